@@ -1,0 +1,260 @@
+"""A read-only code viewer built on the Line API.
+
+Only the visible lines are rendered (`render_line`), rendered lines are kept in an
+LRU cache of strips, and pygments runs in a thread worker: the plain text shows at
+once and the colours arrive as a `CodeView.Highlighted` message. That keeps a
+20,000-line kernel file responsive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import work
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from tcdebug.screens.widgets.highlight import highlight_lines, plain_lines
+
+# Beyond this many characters the highlighter would take seconds; show plain text.
+HIGHLIGHT_LIMIT = 4_000_000
+
+
+@dataclass(frozen=True)
+class Match:
+    line: int
+    start: int
+    end: int
+
+
+class CodeView(ScrollView, can_focus=True):
+    """Shows one text with line numbers, syntax colours and search matches."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("shift+left", "scroll_left_page", "Page left", show=False),
+        Binding("shift+right", "scroll_right_page", "Page right", show=False),
+        Binding("shift+home", "scroll_line_start", "Line start", show=False),
+    ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "code-view--gutter",
+        "code-view--match",
+        "code-view--current-match",
+    }
+
+    DEFAULT_CSS = """
+    CodeView {
+        background: $surface;
+        .code-view--gutter { color: $text-muted; background: $surface; }
+        .code-view--match { background: $warning 40%; }
+        .code-view--current-match { background: $accent; color: $text; text-style: bold; }
+    }
+    """
+
+    class Highlighted(Message):
+        """Posted from the highlight worker with the coloured lines of one document."""
+
+        def __init__(self, generation: int, cache_key: Hashable | None, lines: list[Text]) -> None:
+            super().__init__()
+            self.generation = generation
+            self.cache_key = cache_key
+            self.lines = lines
+
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.lines: list[str] = [""]
+        self.language = "text"
+        self.styled: list[Text] | None = None
+        self.generation = 0
+        self.document_key: Hashable | None = None
+        self._max_width = 0
+        self._strips: LRUCache[tuple[int, int], Strip] = LRUCache(maxsize=2000)
+        self._highlighted_docs: LRUCache[Hashable, list[Text]] = LRUCache(maxsize=16)
+        self._lowered: list[str] | None = None
+        self.search_term = ""
+        self.matches: list[Match] = []
+        self.match_index = -1
+        self._line_matches: dict[int, list[tuple[int, int, int]]] = {}
+
+    # ----- document ------------------------------------------------------------------
+    def set_document(self, text: str, language: str = "text", key: Hashable | None = None) -> None:
+        """Show `text`; `key` names the document so its highlighting can be reused."""
+        if key is not None and key == self.document_key and self.generation:
+            return
+        self.generation += 1
+        self.document_key = key
+        self.language = language
+        self.lines = plain_lines(text)
+        self._lowered = None
+        self._max_width = max((len(line) for line in self.lines), default=0)
+        cached = self._highlighted_docs.get(key) if key is not None else None
+        self.styled = cached
+        self._strips.clear()
+        self._recompute_matches(keep_position=False)
+        self.scroll_to(0, 0, animate=False, immediate=True)
+        self._update_virtual_size()
+        self.refresh()
+        if cached is None and language not in ("text", "") and len(text) <= HIGHLIGHT_LIMIT:
+            self._highlight(self.generation, key, text, language)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    @property
+    def is_highlighted(self) -> bool:
+        return self.styled is not None
+
+    @work(thread=True, exclusive=True, group="code-view-highlight")
+    def _highlight(self, generation: int, key: Hashable | None, text: str, language: str) -> None:
+        lines = highlight_lines(text, language)
+        self.post_message(self.Highlighted(generation, key, lines))
+
+    def on_code_view_highlighted(self, message: CodeView.Highlighted) -> None:
+        message.stop()
+        if message.cache_key is not None:
+            self._highlighted_docs[message.cache_key] = message.lines
+        if message.generation != self.generation or len(message.lines) != len(self.lines):
+            return
+        self.styled = message.lines
+        self._strips.clear()
+        self.refresh()
+
+    # ----- search --------------------------------------------------------------------
+    def search(self, term: str) -> int:
+        """Mark every occurrence of `term` (case-insensitive unless it has capitals).
+
+        Moves to the first match at or after the top visible line; returns the count.
+        """
+        self.search_term = term
+        self._recompute_matches(keep_position=False)
+        if self.matches:
+            top = round(self.scroll_offset.y)
+            first = next((i for i, m in enumerate(self.matches) if m.line >= top), 0)
+            self._go_to_match(first)
+        self._strips.clear()
+        self.refresh()
+        return len(self.matches)
+
+    def clear_search(self) -> None:
+        self.search_term = ""
+        self._recompute_matches(keep_position=False)
+        self._strips.clear()
+        self.refresh()
+
+    def next_match(self, direction: int = 1) -> Match | None:
+        """Move to the next (`direction=1`) or previous (`-1`) match, wrapping around."""
+        if not self.matches:
+            return None
+        if self.match_index < 0:
+            index = 0 if direction > 0 else len(self.matches) - 1
+        else:
+            index = (self.match_index + direction) % len(self.matches)
+        self._go_to_match(index)
+        return self.matches[index]
+
+    @property
+    def match_status(self) -> str:
+        if not self.search_term:
+            return ""
+        if not self.matches:
+            return "no matches"
+        return f"{self.match_index + 1}/{len(self.matches)}"
+
+    def _recompute_matches(self, *, keep_position: bool) -> None:
+        self.matches = []
+        self._line_matches = {}
+        self.match_index = -1
+        term = self.search_term
+        if not term:
+            return
+        fold = term == term.lower()
+        if fold and self._lowered is None:
+            self._lowered = [line.lower() for line in self.lines]
+        haystack = self._lowered if fold else self.lines
+        assert haystack is not None
+        size = len(term)
+        for number, line in enumerate(haystack):
+            start = line.find(term)
+            while start != -1:
+                self._line_matches.setdefault(number, []).append((start, start + size, len(self.matches)))
+                self.matches.append(Match(number, start, start + size))
+                start = line.find(term, start + size)
+
+    def _go_to_match(self, index: int) -> None:
+        self.match_index = index
+        match = self.matches[index]
+        height = max(1, self.scrollable_content_region.height)
+        width = max(1, self.scrollable_content_region.width - self.gutter_width)
+        y = self.scroll_offset.y
+        if not (y <= match.line < y + height):
+            y = max(0, match.line - height // 2)
+        x = self.scroll_offset.x
+        if match.start < x or match.end > x + width:
+            x = max(0, match.start - 8)
+        self.scroll_to(x, y, animate=False, immediate=True)
+        self.refresh()
+
+    # ----- rendering -----------------------------------------------------------------
+    @property
+    def gutter_width(self) -> int:
+        return len(str(len(self.lines))) + 2
+
+    def _update_virtual_size(self) -> None:
+        self.virtual_size = Size(self._max_width + self.gutter_width + 1, len(self.lines))
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        index = scroll_y + y
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if index >= len(self.lines):
+            return Strip.blank(width, base)
+        gutter_style = self.get_component_rich_style("code-view--gutter")
+        gutter = self.gutter_width
+        number = Strip([Segment(f"{index + 1:>{gutter - 1}} ", gutter_style)], gutter)
+        current = 0 <= self.match_index < len(self.matches) and self.matches[self.match_index].line == index
+        key = (index, self.match_index if current else -1)
+        strip = self._strips.get(key)
+        if strip is None:
+            strip = self._render_code(index, base)
+            self._strips[key] = strip
+        code = strip.crop_extend(scroll_x, scroll_x + max(0, width - gutter), base)
+        return Strip.join([number, code])
+
+    def _render_code(self, index: int, base: Style) -> Strip:
+        if self.styled is not None and index < len(self.styled):
+            text = self.styled[index].copy()
+        else:
+            text = Text(self.lines[index])
+        text.stylize_before(base)
+        for start, end, match_number in self._line_matches.get(index, ()):
+            name = "code-view--current-match" if match_number == self.match_index else "code-view--match"
+            text.stylize(self.get_component_rich_style(name), start, end)
+        text.end = ""
+        return Strip(list(text.render(self.app.console)), text.cell_len)
+
+    # ----- horizontal scrolling -------------------------------------------------------
+    def action_scroll_left_page(self) -> None:
+        width = max(1, self.scrollable_content_region.width - self.gutter_width)
+        self.scroll_to(x=max(0, self.scroll_offset.x - width // 2), animate=False)
+
+    def action_scroll_right_page(self) -> None:
+        width = max(1, self.scrollable_content_region.width - self.gutter_width)
+        self.scroll_to(x=self.scroll_offset.x + width // 2, animate=False)
+
+    def action_scroll_line_start(self) -> None:
+        self.scroll_to(x=0, animate=False)

@@ -1,0 +1,92 @@
+"""What every capture unit shares: the structured-trace dispatcher and a guard.
+
+A unit is a module with `STAGES` (the stage ids it feeds) and `install(ctx)`.
+`install` may raise anything: a torch without the API it needs only costs that
+unit, and its stages are reported as "not captured: <reason>".
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tcdebug.target.recorder import Recorder
+
+TRACE_LOGGER = "torch.__trace"
+_ID_FIELDS = ("frame_id", "frame_compile_id", "attempt", "rank", "compiled_autograd_id", "has_payload")
+
+TraceCallback = Callable[[str, dict[str, Any], str | None], None]  # (compile_id, metadata, payload)
+
+
+@dataclass
+class CaptureContext:
+    recorder: Recorder
+    handler: TraceDispatcher
+    torch: Any
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+def compile_id_of(md: dict[str, Any], fallback: str | None) -> str | None:
+    if md.get("frame_id") is None:
+        return fallback
+    cid = f"{md['frame_id']}/{md['frame_compile_id']}"
+    if md.get("compiled_autograd_id") is not None:
+        cid = f"!{md['compiled_autograd_id']}/{cid}"
+    return cid
+
+
+class TraceDispatcher(logging.Handler):
+    """Routes records of the `torch.__trace` logger to the units that asked for them."""
+
+    def __init__(self, recorder: Recorder) -> None:
+        super().__init__(level=logging.DEBUG)
+        self.recorder = recorder
+        self.routes: dict[str, list[TraceCallback]] = {}
+        self.errors: list[str] = []
+
+    def on(self, key: str, callback: TraceCallback) -> None:
+        """Subscribe to an envelope key, or to `artifact:<name>` for artifact records."""
+        self.routes.setdefault(key, []).append(callback)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        md = getattr(record, "metadata", None)
+        if not isinstance(md, dict):
+            return
+        key = next((k for k in md if k not in _ID_FIELDS), None)
+        if key is None:
+            return
+        if key == "artifact" and isinstance(md[key], dict):
+            key = f"artifact:{md[key].get('name', '')}"
+        callbacks = self.routes.get(key)
+        if not callbacks:
+            return
+        cid = compile_id_of(md, self.recorder.current)
+        if cid is None:
+            return
+        payload = getattr(record, "payload", None)
+        for callback in callbacks:
+            try:
+                callback(cid, md, payload)
+            except BaseException as exc:  # noqa: BLE001
+                if type(exc).__name__ == "StopRequested":
+                    raise
+                self.errors.append(f"{key}: {type(exc).__name__}: {exc}")
+
+    def attach(self) -> None:
+        log = logging.getLogger(TRACE_LOGGER)
+        log.setLevel(logging.DEBUG)
+        if self not in log.handlers:
+            log.addHandler(self)
+
+
+def artifact_logger_handler(callback: Callable[[logging.LogRecord], None]) -> logging.Handler:
+    class _Handler(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            try:
+                callback(record)
+            except Exception:  # noqa: BLE001 - capture must never break the compile
+                pass
+
+    return _Handler(level=logging.DEBUG)

@@ -1,0 +1,24 @@
+"""`bytecode_after`: the transformed code object Dynamo installed for the frame."""
+
+from __future__ import annotations
+
+from types import CodeType
+
+from tcdebug.capture.base import CaptureContext
+from tcdebug.capture.frame import dis_listing
+
+STAGES = ("bytecode_after",)
+
+
+def install(ctx: CaptureContext) -> None:
+    rec = ctx.recorder
+
+    def hook(code: CodeType, new_code: CodeType) -> None:
+        cid = rec.current
+        if cid is None:
+            return None
+        rec.defer_bytecode_after(cid, {"text": dis_listing(new_code, "transformed bytecode")})
+        return None
+
+    handle = ctx.torch._dynamo.convert_frame.register_bytecode_hook(hook)
+    ctx.options["bytecode_hook"] = handle

@@ -1,0 +1,78 @@
+"""`source` and `bytecode_before`: the user's frame as Dynamo starts on it."""
+
+from __future__ import annotations
+
+import dis
+import inspect
+import io
+import sys
+from types import CodeType, FrameType
+from typing import Any
+
+from tcdebug.capture.base import CaptureContext
+
+STAGES = ("source", "bytecode_before")
+
+
+def find_compile_frame(torch: Any) -> FrameType | None:
+    """The running `convert_frame._compile` frame: its locals hold the code being compiled."""
+    target = torch._dynamo.convert_frame._compile.__code__
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code is target:
+            return frame
+        frame = frame.f_back
+    return None
+
+
+def dis_listing(code: CodeType, title: str) -> str:
+    buf = io.StringIO()
+    buf.write(f"# {title}: {code.co_name}  ({code.co_filename}:{code.co_firstlineno})\n")
+    buf.write(f"# args: {', '.join(code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]) or '-'}\n")
+    buf.write(f"# locals: {', '.join(code.co_varnames) or '-'}\n\n")
+    dis.dis(code, file=buf, depth=0)
+    return buf.getvalue()
+
+
+def source_text(code: CodeType) -> tuple[str, int]:
+    """The frame's source under a `# File:` header line; returns (text, line offset).
+
+    Line i (1-based) of the text is line i + offset of the file.
+    """
+    try:
+        lines, start = inspect.getsourcelines(code)
+    except (OSError, TypeError) as exc:
+        return f"# source not available for {code.co_name}: {exc}\n", 0
+    start = max(start, 1)
+    end = start + len(lines) - 1
+    header = f"# File: {code.co_filename}, lines {start}-{end}, in {code.co_name}\n"
+    return header + "".join(lines), start - 2
+
+
+def install(ctx: CaptureContext) -> None:
+    torch = ctx.torch
+    torch._dynamo.convert_frame._compile.__code__  # noqa: B018 - fail early without it
+    rec = ctx.recorder
+
+    def on_start(cid: str, md: dict[str, Any], payload: str | None) -> None:
+        frame = find_compile_frame(torch)
+        code = frame.f_locals.get("code") if frame is not None else None
+        stack = (md.get("dynamo_start") or {}).get("stack") or []
+        if isinstance(code, CodeType):
+            rec.compile_start(cid, function=code.co_name, filename=code.co_filename, firstlineno=code.co_firstlineno)
+            rec.code_objects[cid] = code
+            text, first = source_text(code)
+            rec.stage(
+                cid,
+                "source",
+                text,
+                meta={"filename": code.co_filename, "line_offset": first, "function": code.co_name},
+            )
+            rec.stage(cid, "bytecode_before", dis_listing(code, "original bytecode"))
+        else:
+            last = stack[-1] if stack else {}
+            rec.compile_start(cid, function=str(last.get("name", "?")), filename="", firstlineno=last.get("line", 0))
+            rec.not_captured(cid, "source", "could not find the frame Dynamo is compiling")
+            rec.not_captured(cid, "bytecode_before", "could not find the frame Dynamo is compiling")
+
+    ctx.handler.on("dynamo_start", on_start)

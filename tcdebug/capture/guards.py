@@ -1,0 +1,21 @@
+"""`guards`: the guard tree Dynamo installed, each guard with the source that caused it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tcdebug.capture.base import CaptureContext
+
+STAGES = ("guards",)
+
+
+def install(ctx: CaptureContext) -> None:
+    rec = ctx.recorder
+
+    def on_guards(cid: str, md: dict[str, Any], payload: str | None) -> None:
+        text = payload or ""
+        count = sum(1 for line in text.splitlines() if "+- " in line and "GuardManager" not in line)
+        rec.stage(cid, "guards", text.lstrip("\n"), meta={"guard_count": count})
+        rec.flush_bytecode_after(cid)
+
+    ctx.handler.on("dynamo_cpp_guards_str", on_guards)

@@ -1,0 +1,82 @@
+"""Installs every capture unit into the running torch, each one guarded."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import os
+from typing import Any
+
+from tcdebug.capture.base import CaptureContext, TraceDispatcher
+from tcdebug.target.recorder import Recorder
+
+UNITS = (
+    "tcdebug.capture.frame",
+    "tcdebug.capture.graphs",
+    "tcdebug.capture.inductor_graph",
+    "tcdebug.capture.inductor_ir",
+    "tcdebug.capture.kernel_source",
+    "tcdebug.capture.guards",
+    "tcdebug.capture.bytecode",
+    "tcdebug.capture.events",
+    "tcdebug.capture.cudagraph",
+)
+
+
+def configure_torch(torch: Any) -> list[str]:
+    """Switch off what hides stages: caches and profile-guided automatic dynamic."""
+    notes = []
+    try:
+        torch.compiler.config.force_disable_caches = True
+    except Exception as exc:  # noqa: BLE001
+        notes.append(f"could not disable compile caches: {exc}")
+        for name in ("fx_graph_cache", "autotune_local_cache"):
+            try:
+                setattr(torch._inductor.config, name, False)
+            except Exception:  # noqa: BLE001
+                pass
+    try:
+        torch._dynamo.config.automatic_dynamic_local_pgo = False
+    except Exception:  # noqa: BLE001 - older torch: no PGO to switch off
+        pass
+    return notes
+
+
+def install_capture(torch: Any, recorder: Recorder) -> CaptureContext:
+    os.environ.setdefault("TORCH_DYNAMO_AUTOMATIC_DYNAMIC_LOCAL_PGO", "0")
+    dispatcher = TraceDispatcher(recorder)
+    ctx = CaptureContext(recorder=recorder, handler=dispatcher, torch=torch)
+    for note in configure_torch(torch):
+        recorder.send("note", text=note)
+    for name in UNITS:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        try:
+            module.install(ctx)
+        except Exception as exc:  # noqa: BLE001 - this torch lacks what the unit needs
+            reason = f"not supported by torch {getattr(torch, '__version__', '?')}: {type(exc).__name__}: {exc}"
+            for stage_id in getattr(module, "STAGES", ()):
+                recorder.mark_unavailable(stage_id, reason)
+            recorder.send("note", text=f"{name.rsplit('.', 1)[-1]}: {reason}")
+    dispatcher.attach()
+    _keep_attached(torch, ctx)
+    return ctx
+
+
+def _keep_attached(torch: Any, ctx: CaptureContext) -> None:
+    """`torch._logging.set_logs()` clears the trace logger's handlers: re-attach after it."""
+    original = torch._logging.set_logs
+
+    def set_logs(*args: Any, **kwargs: Any) -> Any:
+        result = original(*args, **kwargs)
+        ctx.handler.attach()
+        for name, handler in ctx.options.get("artifact_handlers", []):
+            log = logging.getLogger(name)
+            log.setLevel(logging.DEBUG)
+            if handler not in log.handlers:
+                log.addHandler(handler)
+        return result
+
+    torch._logging.set_logs = set_logs

@@ -1,0 +1,173 @@
+"""The command line.
+
+    tcdebug [options] SCRIPT [ARGS...]      step through the compiles of SCRIPT
+    tcdebug [options] -m MODULE [ARGS...]   the same for a module
+    tcdebug --dump OUT SCRIPT [ARGS...]     run headless, write OUT/
+    tcdebug open PATH [--dump OUT]          open a dump or a TORCH_TRACE log
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import queue
+import sys
+from pathlib import Path
+from typing import Any
+
+from tcdebug import __version__, protocol
+from tcdebug import stages as stage_catalog
+from tcdebug.controller import TargetController
+from tcdebug.dump import DumpError, DumpWriter, load_dump, write_dump
+from tcdebug.session import DIED, Session
+from tcdebug.summary import summary_text
+
+
+class CliError(Exception):
+    """A one-line error for the user; exit code 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tcdebug",
+        description="Step through the torch.compile pipeline of a script: bytecode, Dynamo graph, "
+        "guards, AOTAutograd, Inductor IR, kernels and CUDA graphs.",
+        epilog="Also: `tcdebug open PATH [--dump OUT]` opens a dump folder or a TORCH_TRACE log.",
+    )
+    parser.add_argument("--version", action="version", version=f"tcdebug {__version__}")
+    parser.add_argument("--dump", metavar="OUT", help="run headless (no pauses) and write every stage to OUT/")
+    parser.add_argument("--no-pause", action="store_true", help="run straight through without pausing")
+    parser.add_argument(
+        "--break",
+        dest="breakpoints",
+        metavar="STAGE",
+        action="append",
+        default=[],
+        help=f"start with a breakpoint on this stage id (repeatable): {', '.join(stage_catalog.STAGE_IDS)}",
+    )
+    parser.add_argument(
+        "--rerun",
+        metavar="SPEC",
+        action="append",
+        default=[],
+        help="with --dump: after the script, re-run each compiled function's last call with inputs "
+        "reshaped, e.g. 'x=16,64' or 'x=16,64;mask=16' (repeatable)",
+    )
+    parser.add_argument("-m", dest="module", metavar="MODULE", help="run a module, like python -m")
+    parser.add_argument("script", nargs="?", help="the script to run (as `python SCRIPT ARGS`)")
+    parser.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
+    return parser
+
+
+def build_open_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tcdebug open", description="Open a dump folder or a TORCH_TRACE log.")
+    parser.add_argument("path", help="a folder written by --dump, a TORCH_TRACE log file, or a folder of them")
+    parser.add_argument("--dump", metavar="OUT", help="write it as a dump folder instead of opening the app")
+    parser.add_argument("--rank", type=int, help="with a multi-rank trace: start on this rank")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if argv and argv[0] == "open":
+            return cmd_open(build_open_parser().parse_args(argv[1:]))
+        return cmd_run(build_parser(), argv)
+    except CliError as exc:
+        print(f"tcdebug: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("tcdebug: interrupted", file=sys.stderr)
+        return 130
+
+
+def cmd_run(parser: argparse.ArgumentParser, argv: list[str]) -> int:
+    ns = parser.parse_args(argv)
+    if ns.module:
+        target_argv = [ns.module, *([ns.script] if ns.script else []), *ns.args]
+    elif ns.script:
+        target_argv = [ns.script, *ns.args]
+        if not os.path.exists(ns.script):
+            raise CliError(f"no such script: {ns.script}")
+    else:
+        parser.print_usage(sys.stderr)
+        raise CliError("give a script to run (e.g. tcdebug samples/mlp.py), or -m MODULE")
+    unknown = [b for b in ns.breakpoints if b not in stage_catalog.STAGE_IDS]
+    if unknown:
+        raise CliError(f"unknown stage for --break: {', '.join(unknown)} (stages: {', '.join(stage_catalog.STAGE_IDS)})")
+    if ns.rerun and not ns.dump:
+        raise CliError("--rerun works with --dump; in the app, press r on a compile")
+    if ns.dump:
+        return run_headless(target_argv, module=bool(ns.module), out=ns.dump, rerun_specs=ns.rerun)
+    mode = protocol.MODE_RUN if ns.no_pause else protocol.MODE_STEP
+    from tcdebug.screens.app import run_live
+
+    return run_live(target_argv, module=bool(ns.module), mode=mode, breakpoints=set(ns.breakpoints))
+
+
+def run_headless(target_argv: list[str], *, module: bool, out: str, rerun_specs: list[str] = ()) -> int:
+    """`--dump`: run without pauses, keep OUT/ up to date, print a summary."""
+    session = Session(script=target_argv[0], argv=target_argv)
+    writer = DumpWriter(session, out)
+    events: queue.Queue[dict[str, Any]] = queue.Queue()
+    controller = TargetController(target_argv, module=module, mode=protocol.MODE_RUN, on_event=events.put)
+    controller.start()
+    pending_reruns = list(rerun_specs)
+    rerun_started = False
+    try:
+        while True:
+            event = events.get()
+            session.apply(event)
+            writer.on_event(event)
+            kind = event.get("type")
+            if kind == "ready":
+                if pending_reruns and session.exit_code == 0 and not rerun_started:
+                    rerun_started = True
+                    controller.rerun({"specs": pending_reruns, "all": True})
+                    pending_reruns = []
+                else:
+                    controller.close()
+            elif kind == "target_exited":
+                break
+    except KeyboardInterrupt:
+        controller.close(timeout=1)
+        session.apply({"type": "target_died", "error": "interrupted"})
+    finally:
+        writer.finish()
+    print(summary_text(session, out=out))
+    if session.error:
+        print(f"tcdebug: error: {session.error}", file=sys.stderr)
+    if session.state == DIED:
+        return 1
+    return session.exit_code if session.exit_code is not None else 1
+
+
+def cmd_open(ns: argparse.Namespace) -> int:
+    path = Path(ns.path)
+    if not path.exists():
+        raise CliError(f"no such file or folder: {path}")
+    session = load_any(path, rank=ns.rank)
+    if ns.dump:
+        write_dump(session, ns.dump)
+        print(summary_text(session, out=ns.dump))
+        return 0
+    from tcdebug.screens.app import run_open
+
+    return run_open(session)
+
+
+def load_any(path: Path, *, rank: int | None = None) -> Session:
+    """A dump folder (has session.json) or a TORCH_TRACE log / folder of logs."""
+    if (path / "session.json").exists() or path.name == "session.json":
+        try:
+            return load_dump(path)
+        except DumpError as exc:
+            raise CliError(str(exc)) from exc
+    try:
+        from tcdebug.trace import load_trace_session
+    except ImportError as exc:
+        raise CliError(f"{path}: not a tcdebug dump, and TORCH_TRACE logs cannot be read here ({exc})") from exc
+    try:
+        return load_trace_session(path, rank=rank)
+    except (OSError, ValueError) as exc:
+        raise CliError(f"{path}: {exc}") from exc

@@ -1,0 +1,118 @@
+"""The private channel between the controller (UI or `--dump`) and the target.
+
+Messages are JSON objects, one per line, over a socketpair inherited by the
+target (never a TCP port). Every message carries the protocol version `v` and a
+`type` (target -> controller events) or `cmd` (controller -> target commands).
+
+Events:    hello, compile_start, stage, graph_break, recompile, compile_end,
+           output, script_end, rerun, note, ready, error
+Commands:  step, continue, run, stop, breakpoints, check_rerun, rerun, quit
+
+Pausing: after `step`, the target pauses at the next stage; after `continue`, at
+the next stage whose id is a breakpoint; after `run`, never. A stage event says
+`paused: true` when the target waits for the next command.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+from typing import Any
+
+PROTOCOL_VERSION = 1
+
+EVENT_TYPES = frozenset(
+    {
+        "hello",
+        "compile_start",
+        "stage",
+        "graph_break",
+        "recompile",
+        "compile_end",
+        "output",
+        "script_end",
+        "rerun",
+        "note",
+        "ready",
+        "error",
+        "resumed",
+    }
+)
+COMMANDS = frozenset({"step", "continue", "run", "stop", "breakpoints", "check_rerun", "rerun", "quit"})
+
+# Pause modes of the target.
+MODE_STEP = "step"
+MODE_CONTINUE = "continue"
+MODE_RUN = "run"
+
+
+class ProtocolError(ValueError):
+    pass
+
+
+def event(type_: str, **fields: Any) -> dict[str, Any]:
+    if type_ not in EVENT_TYPES:
+        raise ProtocolError(f"unknown event type {type_!r}")
+    return {"v": PROTOCOL_VERSION, "type": type_, **fields}
+
+
+def command(cmd: str, **fields: Any) -> dict[str, Any]:
+    if cmd not in COMMANDS:
+        raise ProtocolError(f"unknown command {cmd!r}")
+    return {"v": PROTOCOL_VERSION, "cmd": cmd, **fields}
+
+
+def decode(line: bytes) -> dict[str, Any]:
+    try:
+        msg = json.loads(line)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ProtocolError(f"undecodable message: {exc}") from exc
+    if not isinstance(msg, dict):
+        raise ProtocolError("message is not an object")
+    if msg.get("v") != PROTOCOL_VERSION:
+        raise ProtocolError(f"protocol version {msg.get('v')!r}, expected {PROTOCOL_VERSION}")
+    return msg
+
+
+class Channel:
+    """Line-framed JSON over a connected socket. `send` is thread-safe."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self._reader = sock.makefile("rb")
+        self._lock = threading.Lock()
+        self.closed = False
+
+    def send(self, msg: dict[str, Any]) -> bool:
+        data = (json.dumps(msg, default=str) + "\n").encode()
+        with self._lock:
+            if self.closed:
+                return False
+            try:
+                self.sock.sendall(data)
+                return True
+            except OSError:
+                self.closed = True
+                return False
+
+    def recv(self) -> dict[str, Any] | None:
+        """The next message, or None at end of stream."""
+        while True:
+            try:
+                line = self._reader.readline()
+            except (OSError, ValueError):
+                return None
+            if not line:
+                return None
+            if line.strip():
+                return decode(line)
+
+    def close(self) -> None:
+        with self._lock:
+            self.closed = True
+        for closer in (self._reader.close, lambda: self.sock.shutdown(socket.SHUT_RDWR), self.sock.close):
+            try:
+                closer()
+            except OSError:
+                pass

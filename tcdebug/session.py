@@ -1,0 +1,384 @@
+"""The session model: everything tcdebug knows about one run, as plain dataclasses.
+
+It is fed by events (plain dicts, see `tcdebug.protocol`) from a live target, and
+rebuilt from a dump (`tcdebug.dump`) or a TORCH_TRACE log (`tcdebug.trace`).
+The UI and `--dump` render only from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from tcdebug import stages as stage_catalog
+
+# Session states, as the header shows them.
+STARTING = "starting"
+RUNNING = "running"
+PAUSED = "paused"
+FINISHED = "finished"
+FAILED = "failed"  # the user's script raised, or a compile failed fatally
+DIED = "died"  # the target process vanished
+STOPPED = "stopped"  # the user stopped the run
+LOADED = "loaded"  # opened from a dump or a trace: nothing to step
+
+
+@dataclass
+class Kernel:
+    """One kernel split out of Inductor's output code."""
+
+    name: str
+    language: str  # "cpp" or "python" (Triton)
+    source: str
+    kind: str = ""  # pointwise, reduction, persistent_reduction, template, cpp, extern
+    configs: list[dict[str, Any]] = field(default_factory=list)  # autotune configs tried
+    chosen_config: dict[str, Any] | None = None
+    provenance: list[str] = field(default_factory=list)  # FX nodes fused into it
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Stage:
+    stage_id: str
+    part: str = ""  # "", "forward", "backward" or "inference"
+    title: str = ""
+    language: str = "text"
+    status: str = "captured"  # "captured" or "not_captured"
+    reason: str = ""  # why it was not captured
+    text: str | None = None
+    file: str = ""  # path relative to the dump folder
+    elapsed_s: float = 0.0  # seconds since the compile started
+    kernels: list[Kernel] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+    loader: Callable[[], str] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def key(self) -> str:
+        return stage_catalog.stage_key(self.stage_id, self.part)
+
+    @property
+    def captured(self) -> bool:
+        return self.status == "captured"
+
+    def get_text(self) -> str:
+        """The stage text, read lazily from its dump file or log when not in memory."""
+        if self.text is None and self.loader is not None:
+            try:
+                return self.loader()
+            except OSError as exc:
+                return f"<could not read {self.file or 'stage text'}: {exc}>"
+        if not self.captured and not self.text:
+            return f"not captured: {self.reason}"
+        return self.text or ""
+
+
+@dataclass
+class GraphBreak:
+    compile_id: str
+    reason: str
+    user_stack: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Compile:
+    compile_id: str  # Dynamo's "frame/compile", e.g. "0/1"
+    function: str = ""
+    filename: str = ""
+    firstlineno: int = 0
+    status: str = "compiling"  # "compiling", "ok" or "failed"
+    error: str = ""
+    recompile_reason: str = ""
+    graph_breaks: list[GraphBreak] = field(default_factory=list)
+    stages: dict[str, Stage] = field(default_factory=dict)
+    elapsed_s: float = 0.0
+    metrics: dict[str, Any] = field(default_factory=dict)
+    rank: int | None = None
+
+    @property
+    def frame_id(self) -> int:
+        return _id_part(self.compile_id, 0)
+
+    @property
+    def frame_compile_id(self) -> int:
+        return _id_part(self.compile_id, 1)
+
+    def ordered_stages(self) -> list[Stage]:
+        return sorted(self.stages.values(), key=lambda s: stage_catalog.sort_key(s.key))
+
+    @property
+    def label(self) -> str:
+        return f"{self.compile_id} {self.function}".strip()
+
+
+@dataclass
+class GuardResult:
+    text: str
+    passed: bool
+    reason: str = ""
+
+
+@dataclass
+class EntryCheck:
+    """One cache entry of a code object, checked against proposed inputs."""
+
+    compile_id: str
+    passed: bool
+    reason: str = ""  # Dynamo's own failure reason
+    guards: list[GuardResult] = field(default_factory=list)
+
+
+@dataclass
+class Rerun:
+    rerun_id: int
+    function: str = ""
+    compile_id: str = ""  # a compile of the frame being re-run
+    spec: str = ""
+    inputs: list[dict[str, Any]] = field(default_factory=list)
+    checks: list[EntryCheck] = field(default_factory=list)
+    reused: str = ""  # compile id of the entry that matched, if any
+    produced: list[str] = field(default_factory=list)  # compile ids the re-run created
+    status: str = "checking"  # checking, checked, running, ok, failed
+    error: str = ""
+
+
+@dataclass
+class OutputChunk:
+    stream: str  # "stdout" or "stderr"
+    text: str
+
+
+@dataclass
+class Session:
+    script: str = ""
+    argv: list[str] = field(default_factory=list)
+    origin: str = "live"  # "live", "dump" or "trace"
+    torch_version: str = ""
+    python: str = ""
+    device: str = ""
+    state: str = STARTING
+    paused_at: tuple[str, str] | None = None  # (compile_id, stage key)
+    exit_code: int | None = None
+    error: str = ""
+    compiles: dict[str, Compile] = field(default_factory=dict)
+    reruns: list[Rerun] = field(default_factory=list)
+    output: list[OutputChunk] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    # ----- queries -------------------------------------------------------------
+    def compile(self, compile_id: str) -> Compile:
+        comp = self.compiles.get(compile_id)
+        if comp is None:
+            comp = self.compiles[compile_id] = Compile(compile_id)
+        return comp
+
+    def ordered_compiles(self) -> list[Compile]:
+        return sorted(
+            self.compiles.values(),
+            key=lambda c: (c.rank or 0, c.frame_id, c.frame_compile_id, c.compile_id),
+        )
+
+    def graph_breaks(self) -> list[GraphBreak]:
+        return [gb for c in self.ordered_compiles() for gb in c.graph_breaks]
+
+    def recompiles(self) -> list[Compile]:
+        return [c for c in self.ordered_compiles() if c.recompile_reason]
+
+    def stage(self, compile_id: str, key: str) -> Stage | None:
+        comp = self.compiles.get(compile_id)
+        return comp.stages.get(key) if comp else None
+
+    def output_text(self) -> str:
+        return "".join(chunk.text for chunk in self.output)
+
+    @property
+    def status_line(self) -> str:
+        if self.state == PAUSED and self.paused_at:
+            cid, key = self.paused_at
+            return f"paused at {key} of {cid}"
+        if self.state in (DIED, FAILED) and self.error:
+            return f"{'target died' if self.state == DIED else 'failed'}: {self.error}"
+        if self.state == FINISHED and self.exit_code:
+            return f"finished (exit code {self.exit_code})"
+        return self.state
+
+    # ----- feeding -------------------------------------------------------------
+    def apply(self, event: dict[str, Any]) -> None:
+        """Fold one event into the model. Unknown event types are ignored."""
+        handler = getattr(self, f"_on_{event.get('type', '')}", None)
+        if handler is not None:
+            handler(event)
+
+    def _on_hello(self, ev: dict[str, Any]) -> None:
+        self.torch_version = ev.get("torch_version", "")
+        self.python = ev.get("python", "")
+        self.device = ev.get("device", "")
+        self.script = ev.get("script", self.script)
+        self.argv = list(ev.get("argv", self.argv))
+        self.state = RUNNING
+
+    def _on_compile_start(self, ev: dict[str, Any]) -> None:
+        comp = self.compile(ev["compile_id"])
+        comp.function = ev.get("function", comp.function)
+        comp.filename = ev.get("filename", comp.filename)
+        comp.firstlineno = ev.get("firstlineno", comp.firstlineno)
+        comp.status = "compiling"
+        if ev.get("rank") is not None:
+            comp.rank = ev["rank"]
+
+    def _on_stage(self, ev: dict[str, Any]) -> None:
+        comp = self.compile(ev["compile_id"])
+        stage = stage_from_dict(ev)
+        comp.stages[stage.key] = stage
+        if ev.get("paused"):
+            self.state = PAUSED
+            self.paused_at = (comp.compile_id, stage.key)
+        elif self.state == PAUSED:
+            self.state = RUNNING
+            self.paused_at = None
+
+    def _on_resumed(self, ev: dict[str, Any]) -> None:
+        if self.state == PAUSED:
+            self.state = RUNNING
+        self.paused_at = None
+
+    def _on_graph_break(self, ev: dict[str, Any]) -> None:
+        comp = self.compile(ev["compile_id"])
+        gb = GraphBreak(ev["compile_id"], ev.get("reason", ""), list(ev.get("user_stack", [])))
+        if gb not in comp.graph_breaks:
+            comp.graph_breaks.append(gb)
+
+    def _on_recompile(self, ev: dict[str, Any]) -> None:
+        self.compile(ev["compile_id"]).recompile_reason = ev.get("reason", "")
+
+    def _on_compile_end(self, ev: dict[str, Any]) -> None:
+        comp = self.compile(ev["compile_id"])
+        comp.status = ev.get("status", "ok")
+        comp.error = ev.get("error", "") or comp.error
+        comp.elapsed_s = ev.get("elapsed_s", comp.elapsed_s)
+        comp.metrics.update(ev.get("metrics", {}))
+
+    def _on_output(self, ev: dict[str, Any]) -> None:
+        stream, text = ev.get("stream", "stdout"), ev.get("text", "")
+        if self.output and self.output[-1].stream == stream:
+            self.output[-1].text += text
+        else:
+            self.output.append(OutputChunk(stream, text))
+
+    def _on_script_end(self, ev: dict[str, Any]) -> None:
+        self.exit_code = ev.get("exit_code", 0)
+        self.error = ev.get("error", "") or ""
+        self.paused_at = None
+        if ev.get("stopped"):
+            self.state = STOPPED
+        else:
+            self.state = FAILED if self.error else FINISHED
+
+    def _on_target_died(self, ev: dict[str, Any]) -> None:
+        if self.state in (FINISHED, STOPPED):
+            return
+        self.state = DIED
+        self.paused_at = None
+        self.error = ev.get("error", "the target process exited unexpectedly")
+        if self.exit_code is None:
+            self.exit_code = ev.get("exit_code")
+
+    def _on_rerun(self, ev: dict[str, Any]) -> None:
+        rerun = rerun_from_dict(ev["rerun"])
+        for i, old in enumerate(self.reruns):
+            if old.rerun_id == rerun.rerun_id:
+                self.reruns[i] = rerun
+                return
+        self.reruns.append(rerun)
+
+    def _on_note(self, ev: dict[str, Any]) -> None:
+        self.notes.append(ev.get("text", ""))
+
+
+def _id_part(compile_id: str, index: int) -> int:
+    try:
+        return int(compile_id.lstrip("!").split("/")[index])
+    except (IndexError, ValueError):
+        return 0
+
+
+# ----- (de)serialisation --------------------------------------------------------
+def kernel_from_dict(d: dict[str, Any]) -> Kernel:
+    return Kernel(
+        name=d.get("name", ""),
+        language=d.get("language", "text"),
+        source=d.get("source", ""),
+        kind=d.get("kind", ""),
+        configs=list(d.get("configs", [])),
+        chosen_config=d.get("chosen_config"),
+        provenance=list(d.get("provenance", [])),
+        meta=dict(d.get("meta", {})),
+    )
+
+
+def stage_from_dict(d: dict[str, Any]) -> Stage:
+    stage_id = d.get("stage") or d.get("stage_id") or "unknown"
+    kind = stage_catalog.kind(stage_id)
+    return Stage(
+        stage_id=stage_id,
+        part=d.get("part", ""),
+        title=d.get("title") or kind.title,
+        language=d.get("language") or kind.language,
+        status=d.get("status", "captured"),
+        reason=d.get("reason", ""),
+        text=d.get("text"),
+        file=d.get("file", ""),
+        elapsed_s=float(d.get("elapsed_s", 0.0)),
+        kernels=[kernel_from_dict(k) for k in d.get("kernels", [])],
+        meta=dict(d.get("meta", {})),
+    )
+
+
+def stage_to_dict(stage: Stage, *, with_text: bool = True) -> dict[str, Any]:
+    d: dict[str, Any] = {
+        "id": stage.stage_id,
+        "key": stage.key,
+        "part": stage.part,
+        "title": stage.title,
+        "language": stage.language,
+        "status": stage.status,
+        "reason": stage.reason,
+        "file": stage.file,
+        "elapsed_s": round(stage.elapsed_s, 6),
+        "meta": stage.meta,
+    }
+    if with_text:
+        d["text"] = stage.get_text()
+    d["kernels"] = [asdict(k) if with_text else _kernel_index(k) for k in stage.kernels]
+    return d
+
+
+def _kernel_index(k: Kernel) -> dict[str, Any]:
+    d = asdict(k)
+    d.pop("source")
+    return d
+
+
+def rerun_from_dict(d: dict[str, Any]) -> Rerun:
+    checks = [
+        EntryCheck(
+            compile_id=c.get("compile_id", ""),
+            passed=bool(c.get("passed")),
+            reason=c.get("reason", ""),
+            guards=[GuardResult(**g) for g in c.get("guards", [])],
+        )
+        for c in d.get("checks", [])
+    ]
+    return Rerun(
+        rerun_id=int(d.get("rerun_id", 0)),
+        function=d.get("function", ""),
+        compile_id=d.get("compile_id", ""),
+        spec=d.get("spec", ""),
+        inputs=list(d.get("inputs", [])),
+        checks=checks,
+        reused=d.get("reused", ""),
+        produced=list(d.get("produced", [])),
+        status=d.get("status", ""),
+        error=d.get("error", ""),
+    )

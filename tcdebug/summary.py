@@ -1,0 +1,70 @@
+"""The short text summary printed after `--dump` (and `tcdebug open --dump`)."""
+
+from __future__ import annotations
+
+import os
+
+from tcdebug.session import Session
+
+
+def _first_line(text: str, width: int = 160) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+def summary_text(session: Session, *, out: str | None = None) -> str:
+    lines: list[str] = []
+    head = f"tcdebug: {session.script or '(trace)'}"
+    if session.torch_version:
+        head += f"  torch {session.torch_version}"
+    if session.device:
+        head += f"  {session.device}"
+    lines.append(head)
+    compiles = session.ordered_compiles()
+    lines.append(f"compiles: {len(compiles)}")
+    for comp in compiles:
+        captured = sum(1 for s in comp.stages.values() if s.captured)
+        missing = len(comp.stages) - captured
+        where = f"{os.path.relpath(comp.filename)}:{comp.firstlineno}" if comp.filename else ""
+        rank = f"[rank {comp.rank}] " if comp.rank is not None else ""
+        status = "" if comp.status in ("ok", "compiling") else f"  {comp.status.upper()}"
+        extra = f", {missing} not captured" if missing else ""
+        lines.append(
+            f"  {rank}{comp.compile_id:<6} {comp.function:<28} {captured:>2} stages{extra}"
+            f"  {comp.elapsed_s:.2f}s  {where}{status}"
+        )
+        if comp.error:
+            lines.append(f"         error: {_first_line(comp.error)}")
+    breaks = session.graph_breaks()
+    lines.append(f"graph breaks: {len(breaks)}")
+    for gb in breaks:
+        lines.append(f"  {gb.compile_id:<6} {_first_line(gb.reason)}")
+        if gb.user_stack:
+            lines.append(f"         at {gb.user_stack[-1].strip()}")
+    recompiles = session.recompiles()
+    lines.append(f"recompiles: {len(recompiles)}")
+    for comp in recompiles:
+        lines.append(f"  {comp.compile_id:<6} {_first_line(comp.recompile_reason)}")
+    if session.reruns:
+        lines.append(f"re-runs: {len(session.reruns)}")
+        for rerun in session.reruns:
+            lines.append(f"  #{rerun.rerun_id} {rerun.function} [{rerun.spec}]: {rerun.status}")
+            for check in rerun.checks:
+                verdict = "passes" if check.passed else "fails"
+                lines.append(f"      guards of {check.compile_id} {verdict}" + (f": {_first_line(check.reason)}" if check.reason else ""))
+            if rerun.reused:
+                lines.append(f"      reused {rerun.reused}: no recompile")
+            if rerun.produced:
+                lines.append(f"      recompiled: {', '.join(rerun.produced)}")
+            if rerun.error:
+                lines.append(f"      error: {_first_line(rerun.error)}")
+    for note in session.notes:
+        lines.append(f"note: {note}")
+    if session.device.startswith("cpu") and session.origin == "live":
+        lines.append("note: cudagraph and Triton stages: not captured (no CUDA device)")
+    if session.exit_code not in (None, 0) or session.error:
+        lines.append(f"script: {session.status_line}")
+    if out:
+        files = sum(1 for c in compiles for s in c.stages.values() if s.file)
+        lines.append(f"dump: {out}/ (session.json, output.txt, {files} stage files)")
+    return "\n".join(lines)

@@ -1,0 +1,206 @@
+"""The target's bookkeeping: compiles in flight, stage events, pause points.
+
+Capture units call `Recorder.stage(...)` etc.; the recorder turns that into events
+on the channel and blocks at pause points until the controller answers.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from tcdebug import protocol
+from tcdebug import stages as stage_catalog
+from tcdebug.target.pauser import Pauser
+
+ALWAYS = ("source", "bytecode_before", "dynamo_graph", "guards", "bytecode_after")
+INDUCTOR_STAGES = ("inductor_post_grad_graph", "inductor_ir_pre_fusion", "inductor_ir_post_fusion", "kernel_source")
+
+
+@dataclass
+class CompileState:
+    compile_id: str
+    started: float
+    paused_s: float = 0.0
+    keys: set[str] = field(default_factory=set)
+    ended: bool = False
+    finalized: bool = False
+    pending_bytecode: dict[str, Any] | None = None
+    aot_mode: str = ""  # "training", "inference" or "" (no AOTAutograd seen)
+
+
+class Recorder:
+    def __init__(self, channel: protocol.Channel, pauser: Pauser) -> None:
+        self.channel = channel
+        self.pauser = pauser
+        self.compiles: dict[str, CompileState] = {}
+        self.unavailable: dict[str, str] = {}  # stage id -> why this torch cannot give it
+        self.current: str | None = None
+        self._lock = threading.RLock()
+        self.stage_count = 0
+        self.code_objects: dict[str, Any] = {}  # compile id -> original code object
+
+    # ----- helpers -------------------------------------------------------------
+    def send(self, type_: str, **fields: Any) -> None:
+        self.channel.send(protocol.event(type_, **fields))
+
+    def state(self, compile_id: str) -> CompileState:
+        with self._lock:
+            st = self.compiles.get(compile_id)
+            if st is None:
+                st = self.compiles[compile_id] = CompileState(compile_id, time.perf_counter())
+            return st
+
+    def mark_unavailable(self, stage_id: str, reason: str) -> None:
+        self.unavailable[stage_id] = reason
+
+    # ----- compile life cycle --------------------------------------------------
+    def compile_start(self, compile_id: str, **info: Any) -> None:
+        with self._lock:
+            self.compiles.pop(compile_id, None)  # a restart (graph break) begins the compile anew
+            self.state(compile_id)
+            self.current = compile_id
+        self.send("compile_start", compile_id=compile_id, **info)
+
+    def stage(
+        self,
+        compile_id: str,
+        stage_id: str,
+        text: str,
+        *,
+        part: str = "",
+        language: str | None = None,
+        kernels: list[dict[str, Any]] | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> None:
+        """Send a captured stage, then pause there if the controller asked to."""
+        st = self.state(compile_id)
+        key = stage_catalog.stage_key(stage_id, part)
+        kind = stage_catalog.kind(stage_id)
+        with self._lock:
+            st.keys.add(key)
+            if stage_id == "aot_inference":
+                st.aot_mode = "inference"
+            elif stage_id in ("aot_forward", "aot_backward", "aot_joint"):
+                st.aot_mode = "training"
+        elapsed = time.perf_counter() - st.started - st.paused_s
+        fields = dict(
+            compile_id=compile_id,
+            stage=stage_id,
+            part=part,
+            title=kind.title + (f" ({part})" if part else ""),
+            language=language or kind.language,
+            status="captured",
+            text=text,
+            elapsed_s=round(elapsed, 6),
+            kernels=kernels or [],
+            meta=meta or {},
+        )
+        self.stage_count += 1
+        waited = self.pauser.pause_point(stage_id, lambda paused: self.send("stage", paused=paused, **fields))
+        st.paused_s += waited
+
+    def not_captured(self, compile_id: str, stage_id: str, reason: str, *, part: str = "") -> None:
+        st = self.state(compile_id)
+        key = stage_catalog.stage_key(stage_id, part)
+        with self._lock:
+            if key in st.keys:
+                return
+            st.keys.add(key)
+        kind = stage_catalog.kind(stage_id)
+        self.send(
+            "stage",
+            compile_id=compile_id,
+            stage=stage_id,
+            part=part,
+            title=kind.title + (f" ({part})" if part else ""),
+            language=kind.language,
+            status="not_captured",
+            reason=reason,
+            paused=False,
+        )
+
+    def inductor_part(self, compile_id: str) -> str:
+        """Which graph Inductor is compiling now: forward, backward or inference."""
+        st = self.state(compile_id)
+        if st.aot_mode == "inference":
+            return "inference"
+        if st.aot_mode == "training":
+            return "backward" if "kernel_source.forward" in st.keys else "forward"
+        return ""
+
+    def defer_bytecode_after(self, compile_id: str, fields: dict[str, Any]) -> None:
+        """Dynamo installs the new bytecode before it logs the guards; show guards first."""
+        self.state(compile_id).pending_bytecode = fields
+
+    def flush_bytecode_after(self, compile_id: str) -> None:
+        st = self.state(compile_id)
+        pending, st.pending_bytecode = st.pending_bytecode, None
+        if pending:
+            self.stage(compile_id, "bytecode_after", **pending)
+
+    def compile_end(self, compile_id: str, *, status: str, error: str = "", metrics: dict[str, Any]) -> None:
+        self.flush_bytecode_after(compile_id)
+        st = self.state(compile_id)
+        st.ended = True
+        self.finalize(compile_id, final=False, failed=status == "failed", error=error)
+        elapsed = time.perf_counter() - st.started - st.paused_s
+        self.send("compile_end", compile_id=compile_id, status=status, error=error,
+                  elapsed_s=round(elapsed, 6), metrics=metrics)
+
+    def finalize(self, compile_id: str, *, final: bool, failed: bool = False, error: str = "") -> None:
+        """Mark every expected stage that never arrived as not captured, with the reason."""
+        st = self.state(compile_id)
+        if st.finalized:
+            return
+        if final:
+            st.finalized = True
+        if failed:
+            why = f"the compile failed before this stage: {error}" if error else "the compile failed before this stage"
+            for stage_id in ALWAYS:
+                self.not_captured(compile_id, stage_id, self.unavailable.get(stage_id, why))
+            return
+        has_graph = "dynamo_graph" in st.keys
+        for stage_id in ALWAYS:
+            if stage_id in st.keys:
+                continue
+            reason = self.unavailable.get(stage_id)
+            if reason is None:
+                if stage_id == "dynamo_graph":
+                    reason = "Dynamo produced no graph for this frame (nothing to compile, or it was skipped)"
+                elif stage_id in ("guards", "bytecode_after") and not has_graph:
+                    reason = "Dynamo installed no guarded code for this frame"
+                else:
+                    reason = "torch did not report this stage"
+            self.not_captured(compile_id, stage_id, reason)
+        if not has_graph:
+            return
+        if st.aot_mode == "":
+            for stage_id in ("aot_forward", "aot_inference"):
+                self.not_captured(compile_id, stage_id, "the backend did not run AOTAutograd (e.g. backend='eager'), or the graph had no ops")
+            return
+        parts = ["inference"] if st.aot_mode == "inference" else ["forward", "backward"]
+        if st.aot_mode == "training":
+            for stage_id in ("aot_forward", "aot_backward"):
+                self.not_captured(compile_id, stage_id, "torch did not report this AOTAutograd graph")
+        else:
+            self.not_captured(compile_id, "aot_inference", "torch did not report the inference graph")
+        ran_inductor = any(k.startswith("kernel_source") or k.startswith("inductor_") for k in st.keys)
+        for part in parts:
+            if part == "backward" and not final:
+                continue  # compiled lazily at the first .backward()
+            for stage_id in INDUCTOR_STAGES:
+                if not ran_inductor:
+                    reason = "the backend did not run Inductor"
+                elif part == "backward" and f"kernel_source.{part}" not in st.keys:
+                    reason = "the backward was never run, so Inductor never compiled it"
+                else:
+                    reason = self.unavailable.get(stage_id, "torch did not report this stage")
+                self.not_captured(compile_id, stage_id, reason, part=part)
+
+    def finalize_all(self) -> None:
+        for compile_id in list(self.compiles):
+            self.flush_bytecode_after(compile_id)
+            self.finalize(compile_id, final=True)

@@ -1,0 +1,195 @@
+"""The target process: runs the user's script as `python script.py` would, with capture on.
+
+The channel is the socket inherited as fd `$TCDEBUG_CHANNEL_FD`. After the script
+ends, the target stays alive serving re-run requests until the controller closes
+the channel.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import runpy
+import socket
+import sys
+import traceback
+from typing import Any
+
+from tcdebug import protocol
+from tcdebug.target.commands import CommandReader
+from tcdebug.target.pauser import Pauser, StopRequested
+from tcdebug.target.recorder import Recorder
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="tcdebug.target")
+    parser.add_argument("--mode", default=protocol.MODE_STEP)
+    parser.add_argument("--break", dest="breakpoints", action="append", default=[])
+    parser.add_argument("-m", dest="module", action="store_true")
+    parser.add_argument("argv", nargs=argparse.REMAINDER)
+    ns = parser.parse_args(argv)
+    if ns.argv and ns.argv[0] == "--":
+        ns.argv = ns.argv[1:]
+    return ns
+
+
+def one_line_error(exc: BaseException, script: str) -> str:
+    """`ValueError: boom (samples/x.py:12)`: the exception and the deepest frame in user code."""
+    where = ""
+    tb = exc.__traceback__
+    frames = traceback.extract_tb(tb) if tb else []
+    user = [f for f in frames if "/tcdebug/" not in f.filename and "runpy.py" not in f.filename]
+    script_frames = [f for f in user if os.path.abspath(f.filename) == os.path.abspath(script)] if script else []
+    frame = (script_frames or user or [None])[-1]
+    if frame is not None:
+        where = f" ({os.path.relpath(frame.filename)}:{frame.lineno})"
+    message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return f"{type(exc).__name__}: {message}{where}" if message else f"{type(exc).__name__}{where}"
+
+
+def check_script(path: str) -> str | None:
+    """A one-line error for a missing or unparsable script, else None."""
+    if not os.path.exists(path):
+        return f"no such script: {path}"
+    if os.path.isdir(path) and not os.path.exists(os.path.join(path, "__main__.py")):
+        return f"{path} is a directory without __main__.py"
+    if os.path.isfile(path):
+        try:
+            with open(path, "rb") as fh:
+                compile(fh.read(), path, "exec")
+        except SyntaxError as exc:
+            return f"SyntaxError: {exc.msg} ({path}:{exc.lineno})"
+        except ValueError as exc:
+            return f"cannot read {path}: {exc}"
+    return None
+
+
+def device_name(torch: Any) -> str:
+    try:
+        if torch.cuda.is_available():
+            return f"cuda ({torch.cuda.get_device_name(0)})"
+    except Exception:  # noqa: BLE001
+        pass
+    return "cpu"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ns = parse_args(sys.argv[1:] if argv is None else argv)
+    fd = int(os.environ["TCDEBUG_CHANNEL_FD"])
+    channel = protocol.Channel(socket.socket(fileno=fd))
+    pauser = Pauser(ns.mode, set(ns.breakpoints))
+    reader = CommandReader(channel, pauser)
+    reader.start()
+
+    def send(type_: str, **fields: Any) -> None:
+        channel.send(protocol.event(type_, **fields))
+
+    if not ns.argv:
+        send("script_end", exit_code=2, error="no script given")
+        return 2
+    target = ns.argv[0]
+    if not ns.module:
+        error = check_script(target)
+        if error:
+            send("hello", python=platform.python_version(), script=target, argv=ns.argv, torch_version="", device="")
+            send("script_end", exit_code=2 if error.startswith("no such") else 1, error=error)
+            return _serve(reader, send, 2 if error.startswith("no such") else 1)
+
+    import warnings
+
+    # tcdebug itself switches PGO off with the caches; torch's warning about it is noise.
+    warnings.filterwarnings("ignore", message="dynamo_pgo force disabled")
+    import torch  # noqa: E402 - only now: the UI paints before this costs seconds
+
+    from tcdebug.capture.setup import install_capture
+
+    send(
+        "hello",
+        python=platform.python_version(),
+        script=target,
+        argv=ns.argv,
+        torch_version=torch.__version__,
+        device=device_name(torch),
+        pid=os.getpid(),
+    )
+    recorder = Recorder(channel, pauser)
+    ctx = install_capture(torch, recorder)
+    exit_code, error = run_user_code(ns)
+    try:
+        recorder.finalize_all()
+    except StopRequested:
+        pass
+    for err in ctx.handler.errors[:5]:
+        send("note", text=f"capture error: {err}")
+    reader.script_done = True
+    _flush()
+    send("script_end", exit_code=exit_code, error=error)
+    from tcdebug.target.rerun import RerunService
+
+    service = RerunService(torch, recorder, pauser, ctx)
+    return _serve(reader, send, exit_code, service)
+
+
+def run_user_code(ns: argparse.Namespace) -> tuple[int, str]:
+    target, args = ns.argv[0], ns.argv[1:]
+    saved_path = list(sys.path)
+    try:
+        if ns.module:
+            sys.argv = [target, *args]
+            sys.path.insert(0, os.getcwd())
+            runpy.run_module(target, run_name="__main__", alter_sys=True)
+        else:
+            sys.argv = [target, *args]
+            sys.path[0] = os.path.dirname(os.path.abspath(target))
+            runpy.run_path(target, run_name="__main__")
+        return 0, ""
+    except SystemExit as exc:
+        code = exc.code
+        if code is None:
+            return 0, ""
+        if isinstance(code, int):
+            return code, "" if code == 0 else f"the script called sys.exit({code})"
+        print(code, file=sys.stderr)
+        return 1, f"the script exited: {code}"
+    except StopRequested:
+        return 0, ""
+    except ImportError as exc:
+        if ns.module and getattr(exc, "name", None) == target:
+            return 1, f"no module named {target}"
+        traceback.print_exc()
+        return 1, one_line_error(exc, target)
+    except BaseException as exc:  # noqa: BLE001 - report everything the user's code raised
+        traceback.print_exc()
+        return 1, one_line_error(exc, "" if ns.module else target)
+    finally:
+        sys.path[:] = saved_path or sys.path
+
+
+def _serve(reader: CommandReader, send: Any, exit_code: int, service: Any = None) -> int:
+    """Wait for re-run requests until the controller closes the channel."""
+    reader.script_done = True
+    send("ready")
+    while True:
+        msg = reader.work.get()
+        if msg is None:
+            break
+        if service is None:
+            send("error", message="nothing to re-run: the script did not start")
+            continue
+        try:
+            service.handle(msg)
+        except Exception as exc:  # noqa: BLE001 - a failed re-run must not end the target
+            send("error", message=f"re-run failed: {type(exc).__name__}: {exc}")
+        _flush()
+        send("ready")
+    _flush()
+    return exit_code
+
+
+def _flush() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # noqa: BLE001
+            pass

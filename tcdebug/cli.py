@@ -1,9 +1,9 @@
 """The command line.
 
-    tcdebug [options] SCRIPT [ARGS...]      step through the compiles of SCRIPT
-    tcdebug [options] -m MODULE [ARGS...]   the same for a module
-    tcdebug --dump OUT SCRIPT [ARGS...]     run headless, write OUT/
-    tcdebug open PATH [--dump OUT]          open a dump or a TORCH_TRACE log
+tcdebug [options] SCRIPT [ARGS...]      step through the compiles of SCRIPT
+tcdebug [options] -m MODULE [ARGS...]   the same for a module
+tcdebug --dump OUT SCRIPT [ARGS...]     run headless, write OUT/
+tcdebug open PATH [--dump OUT]          open a dump or a TORCH_TRACE log
 """
 
 from __future__ import annotations
@@ -35,7 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Also: `tcdebug open PATH [--dump OUT]` opens a dump folder or a TORCH_TRACE log.",
     )
     parser.add_argument("--version", action="version", version=f"tcdebug {__version__}")
-    parser.add_argument("--dump", metavar="OUT", help="run headless (no pauses) and write every stage to OUT/")
+    parser.add_argument(
+        "--dump", metavar="OUT", help="run headless (no pauses) and write every stage to OUT/"
+    )
     parser.add_argument("--no-pause", action="store_true", help="run straight through without pausing")
     parser.add_argument(
         "--break",
@@ -60,8 +62,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def build_open_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tcdebug open", description="Open a dump folder or a TORCH_TRACE log.")
-    parser.add_argument("path", help="a folder written by --dump, a TORCH_TRACE log file, or a folder of them")
+    parser = argparse.ArgumentParser(
+        prog="tcdebug open", description="Open a dump folder or a TORCH_TRACE log."
+    )
+    parser.add_argument(
+        "path", help="a folder written by --dump, a TORCH_TRACE log file, or a folder of them"
+    )
     parser.add_argument("--dump", metavar="OUT", help="write it as a dump folder instead of opening the app")
     parser.add_argument("--rank", type=int, help="with a multi-rank trace: start on this rank")
     return parser
@@ -94,7 +100,9 @@ def cmd_run(parser: argparse.ArgumentParser, argv: list[str]) -> int:
         raise CliError("give a script to run (e.g. tcdebug samples/mlp.py), or -m MODULE")
     unknown = [b for b in ns.breakpoints if b not in stage_catalog.STAGE_IDS]
     if unknown:
-        raise CliError(f"unknown stage for --break: {', '.join(unknown)} (stages: {', '.join(stage_catalog.STAGE_IDS)})")
+        raise CliError(
+            f"unknown stage for --break: {', '.join(unknown)} (stages: {', '.join(stage_catalog.STAGE_IDS)})"
+        )
     if ns.rerun and not ns.dump:
         raise CliError("--rerun works with --dump; in the app, press r on a compile")
     if ns.dump:
@@ -166,7 +174,9 @@ def load_any(path: Path, *, rank: int | None = None) -> Session:
     try:
         from tcdebug.trace import load_trace_session
     except ImportError as exc:
-        raise CliError(f"{path}: not a tcdebug dump, and TORCH_TRACE logs cannot be read here ({exc})") from exc
+        raise CliError(
+            f"{path}: not a tcdebug dump, and TORCH_TRACE logs cannot be read here ({exc})"
+        ) from exc
     try:
         return load_trace_session(path, rank=rank)
     except (OSError, ValueError) as exc:

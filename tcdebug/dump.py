@@ -95,9 +95,7 @@ def session_index(session: Session) -> dict[str, Any]:
                 "recompile_reason": c.recompile_reason,
                 "elapsed_s": round(c.elapsed_s, 6),
                 "metrics": c.metrics,
-                "graph_breaks": [
-                    {"reason": gb.reason, "user_stack": gb.user_stack} for gb in c.graph_breaks
-                ],
+                "graph_breaks": [{"reason": gb.reason, "user_stack": gb.user_stack} for gb in c.graph_breaks],
                 "stages": [stage_to_dict(s, with_text=False) for s in c.ordered_stages()],
             }
             for c in session.ordered_compiles()
@@ -142,7 +140,9 @@ class DumpWriter:
     def on_event(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
         if kind == "stage":
-            stage = self.session.stage(event["compile_id"], stage_catalog.stage_key(event["stage"], event.get("part", "")))
+            stage = self.session.stage(
+                event["compile_id"], stage_catalog.stage_key(event["stage"], event.get("part", ""))
+            )
             if stage is not None:
                 write_stage_files(self.out, event["compile_id"], stage)
                 stage.text = None  # the file holds it now
@@ -206,6 +206,8 @@ def load_dump(path: str | os.PathLike[str]) -> Session:
             stage = stage_from_dict({**s, "stage": s.get("id")})
             if stage.file:
                 stage.loader = _file_loader(root / stage.file)
+            for kernel in stage.kernels:
+                kfile = kernel.meta.get("file")
                 if kfile and (root / kfile).exists():
                     kernel.source = (root / kfile).read_text(encoding="utf-8", errors="replace")
             comp.stages[stage.key] = stage

@@ -24,7 +24,9 @@ _TRITON_KINDS = {
     "triton_": "triton",
 }
 _HEURISTIC_RE = re.compile(r"@triton_heuristics\.(\w+)\(")
-_SOURCE_NODES_RE = re.compile(r"#\s*Topologically Sorted Source Nodes: \[(?P<nodes>[^\]]*)\](?:, Original ATen: \[(?P<aten>[^\]]*)\])?")
+_SOURCE_NODES_RE = re.compile(
+    r"#\s*Topologically Sorted Source Nodes: \[(?P<nodes>[^\]]*)\](?:, Original ATen: \[(?P<aten>[^\]]*)\])?"
+)
 _MAPPING_RE = re.compile(r"^#\s+(?P<node>[\w.]+) => (?P<aten>.+)$")
 
 
@@ -33,9 +35,15 @@ def kernel_kind(name: str, how: str, source: str) -> str:
         return "cpp"
     match = _HEURISTIC_RE.search(source)
     if match:
-        return {"pointwise": "pointwise", "reduction": "reduction", "persistent_reduction": "persistent_reduction",
-                "template": "template", "foreach": "foreach", "split_scan": "split_scan",
-                "cooperative_reduction": "reduction"}.get(match.group(1), match.group(1))
+        return {
+            "pointwise": "pointwise",
+            "reduction": "reduction",
+            "persistent_reduction": "persistent_reduction",
+            "template": "template",
+            "foreach": "foreach",
+            "split_scan": "split_scan",
+            "cooperative_reduction": "reduction",
+        }.get(match.group(1), match.group(1))
     for prefix, kind in _TRITON_KINDS.items():
         if name.startswith(prefix):
             return kind

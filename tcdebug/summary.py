@@ -12,6 +12,21 @@ def _first_line(text: str, width: int = 160) -> str:
     return line if len(line) <= width else line[: width - 1] + "…"
 
 
+def short_reason(reason: str) -> str:
+    """The line of a graph-break reason that says what happened, not the preamble."""
+    for line in reason.strip().splitlines():
+        line = line.strip()
+        if line and not line.startswith("Encountered graph break when attempting"):
+            return _first_line(line)
+    return _first_line(reason)
+
+
+def _where(filename: str, line: int) -> str:
+    rel = os.path.relpath(filename) if filename else ""
+    path = rel if rel and not rel.startswith("..") else filename
+    return f"{path}:{line}" if path else ""
+
+
 def summary_text(session: Session, *, out: str | None = None) -> str:
     lines: list[str] = []
     head = f"tcdebug: {session.script or '(trace)'}"
@@ -25,7 +40,7 @@ def summary_text(session: Session, *, out: str | None = None) -> str:
     for comp in compiles:
         captured = sum(1 for s in comp.stages.values() if s.captured)
         missing = len(comp.stages) - captured
-        where = f"{os.path.relpath(comp.filename)}:{comp.firstlineno}" if comp.filename else ""
+        where = _where(comp.filename, comp.firstlineno)
         rank = f"[rank {comp.rank}] " if comp.rank is not None else ""
         status = "" if comp.status in ("ok", "compiling") else f"  {comp.status.upper()}"
         extra = f", {missing} not captured" if missing else ""
@@ -38,9 +53,9 @@ def summary_text(session: Session, *, out: str | None = None) -> str:
     breaks = session.graph_breaks()
     lines.append(f"graph breaks: {len(breaks)}")
     for gb in breaks:
-        lines.append(f"  {gb.compile_id:<6} {_first_line(gb.reason)}")
+        lines.append(f"  {gb.compile_id:<6} {short_reason(gb.reason)}")
         if gb.user_stack:
-            lines.append(f"         at {gb.user_stack[-1].strip()}")
+            lines.append(f"         at {gb.user_stack[-1].strip().splitlines()[0]}")
     recompiles = session.recompiles()
     lines.append(f"recompiles: {len(recompiles)}")
     for comp in recompiles:
@@ -51,7 +66,10 @@ def summary_text(session: Session, *, out: str | None = None) -> str:
             lines.append(f"  #{rerun.rerun_id} {rerun.function} [{rerun.spec}]: {rerun.status}")
             for check in rerun.checks:
                 verdict = "passes" if check.passed else "fails"
-                lines.append(f"      guards of {check.compile_id} {verdict}" + (f": {_first_line(check.reason)}" if check.reason else ""))
+                lines.append(
+                    f"      guards of {check.compile_id} {verdict}"
+                    + (f": {_first_line(check.reason)}" if check.reason else "")
+                )
             if rerun.reused:
                 lines.append(f"      reused {rerun.reused}: no recompile")
             if rerun.produced:

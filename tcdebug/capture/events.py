@@ -6,6 +6,7 @@ import ast
 from typing import Any
 
 from tcdebug.capture.base import CaptureContext
+from tcdebug.errors import headline
 
 STAGES: tuple[str, ...] = ()
 _METRIC_KEYS = (
@@ -31,18 +32,36 @@ _METRIC_KEYS = (
 
 
 def split_graph_break(payload: str) -> tuple[str, list[str]]:
-    """Dynamo's graph-break text -> (reason, user stack lines)."""
+    """Dynamo's graph-break text -> (reason, user stack frames, innermost last).
+
+    The payload is "Graph break in user code at F:L / Graph Break Reason: ... /
+    User code traceback: <frames> / <Python traceback>". Frames of tcdebug and runpy
+    (which run the user's script) are left out.
+    """
     text = payload.strip()
-    reason, _, stack = text.partition("User code traceback:")
-    reason = reason.strip()
-    head = reason.splitlines()[0] if reason else ""
-    if reason.startswith("Graph break in user code at"):
-        _, _, rest = reason.partition("Graph Break Reason:")
-        reason = rest.strip() or reason
-    stack_lines = [line.rstrip() for line in stack.splitlines() if line.strip()]
-    if not stack_lines and head.startswith("Graph break in user code at"):
-        stack_lines = [head.replace("Graph break in user code at ", "  File ")]
-    return reason, stack_lines
+    head, _, rest = text.partition("User code traceback:")
+    loc = ""
+    first = head.splitlines()[0] if head else ""
+    if first.startswith("Graph break in user code at "):
+        loc = first[len("Graph break in user code at ") :].strip()
+    _, found, reason = head.partition("Graph Break Reason:")
+    reason = (reason if found else head).strip()
+    stack_text = rest.split("Traceback (most recent call last):")[0]
+    frames: list[list[str]] = []
+    for line in stack_text.splitlines():
+        if line.lstrip().startswith('File "'):
+            frames.append([line.rstrip()])
+        elif frames and line.strip():
+            frames[-1].append(line.rstrip())
+    kept = [
+        "\n".join(f)
+        for f in frames
+        if "/tcdebug/" not in f[0] and "<frozen runpy>" not in f[0] and "runpy.py" not in f[0]
+    ]
+    if not kept and loc:
+        path, _, lineno = loc.rpartition(":")
+        kept = [f'  File "{path}", line {lineno}']
+    return reason, kept
 
 
 def parse_recompile_reasons(payload: str) -> str:
@@ -73,8 +92,7 @@ def install(ctx: CaptureContext) -> None:
         error = ""
         if metrics.get("fail_type"):
             error = f"{metrics.get('fail_type')}: {str(metrics.get('fail_reason') or '').strip()}".strip(": ")
-        rec.compile_end(cid, status="failed" if failed else "ok", error=error.splitlines()[0] if error else "",
-                        metrics=kept)
+        rec.compile_end(cid, status="failed" if failed else "ok", error=headline(error), metrics=kept)
 
     ctx.handler.on("artifact:dynamo_graph_break_reason", on_graph_break)
     ctx.handler.on("artifact:recompile_reasons", on_recompile)

@@ -59,7 +59,9 @@ def install(ctx: CaptureContext) -> None:
         code = frame.f_locals.get("code") if frame is not None else None
         stack = (md.get("dynamo_start") or {}).get("stack") or []
         if isinstance(code, CodeType):
-            rec.compile_start(cid, function=code.co_name, filename=code.co_filename, firstlineno=code.co_firstlineno)
+            rec.compile_start(
+                cid, function=code.co_name, filename=code.co_filename, firstlineno=code.co_firstlineno
+            )
             rec.code_objects[cid] = code
             text, first = source_text(code)
             rec.stage(
@@ -71,7 +73,9 @@ def install(ctx: CaptureContext) -> None:
             rec.stage(cid, "bytecode_before", dis_listing(code, "original bytecode"))
         else:
             last = stack[-1] if stack else {}
-            rec.compile_start(cid, function=str(last.get("name", "?")), filename="", firstlineno=last.get("line", 0))
+            rec.compile_start(
+                cid, function=str(last.get("name", "?")), filename="", firstlineno=last.get("line", 0)
+            )
             rec.not_captured(cid, "source", "could not find the frame Dynamo is compiling")
             rec.not_captured(cid, "bytecode_before", "could not find the frame Dynamo is compiling")
 

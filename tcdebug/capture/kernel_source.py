@@ -38,7 +38,10 @@ def install(ctx: CaptureContext) -> None:
             info = kernel_info.get(kernel.name)
             if info:
                 kernel.meta["triton_kernel_info"] = info
-        meta = {"path": (md.get("inductor_output_code") or {}).get("filename", ""), "kernel_count": len(kernels)}
+        meta = {
+            "path": (md.get("inductor_output_code") or {}).get("filename", ""),
+            "kernel_count": len(kernels),
+        }
         rec.stage(cid, "kernel_source", code, part=part, kernels=[asdict(k) for k in kernels], meta=meta)
 
     ctx.handler.on("inductor_output_code", on_output_code)

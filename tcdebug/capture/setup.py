@@ -56,7 +56,9 @@ def install_capture(torch: Any, recorder: Recorder) -> CaptureContext:
         try:
             module.install(ctx)
         except Exception as exc:  # noqa: BLE001 - this torch lacks what the unit needs
-            reason = f"not supported by torch {getattr(torch, '__version__', '?')}: {type(exc).__name__}: {exc}"
+            reason = (
+                f"not supported by torch {getattr(torch, '__version__', '?')}: {type(exc).__name__}: {exc}"
+            )
             for stage_id in getattr(module, "STAGES", ()):
                 recorder.mark_unavailable(stage_id, reason)
             recorder.send("note", text=f"{name.rsplit('.', 1)[-1]}: {reason}")

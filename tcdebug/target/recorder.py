@@ -16,7 +16,12 @@ from tcdebug import stages as stage_catalog
 from tcdebug.target.pauser import Pauser
 
 ALWAYS = ("source", "bytecode_before", "dynamo_graph", "guards", "bytecode_after")
-INDUCTOR_STAGES = ("inductor_post_grad_graph", "inductor_ir_pre_fusion", "inductor_ir_post_fusion", "kernel_source")
+INDUCTOR_STAGES = (
+    "inductor_post_grad_graph",
+    "inductor_ir_pre_fusion",
+    "inductor_ir_post_fusion",
+    "kernel_source",
+)
 
 
 @dataclass
@@ -147,8 +152,14 @@ class Recorder:
         st.ended = True
         self.finalize(compile_id, final=False, failed=status == "failed", error=error)
         elapsed = time.perf_counter() - st.started - st.paused_s
-        self.send("compile_end", compile_id=compile_id, status=status, error=error,
-                  elapsed_s=round(elapsed, 6), metrics=metrics)
+        self.send(
+            "compile_end",
+            compile_id=compile_id,
+            status=status,
+            error=error,
+            elapsed_s=round(elapsed, 6),
+            metrics=metrics,
+        )
 
     def finalize(self, compile_id: str, *, final: bool, failed: bool = False, error: str = "") -> None:
         """Mark every expected stage that never arrived as not captured, with the reason."""
@@ -158,7 +169,11 @@ class Recorder:
         if final:
             st.finalized = True
         if failed:
-            why = f"the compile failed before this stage: {error}" if error else "the compile failed before this stage"
+            why = (
+                f"the compile failed before this stage: {error}"
+                if error
+                else "the compile failed before this stage"
+            )
             for stage_id in ALWAYS:
                 self.not_captured(compile_id, stage_id, self.unavailable.get(stage_id, why))
             return
@@ -179,7 +194,11 @@ class Recorder:
             return
         if st.aot_mode == "":
             for stage_id in ("aot_forward", "aot_inference"):
-                self.not_captured(compile_id, stage_id, "the backend did not run AOTAutograd (e.g. backend='eager'), or the graph had no ops")
+                self.not_captured(
+                    compile_id,
+                    stage_id,
+                    "the backend did not run AOTAutograd (e.g. backend='eager'), or the graph had no ops",
+                )
             return
         parts = ["inference"] if st.aot_mode == "inference" else ["forward", "backward"]
         if st.aot_mode == "training":

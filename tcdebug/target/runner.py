@@ -17,6 +17,7 @@ import traceback
 from typing import Any
 
 from tcdebug import protocol
+from tcdebug.errors import headline
 from tcdebug.target.commands import CommandReader
 from tcdebug.target.pauser import Pauser, StopRequested
 from tcdebug.target.recorder import Recorder
@@ -40,11 +41,13 @@ def one_line_error(exc: BaseException, script: str) -> str:
     tb = exc.__traceback__
     frames = traceback.extract_tb(tb) if tb else []
     user = [f for f in frames if "/tcdebug/" not in f.filename and "runpy.py" not in f.filename]
-    script_frames = [f for f in user if os.path.abspath(f.filename) == os.path.abspath(script)] if script else []
+    script_frames = (
+        [f for f in user if os.path.abspath(f.filename) == os.path.abspath(script)] if script else []
+    )
     frame = (script_frames or user or [None])[-1]
     if frame is not None:
         where = f" ({os.path.relpath(frame.filename)}:{frame.lineno})"
-    message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    message = headline(str(exc))
     return f"{type(exc).__name__}: {message}{where}" if message else f"{type(exc).__name__}{where}"
 
 
@@ -92,7 +95,14 @@ def main(argv: list[str] | None = None) -> int:
     if not ns.module:
         error = check_script(target)
         if error:
-            send("hello", python=platform.python_version(), script=target, argv=ns.argv, torch_version="", device="")
+            send(
+                "hello",
+                python=platform.python_version(),
+                script=target,
+                argv=ns.argv,
+                torch_version="",
+                device="",
+            )
             send("script_end", exit_code=2 if error.startswith("no such") else 1, error=error)
             return _serve(reader, send, 2 if error.startswith("no such") else 1)
 
@@ -131,6 +141,15 @@ def main(argv: list[str] | None = None) -> int:
     return _serve(reader, send, exit_code, service)
 
 
+def _module_exists(name: str) -> bool:
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
 def run_user_code(ns: argparse.Namespace) -> tuple[int, str]:
     target, args = ns.argv[0], ns.argv[1:]
     saved_path = list(sys.path)
@@ -138,6 +157,8 @@ def run_user_code(ns: argparse.Namespace) -> tuple[int, str]:
         if ns.module:
             sys.argv = [target, *args]
             sys.path.insert(0, os.getcwd())
+            if not _module_exists(target):
+                return 1, f"no module named {target}"
             runpy.run_module(target, run_name="__main__", alter_sys=True)
         else:
             sys.argv = [target, *args]

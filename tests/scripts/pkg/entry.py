@@ -1,0 +1,3 @@
+import sys
+
+print("module entry", __name__, sys.argv[1:])

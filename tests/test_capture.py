@@ -1,0 +1,115 @@
+"""The capture engine end to end: real torch.compile with Inductor on the CPU, via `--dump`."""
+
+from __future__ import annotations
+
+import json
+
+from tcdebug.dump import load_dump
+
+ALWAYS = ("source", "bytecode_before", "dynamo_graph", "guards", "bytecode_after")
+INDUCTOR = ("inductor_post_grad_graph", "inductor_ir_pre_fusion", "inductor_ir_post_fusion", "kernel_source")
+
+
+def _index(run):
+    return json.loads((run.out / "session.json").read_text())
+
+
+def test_mlp_dump_succeeds_and_summarises(mlp_dump):
+    assert mlp_dump.returncode == 0, mlp_dump.stderr
+    assert "compiles: 2" in mlp_dump.stdout
+    assert "recompiles: 1" in mlp_dump.stdout
+    assert "grad_mode" in mlp_dump.stdout  # Dynamo's own reason for the no_grad -> grad recompile
+    assert "not captured (no CUDA device)" in mlp_dump.stdout
+
+
+def test_mlp_inference_compile_has_every_stage(mlp_dump):
+    session = load_dump(mlp_dump.out)
+    comp = session.compiles["0/0"]
+    assert comp.function == "forward"
+    assert comp.filename.endswith("samples/mlp.py")
+    keys = [s.key for s in comp.ordered_stages()]
+    expected = ["source", "bytecode_before", "dynamo_graph", "aot_inference"]
+    expected += [f"{s}.inference" for s in INDUCTOR] + ["guards", "bytecode_after"]
+    assert keys == expected
+    assert all(s.captured for s in comp.stages.values())
+    # pipeline order is also the order the time stamps grew in
+    elapsed = [s.elapsed_s for s in comp.ordered_stages()]
+    assert elapsed == sorted(elapsed)
+
+
+def test_mlp_training_compile_has_forward_and_backward(mlp_dump):
+    session = load_dump(mlp_dump.out)
+    comp = session.compiles["0/1"]
+    for key in ("aot_joint", "aot_forward", "aot_backward"):
+        assert comp.stages[key].captured, key
+    for part in ("forward", "backward"):
+        for stage_id in INDUCTOR:
+            assert comp.stages[f"{stage_id}.{part}"].captured, (stage_id, part)
+    assert "aot_inference" not in comp.stages
+    assert "grad_mode" in comp.recompile_reason
+
+
+def test_stage_texts_hold_what_each_stage_is_about(mlp_dump):
+    session = load_dump(mlp_dump.out)
+    stages = session.compiles["0/0"].stages
+    source = stages["source"].get_text()
+    assert "def forward(self, x" in source and "# File:" in source and "samples/mlp.py" in source
+    assert "RESUME" in stages["bytecode_before"].get_text()
+    assert "__compiled_fn" in stages["bytecode_after"].get_text()
+    graph = stages["dynamo_graph"].get_text()
+    assert "relu" in graph and '"f32[8, 64]' in graph and "# File:" in graph
+    assert "TENSOR_MATCH" in stages["guards"].get_text()
+    assert "L['x']" in stages["guards"].get_text()
+    assert stages["inductor_ir_pre_fusion.inference"].get_text().startswith("BEFORE FUSION")
+    assert stages["inductor_ir_post_fusion.inference"].get_text().startswith("AFTER FUSION")
+    kernel_stage = stages["kernel_source.inference"]
+    assert "cpp_fused" in kernel_stage.get_text()
+    assert kernel_stage.kernels and all(k.name.startswith("cpp_fused") for k in kernel_stage.kernels)
+    assert all(k.language == "cpp" and "extern \"C\"" in k.source for k in kernel_stage.kernels)
+    backward = session.compiles["0/1"].stages["aot_backward"].get_text()
+    assert "threshold_backward" in backward or "aten.le.Scalar(relu" in backward
+
+
+def test_index_lists_stage_metadata_and_files_exist(mlp_dump):
+    index = _index(mlp_dump)
+    assert index["format"] == "tcdebug-session" and index["torch_version"].startswith("2.")
+    for comp in index["compiles"]:
+        for stage in comp["stages"]:
+            assert {"id", "title", "language", "file", "elapsed_s", "status"} <= stage.keys()
+            assert (mlp_dump.out / stage["file"]).is_file()
+    langs = {s["id"]: s["language"] for s in index["compiles"][0]["stages"]}
+    assert langs["source"] == "python" and langs["bytecode_before"] == "dis" and langs["guards"] == "guards"
+    output = (mlp_dump.out / "output.txt").read_text()
+    assert "inference on cpu" in output and "one training step" in output
+
+
+def test_graph_breaks_have_reasons_and_user_stacks(graph_breaks_dump):
+    assert graph_breaks_dump.returncode == 0, graph_breaks_dump.stderr
+    session = load_dump(graph_breaks_dump.out)
+    breaks = session.graph_breaks()
+    assert len(breaks) == 3
+    reasons = [gb.reason for gb in breaks]
+    assert "print" in reasons[0]
+    assert "item()" in reasons[1]
+    assert "Data-dependent branching" in reasons[2]
+    lines = [gb.user_stack[-1] for gb in breaks]
+    for stack_line, lineno in zip(lines, (8, 9, 11)):
+        assert f'graph_breaks.py", line {lineno}' in stack_line
+    assert all("tcdebug" not in frame for gb in breaks for frame in gb.user_stack)
+    # the resume functions after each break are compiled as frames of their own
+    assert len(session.compiles) == 4
+    assert "graph breaks: 3" in graph_breaks_dump.stdout
+
+
+def test_shape_change_recompiles_with_dynamos_reason(dynamic_dump):
+    assert dynamic_dump.returncode == 0, dynamic_dump.stderr
+    session = load_dump(dynamic_dump.out)
+    first, second = session.compiles["0/0"], session.compiles["0/1"]
+    assert first.function == second.function == "scaled_softmax"
+    assert "size mismatch at index 0. expected 4, actual 8" in second.recompile_reason
+    assert '"f32[4, 32]' in first.stages["dynamo_graph"].get_text()
+    dynamic_graph = second.stages["dynamo_graph"].get_text()
+    assert "Sym(s" in dynamic_graph  # automatic dynamic: the batch became a symbol
+    marked = session.compiles["1/0"]
+    assert marked.function == "layer" and "Sym(s" in marked.stages["dynamo_graph"].get_text()
+    assert "expected 4, actual 8" in dynamic_dump.stdout

@@ -1,0 +1,72 @@
+"""The UI process never imports torch; the core never imports textual."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TORCH_SIDE = ("tcdebug/target", "tcdebug/capture")
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(), str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_core_never_imports_textual():
+    offenders = [p for p in (ROOT / "tcdebug").rglob("*.py") if {"textual", "rich"} & _imports(p)]
+    assert offenders == []
+
+
+def test_ui_side_never_imports_torch_in_source():
+    files = list((ROOT / "screens").rglob("*.py")) + [
+        p for p in (ROOT / "tcdebug").rglob("*.py") if not str(p.relative_to(ROOT)).startswith(TORCH_SIDE)
+    ]
+    offenders = [p for p in files if {"torch", "triton"} & _imports(p)]
+    assert offenders == []
+
+
+def test_importing_the_ui_process_modules_loads_no_torch():
+    code = (
+        "import sys, tcdebug.cli, tcdebug.controller, tcdebug.dump, tcdebug.session, tcdebug.trace, tcdebug.summary\n"
+        "import importlib.util\n"
+        "if importlib.util.find_spec('tcdebug.screens.app'):\n"
+        "    import tcdebug.screens.app\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'triton'))\n"
+        "print(bad)\n"
+        "assert not bad, bad\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+
+
+def test_core_modules_load_without_textual():
+    code = (
+        "import sys, builtins\n"
+        "real = builtins.__import__\n"
+        "def guard(name, *a, **k):\n"
+        "    if name.split('.')[0] == 'textual': raise ImportError('textual blocked')\n"
+        "    return real(name, *a, **k)\n"
+        "builtins.__import__ = guard\n"
+        "import tcdebug.cli, tcdebug.controller, tcdebug.dump, tcdebug.session, tcdebug.summary, tcdebug.protocol\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_no_top_level_screens_package_is_installed():
+    """`screens/` ships as `tcdebug.screens`; site-packages must not gain a `screens` module."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert "screens" not in config["packages"]
+    assert config["package-dir"]["tcdebug.screens"] == "screens"

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tcdebug import __version__, protocol
+from tcdebug import __version__, protocol, rerun_spec
 from tcdebug import stages as stage_catalog
 from tcdebug.controller import TargetController
 from tcdebug.dump import DumpError, DumpWriter, load_dump, write_dump
@@ -53,10 +53,16 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         help="with --dump: after the script, re-run each compiled function's last call with inputs "
-        "reshaped, e.g. 'x=16,64' or 'x=16,64;mask=16' (repeatable)",
+        "reshaped, e.g. 'x=16,64' or 'x=16,64;mask=16' (repeatable). Also: '16*' marks a dim "
+        "dynamic, 'x=16,64:float16' changes the dtype, 'n=3' sets an int/float/bool argument, "
+        "'@dynamic=false|true|none' sets the compile's dynamic setting",
     )
     parser.add_argument("-m", dest="module", metavar="MODULE", help="run a module, like python -m")
-    parser.add_argument("script", nargs="?", help="the script to run (as `python SCRIPT ARGS`)")
+    parser.add_argument(
+        "script",
+        nargs="?",
+        help="the script to run (as `python SCRIPT ARGS`); default: the bundled samples/mlp.py",
+    )
     parser.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
     return parser
 
@@ -87,6 +93,13 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def default_script() -> str:
+    """The bundled `samples/mlp.py` (installed as `tcdebug.samples`)."""
+    import tcdebug.samples
+
+    return os.path.join(os.path.dirname(os.path.abspath(tcdebug.samples.__file__)), "mlp.py")
+
+
 def cmd_run(parser: argparse.ArgumentParser, argv: list[str]) -> int:
     ns = parser.parse_args(argv)
     if ns.module:
@@ -96,8 +109,8 @@ def cmd_run(parser: argparse.ArgumentParser, argv: list[str]) -> int:
         if not os.path.exists(ns.script):
             raise CliError(f"no such script: {ns.script}")
     else:
-        parser.print_usage(sys.stderr)
-        raise CliError("give a script to run (e.g. tcdebug samples/mlp.py), or -m MODULE")
+        target_argv = [default_script()]
+        print(f"tcdebug: no script given, running the bundled sample {target_argv[0]}", file=sys.stderr)
     unknown = [b for b in ns.breakpoints if b not in stage_catalog.STAGE_IDS]
     if unknown:
         raise CliError(
@@ -105,9 +118,15 @@ def cmd_run(parser: argparse.ArgumentParser, argv: list[str]) -> int:
         )
     if ns.rerun and not ns.dump:
         raise CliError("--rerun works with --dump; in the app, press r on a compile")
+    for spec in ns.rerun:
+        try:
+            rerun_spec.parse(spec)
+        except rerun_spec.SpecError as exc:
+            raise CliError(f"--rerun {spec!r}: {'; '.join(exc.messages)}") from exc
     if ns.dump:
         return run_headless(target_argv, module=bool(ns.module), out=ns.dump, rerun_specs=ns.rerun)
     mode = protocol.MODE_RUN if ns.no_pause else protocol.MODE_STEP
+    require_terminal()
     from tcdebug.screens.app import run_live
 
     return run_live(target_argv, module=bool(ns.module), mode=mode, breakpoints=set(ns.breakpoints))
@@ -134,6 +153,9 @@ def run_headless(target_argv: list[str], *, module: bool, out: str, rerun_specs:
                     controller.rerun({"specs": pending_reruns, "all": True})
                     pending_reruns = []
                 else:
+                    if pending_reruns:
+                        session.notes.append("--rerun skipped: the script did not finish cleanly")
+                        pending_reruns = []
                     controller.close()
             elif kind == "target_exited":
                 break
@@ -150,18 +172,46 @@ def run_headless(target_argv: list[str], *, module: bool, out: str, rerun_specs:
     return session.exit_code if session.exit_code is not None else 1
 
 
+def require_terminal() -> None:
+    """The app needs a terminal; piped output would fill with escape codes."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise CliError("the app needs a terminal (stdin and stdout); use --dump OUT to run headless")
+
+
 def cmd_open(ns: argparse.Namespace) -> int:
     path = Path(ns.path)
     if not path.exists():
         raise CliError(f"no such file or folder: {path}")
+    single_log = _single_trace_log(path) if not ns.dump and ns.rank is None else None
+    if single_log is not None:
+        # One log: the app reads it while it shows it, so the first compile appears at once.
+        require_terminal()
+        from tcdebug.screens.app import run_open
+        from tcdebug.trace import new_trace_session
+
+        return run_open(new_trace_session(single_log), stream_trace=str(single_log))
     session = load_any(path, rank=ns.rank)
     if ns.dump:
         write_dump(session, ns.dump)
         print(summary_text(session, out=ns.dump))
         return 0
+    require_terminal()
     from tcdebug.screens.app import run_open
 
     return run_open(session)
+
+
+def _single_trace_log(path: Path) -> Path | None:
+    """The log when `path` is a TORCH_TRACE log or a folder holding exactly one, else None."""
+    if (path / "session.json").exists() or path.name == "session.json":
+        return None
+    try:
+        from tcdebug.trace import find_trace_logs
+
+        logs = find_trace_logs(path)
+    except (ImportError, OSError, ValueError):
+        return None
+    return logs[0] if len(logs) == 1 else None
 
 
 def load_any(path: Path, *, rank: int | None = None) -> Session:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from dataclasses import asdict, is_dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from tcdebug.session import (
     OutputChunk,
     Session,
     Stage,
+    call_from_dict,
     rerun_from_dict,
     stage_from_dict,
     stage_to_dict,
@@ -83,6 +85,9 @@ def session_index(session: Session) -> dict[str, Any]:
         "error": session.error,
         "notes": session.notes,
         "extra": session.extra,
+        "rank": session.rank,
+        "trace_stats": session.trace_stats,
+        "divergences": [asdict(d) if is_dataclass(d) else d for d in session.divergences],
         "compiles": [
             {
                 "compile_id": c.compile_id,
@@ -101,6 +106,7 @@ def session_index(session: Session) -> dict[str, Any]:
             for c in session.ordered_compiles()
         ],
         "reruns": [_rerun_dict(r) for r in session.reruns],
+        "calls": [_rerun_dict(c) for c in session.calls],
     }
 
 
@@ -213,6 +219,7 @@ def load_dump(path: str | os.PathLike[str]) -> Session:
             comp.stages[stage.key] = stage
         session.compiles[comp.compile_id] = comp
     session.reruns = [rerun_from_dict(r) for r in index.get("reruns", [])]
+    session.calls = [call_from_dict(c) for c in index.get("calls", [])]
     output = root / "output.txt"
     if output.exists():
         session.output = [OutputChunk("stdout", output.read_text(encoding="utf-8", errors="replace"))]

@@ -6,7 +6,9 @@ GPU:  `triton_poi_fused_relu_0 = async_compile.triton('triton_poi_fused_relu_0',
 
 from __future__ import annotations
 
+import ast
 import re
+from typing import Any
 
 from tcdebug.session import Kernel
 
@@ -128,3 +130,134 @@ def _add_call_site_provenance(code: str, kernels: list[Kernel]) -> None:
         if stripped and not stripped.startswith("#"):
             if not (call and call.group(1) in by_name):
                 last_comment = "" if call else last_comment
+
+
+# ----- Triton kernels: decorator metadata and autotune configs ------------------------
+_DECORATOR_RE = re.compile(r"^@triton_heuristics\.(?P<heuristic>\w+)\(", re.MULTILINE)
+_INDUCTOR_META_KEYS = (
+    "kernel_name",
+    "grid_type",
+    "mutated_arg_names",
+    "num_load",
+    "num_store",
+    "num_reduction",
+    "kernel_num_gb",
+    "kernel_flop",
+    "autotune_hints",
+    "optimize_mem",
+    "no_x_dim",
+)
+_TRITON_META_KEYS = ("device", "constants", "signature")
+_TEMPLATE_KEYS = ("num_stages", "num_warps", "num_consumer_groups", "num_buffers_warp_spec")
+
+
+def _literal(node: ast.AST) -> Any:
+    """An AST value as plain data: literals as themselves, calls and names as their source text."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Dict):
+        return {
+            str(_literal(k)) if k is not None else "**": _literal(v)
+            for k, v in zip(node.keys, node.values, strict=False)
+        }
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return [_literal(e) for e in node.elts]
+    if (
+        isinstance(node, ast.UnaryOp)
+        and isinstance(node.op, ast.USub)
+        and isinstance(node.operand, ast.Constant)
+    ):
+        return -node.operand.value  # type: ignore[operator]
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "set"
+        and not node.args
+    ):
+        return []
+    return ast.unparse(node)
+
+
+def _decorator_call(source: str) -> tuple[str, ast.Call] | None:
+    match = _DECORATOR_RE.search(source)
+    if not match:
+        return None
+    start = match.start() + 1  # after '@'
+    end = source.find("\n@triton.jit", start)
+    if end < 0:
+        end = source.find("\ndef ", start)
+    if end < 0:
+        return None
+    try:
+        expr = ast.parse(source[start:end].strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    return (match.group("heuristic"), expr) if isinstance(expr, ast.Call) else None
+
+
+def triton_decorator_meta(source: str) -> dict[str, Any]:
+    """What `@triton_heuristics.<kind>(...)` above a Triton kernel says about it.
+
+    Returns e.g. `{"heuristic": "pointwise", "size_hints": {"x": 1024}, "num_load": 2, ...}`;
+    empty when the source has no such decorator (CPU kernels, user-written Triton).
+    """
+    found = _decorator_call(source)
+    if found is None:
+        return {}
+    heuristic, call = found
+    kwargs = {kw.arg: _literal(kw.value) for kw in call.keywords if kw.arg}
+    meta: dict[str, Any] = {"heuristic": heuristic}
+    for key in ("size_hints", "reduction_hint", "tile_hint", "min_elem_per_thread"):
+        if key in kwargs:
+            meta[key] = kwargs[key]
+    for key in _TEMPLATE_KEYS:
+        if key in kwargs:
+            meta[key] = kwargs[key]
+    inductor_meta = kwargs.get("inductor_meta")
+    if isinstance(inductor_meta, dict):
+        meta.update({k: inductor_meta[k] for k in _INDUCTOR_META_KEYS if k in inductor_meta})
+    triton_meta = kwargs.get("triton_meta")
+    if isinstance(triton_meta, dict):
+        meta.update({k: triton_meta[k] for k in _TRITON_META_KEYS if k in triton_meta})
+    return meta
+
+
+def config_dict(config: Any) -> dict[str, Any]:
+    """A Triton config as a flat dict: `{"XBLOCK": 128, "num_warps": 4, "num_stages": 1}`.
+
+    Takes Inductor's hashable form (a sequence of `(name, value)` pairs, as the
+    `triton_kernel_info` artifact's `best_config`/`only_config` hold it) or a dict.
+    """
+    if isinstance(config, dict):
+        return dict(config)
+    out: dict[str, Any] = {}
+    for item in config or ():
+        if isinstance(item, (list, tuple)) and len(item) == 2:
+            out[str(item[0])] = item[1]
+    return out
+
+
+def format_config(config: dict[str, Any]) -> str:
+    """`XBLOCK=128, num_warps=4, num_stages=1` (block sizes first, launch options last)."""
+    launch = ("num_warps", "num_stages", "num_ctas", "maxnreg")
+    first = [f"{k}={v}" for k, v in config.items() if k not in launch]
+    last = [f"{k}={config[k]}" for k in launch if k in config]
+    return ", ".join(first + last)
+
+
+def apply_kernel_info(kernel: Kernel, info: dict[str, Any]) -> None:
+    """Fold one kernel's entry of the `triton_kernel_info` artifact into the kernel."""
+    autotune = kernel.meta.setdefault("autotune", {})
+    if "autotune_cache_state" in info:
+        autotune["cache_state"] = info["autotune_cache_state"]
+    if "num_configs" in info:
+        autotune["num_configs"] = info["num_configs"]
+    if "compile_time_us" in info:
+        autotune["compile_time_us"] = info["compile_time_us"]
+    for key in ("best_config", "only_config"):
+        if info.get(key):
+            chosen = config_dict(info[key])
+            kernel.chosen_config = chosen
+            if chosen not in kernel.configs:
+                kernel.configs.append(chosen)
+            autotune["chosen_by"] = "autotune cache" if key == "best_config" else "only config"

@@ -5,8 +5,18 @@ target (never a TCP port). Every message carries the protocol version `v` and a
 `type` (target -> controller events) or `cmd` (controller -> target commands).
 
 Events:    hello, compile_start, stage, graph_break, recompile, compile_end,
-           output, script_end, rerun, note, ready, error
+           output, script_end, rerun, calls, note, ready, error
 Commands:  step, continue, run, stop, breakpoints, check_rerun, rerun, quit
+
+Re-runs (after `script_end`, while the target serves commands):
+  event `calls`:       {calls: [CallInfo dict]}: the last call of each compiled function
+                       (sent before the first `ready` and after each re-run)
+  cmd `check_rerun`:   {compile_id | key, spec, token?}: check every cache entry's guards
+                       against the proposed inputs; answered by `rerun` with status `checked`
+  cmd `rerun`:         {compile_id | key, spec | specs, all?, mode?, token?}: check, then call
+                       the function (`all`: every function that has the named arguments;
+                       `mode`: step/continue/run for the compiles it triggers); answered by
+                       `rerun` events (running, then ok or failed)
 
 Pausing: after `step`, the target pauses at the next stage; after `continue`, at
 the next stage whose id is a breakpoint; after `run`, never. A stage event says
@@ -33,6 +43,7 @@ EVENT_TYPES = frozenset(
         "output",
         "script_end",
         "rerun",
+        "calls",
         "note",
         "ready",
         "error",

@@ -116,6 +116,9 @@ class GuardResult:
     text: str
     passed: bool
     reason: str = ""
+    kind: str = ""  # Dynamo's leaf guard type, e.g. TENSOR_MATCH
+    source: str = ""  # what it guards, e.g. x or self._modules['fc1']
+    checked: bool = True  # False: could not be evaluated on its own (`passed` is then meaningless)
 
 
 @dataclass
@@ -140,6 +143,33 @@ class Rerun:
     produced: list[str] = field(default_factory=list)  # compile ids the re-run created
     status: str = "checking"  # checking, checked, running, ok, failed
     error: str = ""
+    token: str = ""  # the requester's own id, echoed back
+    dynamic: str = ""  # the dynamic setting used: "none", "true" or "false"
+    key: str = ""  # the CallInfo it re-ran
+
+    @property
+    def done(self) -> bool:
+        return self.status in ("checked", "ok", "failed")
+
+    @property
+    def failing_checks(self) -> list[EntryCheck]:
+        return [c for c in self.checks if not c.passed]
+
+
+@dataclass
+class CallInfo:
+    """The last call of a compiled function, as recorded in the target (re-runs start from it)."""
+
+    key: str
+    function: str = ""
+    filename: str = ""
+    firstlineno: int = 0
+    compile_ids: list[str] = field(default_factory=list)  # compiles of its frame
+    inputs: list[dict[str, Any]] = field(default_factory=list)  # see tcdebug.rerun_spec
+    dynamic: bool | None = None  # torch.compile(dynamic=...) of the callable
+    grad_enabled: bool = True
+    count: int = 0  # how many calls were seen
+    guard_check: str = ""  # why guards cannot be checked, when they cannot
 
 
 @dataclass
@@ -162,9 +192,17 @@ class Session:
     error: str = ""
     compiles: dict[str, Compile] = field(default_factory=dict)
     reruns: list[Rerun] = field(default_factory=list)
+    calls: list[CallInfo] = field(default_factory=list)
+    rerun_prior_state: str = ""  # the state to return to when a re-run ends
     output: list[OutputChunk] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+    # TORCH_TRACE logs (tcdebug.trace): the rank shown, every rank's session (this one
+    # included, so not compared or repr'd), where ranks diverge, and skipped-input counts.
+    rank: int | None = None
+    ranks: dict[int, Session] = field(default_factory=dict, repr=False, compare=False)
+    divergences: list[Any] = field(default_factory=list)
+    trace_stats: dict[str, int] = field(default_factory=dict)
 
     # ----- queries -------------------------------------------------------------
     def compile(self, compile_id: str) -> Compile:
@@ -189,6 +227,30 @@ class Session:
         comp = self.compiles.get(compile_id)
         return comp.stages.get(key) if comp else None
 
+    def call_for(self, compile_id: str) -> CallInfo | None:
+        """The recorded last call of the function compile `compile_id` belongs to."""
+        for call in self.calls:
+            if compile_id in call.compile_ids:
+                return call
+        return None
+
+    def rerun(self, rerun_id: int) -> Rerun | None:
+        return next((r for r in self.reruns if r.rerun_id == rerun_id), None)
+
+    def rerun_by_token(self, token: str) -> Rerun | None:
+        return next((r for r in reversed(self.reruns) if token and r.token == token), None)
+
+    def same_frame(self, compile_id: str) -> list[Compile]:
+        """Every compile of the frame `compile_id` belongs to (itself included), in order."""
+        comp = self.compiles.get(compile_id)
+        if comp is None:
+            return []
+        return [
+            c
+            for c in self.ordered_compiles()
+            if c.frame_id == comp.frame_id and c.rank == comp.rank and c.compile_id[:1] == compile_id[:1]
+        ]
+
     def output_text(self) -> str:
         return "".join(chunk.text for chunk in self.output)
 
@@ -201,6 +263,8 @@ class Session:
             return f"{'target died' if self.state == DIED else 'failed'}: {self.error}"
         if self.state == FINISHED and self.exit_code:
             return f"finished (exit code {self.exit_code})"
+        if self.state == LOADED and self.trace_stats.get("skipped"):
+            return f"loaded ({self.trace_stats['skipped']} bad trace records skipped, see notes)"
         return self.state
 
     # ----- feeding -------------------------------------------------------------
@@ -286,11 +350,22 @@ class Session:
 
     def _on_rerun(self, ev: dict[str, Any]) -> None:
         rerun = rerun_from_dict(ev["rerun"])
+        # While a re-run calls the function the target runs again (and may pause);
+        # afterwards the session returns to the state the script left it in.
+        if rerun.status == "running" and self.state not in (STARTING, RUNNING, PAUSED):
+            self.rerun_prior_state = self.state
+            self.state = RUNNING
+        elif rerun.done and self.rerun_prior_state and self.state in (RUNNING, PAUSED):
+            self.state, self.rerun_prior_state = self.rerun_prior_state, ""
+            self.paused_at = None
         for i, old in enumerate(self.reruns):
             if old.rerun_id == rerun.rerun_id:
                 self.reruns[i] = rerun
                 return
         self.reruns.append(rerun)
+
+    def _on_calls(self, ev: dict[str, Any]) -> None:
+        self.calls = [call_from_dict(c) for c in ev.get("calls", [])]
 
     def _on_note(self, ev: dict[str, Any]) -> None:
         self.notes.append(ev.get("text", ""))
@@ -366,7 +441,7 @@ def rerun_from_dict(d: dict[str, Any]) -> Rerun:
             compile_id=c.get("compile_id", ""),
             passed=bool(c.get("passed")),
             reason=c.get("reason", ""),
-            guards=[GuardResult(**g) for g in c.get("guards", [])],
+            guards=[guard_from_dict(g) for g in c.get("guards", [])],
         )
         for c in d.get("checks", [])
     ]
@@ -381,4 +456,33 @@ def rerun_from_dict(d: dict[str, Any]) -> Rerun:
         produced=list(d.get("produced", [])),
         status=d.get("status", ""),
         error=d.get("error", ""),
+        token=d.get("token", ""),
+        dynamic=d.get("dynamic", ""),
+        key=str(d.get("key", "")),
+    )
+
+
+def guard_from_dict(d: dict[str, Any]) -> GuardResult:
+    return GuardResult(
+        text=d.get("text", ""),
+        passed=bool(d.get("passed")),
+        reason=d.get("reason", ""),
+        kind=d.get("kind", ""),
+        source=d.get("source", ""),
+        checked=bool(d.get("checked", True)),
+    )
+
+
+def call_from_dict(d: dict[str, Any]) -> CallInfo:
+    return CallInfo(
+        key=str(d.get("key", "")),
+        function=d.get("function", ""),
+        filename=d.get("filename", ""),
+        firstlineno=int(d.get("firstlineno", 0) or 0),
+        compile_ids=list(d.get("compile_ids", [])),
+        inputs=[dict(i) for i in d.get("inputs", [])],
+        dynamic=d.get("dynamic"),
+        grad_enabled=bool(d.get("grad_enabled", True)),
+        count=int(d.get("count", 0) or 0),
+        guard_check=d.get("guard_check", ""),
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from tcdebug.session import Session
+from tcdebug.session import Compile, Rerun, Session
 
 
 def _first_line(text: str, width: int = 160) -> str:
@@ -25,6 +25,29 @@ def _where(filename: str, line: int) -> str:
     rel = os.path.relpath(filename) if filename else ""
     path = rel if rel and not rel.startswith("..") else filename
     return f"{path}:{line}" if path else ""
+
+
+def _cudagraph_lines(compiles: list[Compile]) -> list[str]:
+    """`cuda graphs: 2` and one line per compiled graph: recordings, or why it was skipped."""
+    found = [(c, s) for c in compiles for s in c.ordered_stages() if s.stage_id == "cudagraph" and s.captured]
+    if not found:
+        return []
+    lines = [f"cuda graphs: {len(found)}"]
+    for comp, stage in found:
+        meta = stage.meta
+        where = f"  {comp.compile_id:<6} {stage.part or '-':<9}"
+        if meta.get("skipped"):
+            reasons = meta.get("skip_reasons") or ["?"]
+            reason = reasons[0].split(" Found from")[0].strip().rstrip(".")
+            lines.append(f"{where} skipped: {_first_line(reason)}")
+            continue
+        kernels = len(stage.kernels)
+        line = f"{where} {meta.get('recordings', 0)} recording(s), {kernels} kernels captured"
+        rerecords = meta.get("rerecord_reasons") or []
+        if rerecords:
+            line += f"; re-recorded: {_first_line(rerecords[-1], 100)}"
+        lines.append(line)
+    return lines
 
 
 def summary_text(session: Session, *, out: str | None = None) -> str:
@@ -60,22 +83,11 @@ def summary_text(session: Session, *, out: str | None = None) -> str:
     lines.append(f"recompiles: {len(recompiles)}")
     for comp in recompiles:
         lines.append(f"  {comp.compile_id:<6} {_first_line(comp.recompile_reason)}")
+    lines.extend(_cudagraph_lines(compiles))
     if session.reruns:
         lines.append(f"re-runs: {len(session.reruns)}")
         for rerun in session.reruns:
-            lines.append(f"  #{rerun.rerun_id} {rerun.function} [{rerun.spec}]: {rerun.status}")
-            for check in rerun.checks:
-                verdict = "passes" if check.passed else "fails"
-                lines.append(
-                    f"      guards of {check.compile_id} {verdict}"
-                    + (f": {_first_line(check.reason)}" if check.reason else "")
-                )
-            if rerun.reused:
-                lines.append(f"      reused {rerun.reused}: no recompile")
-            if rerun.produced:
-                lines.append(f"      recompiled: {', '.join(rerun.produced)}")
-            if rerun.error:
-                lines.append(f"      error: {_first_line(rerun.error)}")
+            lines += rerun_lines(rerun)
     for note in session.notes:
         lines.append(f"note: {note}")
     if session.device.startswith("cpu") and session.origin == "live":
@@ -86,3 +98,32 @@ def summary_text(session: Session, *, out: str | None = None) -> str:
         files = sum(1 for c in compiles for s in c.stages.values() if s.file)
         lines.append(f"dump: {out}/ (session.json, output.txt, {files} stage files)")
     return "\n".join(lines)
+
+
+def rerun_lines(rerun: Rerun) -> list[str]:
+    """A re-run: its verdict, then each cache entry's guard check."""
+    dynamic = f" dynamic={rerun.dynamic}" if rerun.dynamic else ""
+    head = f"  #{rerun.rerun_id} {rerun.function or '?'} [{rerun.spec}]{dynamic}: {rerun.status}"
+    if rerun.status == "ok" and rerun.produced:
+        head += f", recompiled {', '.join(rerun.produced)}"
+    elif rerun.status == "ok" and rerun.reused:
+        head += f", reused {rerun.reused} (no recompile)"
+    elif rerun.status == "checked" and rerun.checks:
+        head += f", would reuse {rerun.reused}" if rerun.reused else ", would recompile"
+    lines = [head]
+    for check in rerun.checks:
+        failed = sum(1 for g in check.guards if g.checked and not g.passed)
+        verdict = "passes" if check.passed else f"fails ({failed} of {len(check.guards)} guards)"
+        reason = (
+            check.reason.split(": ", 1)[1]
+            if check.reason.startswith(f"{check.compile_id}: ")
+            else check.reason
+        )
+        lines.append(
+            f"      guards of {check.compile_id} {verdict}" + (f": {_first_line(reason)}" if reason else "")
+        )
+    if rerun.status == "failed" and rerun.produced:
+        lines.append(f"      compiled: {', '.join(rerun.produced)}")
+    if rerun.error:
+        lines.append(f"      error: {_first_line(rerun.error, 300)}")
+    return lines

@@ -24,7 +24,9 @@ class DumpRun:
     stderr: str
 
 
-def run_tcdebug(*args: str, cwd: Path | None = None, timeout: float = 600, env: dict | None = None) -> subprocess.CompletedProcess:
+def run_tcdebug(
+    *args: str, cwd: Path | None = None, timeout: float = 600, env: dict | None = None
+) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "tcdebug", *args],
         cwd=cwd or ROOT,

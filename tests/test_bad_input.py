@@ -85,7 +85,9 @@ def test_killed_target_keeps_the_session(tmp_path):
     events: queue.Queue = queue.Queue()
     session = Session()
     writer = DumpWriter(session, tmp_path / "out")
-    controller = TargetController([str(SCRIPTS / "hangs_after_compile.py")], mode="run", on_event=events.put, cwd=ROOT)
+    controller = TargetController(
+        [str(SCRIPTS / "hangs_after_compile.py")], mode="run", on_event=events.put, cwd=ROOT
+    )
     controller.start()
     deadline = time.monotonic() + 120
     killed = False

@@ -65,7 +65,7 @@ def test_stage_texts_hold_what_each_stage_is_about(mlp_dump):
     kernel_stage = stages["kernel_source.inference"]
     assert "cpp_fused" in kernel_stage.get_text()
     assert kernel_stage.kernels and all(k.name.startswith("cpp_fused") for k in kernel_stage.kernels)
-    assert all(k.language == "cpp" and "extern \"C\"" in k.source for k in kernel_stage.kernels)
+    assert all(k.language == "cpp" and 'extern "C"' in k.source for k in kernel_stage.kernels)
     backward = session.compiles["0/1"].stages["aot_backward"].get_text()
     assert "threshold_backward" in backward or "aten.le.Scalar(relu" in backward
 
@@ -93,7 +93,7 @@ def test_graph_breaks_have_reasons_and_user_stacks(graph_breaks_dump):
     assert "item()" in reasons[1]
     assert "Data-dependent branching" in reasons[2]
     lines = [gb.user_stack[-1] for gb in breaks]
-    for stack_line, lineno in zip(lines, (8, 9, 11)):
+    for stack_line, lineno in zip(lines, (8, 9, 11), strict=True):
         assert f'graph_breaks.py", line {lineno}' in stack_line
     assert all("tcdebug" not in frame for gb in breaks for frame in gb.user_stack)
     # the resume functions after each break are compiled as frames of their own

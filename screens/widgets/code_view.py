@@ -22,8 +22,9 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.worker import get_current_worker
 
-from tcdebug.screens.widgets.highlight import highlight_lines, plain_lines
+from tcdebug.screens.widgets.highlight import HighlightCancelled, highlight_lines, plain_lines
 
 # Beyond this many characters the highlighter would take seconds; show plain text.
 HIGHLIGHT_LIMIT = 4_000_000
@@ -116,7 +117,13 @@ class CodeView(ScrollView, can_focus=True):
 
     @work(thread=True, exclusive=True, group="code-view-highlight")
     def _highlight(self, generation: int, key: Hashable | None, text: str, language: str) -> None:
-        lines = highlight_lines(text, language)
+        worker = get_current_worker()
+        try:
+            # A newer document cancels this worker (exclusive): stop early rather than keep
+            # competing with the UI thread for the GIL while the user moves on.
+            lines = highlight_lines(text, language, should_stop=lambda: worker.is_cancelled)
+        except HighlightCancelled:
+            return
         self.post_message(self.Highlighted(generation, key, lines))
 
     def on_code_view_highlighted(self, message: CodeView.Highlighted) -> None:

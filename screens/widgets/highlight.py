@@ -8,6 +8,7 @@ plain one in place.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
 from pygments.lexer import Lexer, RegexLexer, bygroups
@@ -20,9 +21,11 @@ from pygments.token import (
     Operator,
     Punctuation,
     String,
-    Text as TextToken,
     Whitespace,
     _TokenType,
+)
+from pygments.token import (
+    Text as TextToken,
 )
 from rich.style import Style
 from rich.syntax import PygmentsSyntaxTheme, Syntax
@@ -64,7 +67,7 @@ class GuardsLexer(RegexLexer):
     aliases = ["guards"]
     tokens = {
         "root": [
-            (r"^[\s|+\-]*", Comment.Special),  # the tree drawing
+            (r"^[ \t|+\-]+", Comment.Special),  # the tree drawing
             (r"\b[A-Z][A-Z0-9_]{2,}\b", Keyword),  # TENSOR_MATCH, ID_MATCH, ...
             (r"\b[A-Z]\w*GuardManager\b|\bGuardManager\b", Name.Class),
             (r"\bsource=|\baccessed_by=", Name.Attribute),
@@ -153,15 +156,27 @@ def _token_style(theme_name: str, token_type: _TokenType) -> Style:
     return Style(color=style.color, bold=style.bold, italic=style.italic)
 
 
-def highlight_lines(text: str, language: str, theme: str = THEME) -> list[Text]:
-    """Highlight `text` and split it into lines, matching `plain_lines(text)` one to one."""
+class HighlightCancelled(Exception):
+    """`highlight_lines` stopped because its `should_stop` said so."""
+
+
+def highlight_lines(
+    text: str, language: str, theme: str = THEME, should_stop: Callable[[], bool] | None = None
+) -> list[Text]:
+    """Highlight `text` and split it into lines, matching `plain_lines(text)` one to one.
+
+    `should_stop` is polled every few thousand tokens; when it returns True the work is
+    abandoned with `HighlightCancelled` (a worker whose document was replaced stops early
+    instead of holding the GIL against the UI thread)."""
     plain = plain_lines(text)
     if language.lower() in ("", "text", "plain"):
         return [Text(line) for line in plain]
     source = "\n".join(plain)
     lexer = lexer_for(language)
     lines: list[Text] = [Text()]
-    for token_type, value in lexer.get_tokens(source):
+    for count, (token_type, value) in enumerate(lexer.get_tokens(source)):
+        if should_stop is not None and count % 2048 == 2047 and should_stop():
+            raise HighlightCancelled
         style = _token_style(theme, token_type)
         parts = value.split("\n")
         for index, part in enumerate(parts):

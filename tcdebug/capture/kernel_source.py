@@ -1,6 +1,9 @@
 """`kernel_source`: Inductor's output code, split into its kernels.
 
-On GPU, `triton_kernel_info` artifacts add autotune configs and kernel metadata.
+Inductor logs the output code before it loads it, so what is learnt while it loads
+(the `triton_kernel_info` artifact, each Triton kernel's compiled configs) and just after
+(the `inductor_provenance_tracking_node_mappings` artifact) is folded into the stage
+afterwards: `KernelStages.refresh` sends the stage again, without a pause.
 """
 
 from __future__ import annotations
@@ -11,38 +14,140 @@ from dataclasses import asdict
 from typing import Any
 
 from tcdebug.capture.base import CaptureContext
-from tcdebug.kernels import split_output_code
+from tcdebug.kernels import apply_kernel_info, split_output_code, triton_decorator_meta
+from tcdebug.session import Kernel
+from tcdebug.target.recorder import Recorder
 
 STAGES = ("kernel_source",)
-_AOT_ID = re.compile(r"# AOT ID: \['\d+_(forward|backward|inference)'\]")
+AOT_ID = re.compile(r"# AOT ID: \['\d+_(forward|backward|inference)'\]")
+_HANDLE = re.compile(r":\d+$")  # provenance names kernels `name:debug_handle`
+
+
+class KernelStages:
+    """The `kernel_source` stages sent so far, so later facts about their kernels reach them."""
+
+    def __init__(self, recorder: Recorder) -> None:
+        self.rec = recorder
+        self.stages: dict[tuple[str, str], list[Kernel]] = {}  # (compile id, stage key) -> kernels
+        self.dirty: set[tuple[str, str]] = set()
+
+    def add(self, compile_id: str, key: str, kernels: list[Kernel]) -> None:
+        self.stages[(compile_id, key)] = kernels
+
+    def find(self, name: str, compile_id: str | None = None, backward: bool | None = None) -> Kernel | None:
+        """The newest kernel called `name`, in `compile_id` (and its backward part) when given."""
+        for (cid, key), kernels in reversed(self.stages.items()):
+            if compile_id is not None and cid != compile_id:
+                continue
+            if backward is not None and key.endswith(".backward") != backward:
+                continue
+            for kernel in kernels:
+                if kernel.name == name:
+                    self.dirty.add((cid, key))
+                    return kernel
+        return None
+
+    def refresh(self) -> None:
+        """Send every stage whose kernels changed since the last refresh."""
+        dirty, self.dirty = self.dirty, set()
+        for cid, key in sorted(dirty):
+            kernels = self.stages[(cid, key)]
+            self.rec.update_stage(cid, key, kernels=[asdict(k) for k in kernels])
+
+
+def provenance_by_kernel(mapping: dict[str, Any]) -> dict[str, dict[str, list[str]]]:
+    """Kernel name -> {"post_grad": [...], "pre_grad": [...]} from Inductor's node mappings."""
+    post_to_pre = mapping.get("postToPre") or {}
+    out: dict[str, dict[str, list[str]]] = {}
+    for handle, post_nodes in (mapping.get("cppCodeToPost") or {}).items():
+        name = _HANDLE.sub("", str(handle))
+        entry = out.setdefault(name, {"post_grad": [], "pre_grad": []})
+        for node in post_nodes or []:
+            if node not in entry["post_grad"]:
+                entry["post_grad"].append(node)
+            for pre in post_to_pre.get(node, []):
+                if pre not in entry["pre_grad"]:
+                    entry["pre_grad"].append(pre)
+    return out
+
+
+def enable_provenance(torch: Any) -> None:
+    """Ask Inductor for its kernel -> FX node mappings (off by default; TORCH_COMPILE_DEBUG sets it)."""
+    trace = getattr(torch._inductor.config, "trace", None)
+    if trace is not None and getattr(trace, "provenance_tracking_level", None) == 0:
+        trace.provenance_tracking_level = 1
 
 
 def install(ctx: CaptureContext) -> None:
     rec = ctx.recorder
-    kernel_info: dict[str, dict[str, Any]] = {}
+    import torch._inductor.config  # noqa: F401 - the provenance switch lives there
+
+    enable_provenance(ctx.torch)
+    stages = ctx.options["kernel_stages"] = KernelStages(rec)
+    early_info: dict[str, dict[str, Any]] = {}  # kernel info that came before its output code
 
     def on_kernel_info(cid: str, md: dict[str, Any], payload: str | None) -> None:
         try:
             info = json.loads(payload or "{}")
         except ValueError:
             return
-        if isinstance(info, dict):
-            kernel_info.update({k: v for k, v in info.items() if isinstance(v, dict)})
+        if not isinstance(info, dict):
+            return
+        for name, entry in info.items():
+            if not isinstance(entry, dict):
+                continue
+            kernel = stages.find(name, cid)
+            if kernel is None:
+                early_info[name] = entry
+            else:
+                apply_kernel_info(kernel, entry)
+        stages.refresh()
+
+    def on_provenance(cid: str, md: dict[str, Any], payload: str | None) -> None:
+        try:
+            mapping = json.loads(payload or "{}")
+        except ValueError:
+            return
+        if not isinstance(mapping, dict):
+            return
+        for name, nodes in provenance_by_kernel(mapping).items():
+            kernel = stages.find(name, cid)
+            if kernel is None:
+                continue
+            kernel.meta["fx_nodes"] = nodes["post_grad"]
+            if nodes["pre_grad"]:
+                kernel.meta["pre_grad_nodes"] = nodes["pre_grad"]
+        stages.refresh()
 
     def on_output_code(cid: str, md: dict[str, Any], payload: str | None) -> None:
         code = payload or ""
-        m = _AOT_ID.search(code[:500])
+        m = AOT_ID.search(code[:500])
         part = m.group(1) if m else rec.inductor_part(cid)
         kernels = split_output_code(code)
         for kernel in kernels:
-            info = kernel_info.get(kernel.name)
+            triton = triton_decorator_meta(kernel.source) if kernel.language == "python" else {}
+            if triton:
+                kernel.meta["triton"] = triton
+            info = early_info.pop(kernel.name, None)
             if info:
-                kernel.meta["triton_kernel_info"] = info
+                apply_kernel_info(kernel, info)
+            registry = ctx.options.get("triton_registry")
+            if registry is not None:
+                registry.claim(kernel)
+        early_info.clear()
+        stages.add(cid, f"kernel_source.{part}" if part else "kernel_source", kernels)
         meta = {
             "path": (md.get("inductor_output_code") or {}).get("filename", ""),
             "kernel_count": len(kernels),
         }
         rec.stage(cid, "kernel_source", code, part=part, kernels=[asdict(k) for k in kernels], meta=meta)
 
+    def on_compile_end(cid: str, md: dict[str, Any], payload: str | None) -> None:
+        stages.refresh()
+
+    rec.finalizers.append(stages.refresh)
     ctx.handler.on("inductor_output_code", on_output_code)
+    ctx.handler.on("compilation_metrics", on_compile_end)
+    ctx.handler.on("bwd_compilation_metrics", on_compile_end)
     ctx.handler.on("artifact:triton_kernel_info", on_kernel_info)
+    ctx.handler.on("artifact:inductor_provenance_tracking_node_mappings", on_provenance)

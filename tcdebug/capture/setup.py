@@ -16,10 +16,12 @@ UNITS = (
     "tcdebug.capture.inductor_graph",
     "tcdebug.capture.inductor_ir",
     "tcdebug.capture.kernel_source",
+    "tcdebug.capture.triton_info",
     "tcdebug.capture.guards",
     "tcdebug.capture.bytecode",
     "tcdebug.capture.events",
     "tcdebug.capture.cudagraph",
+    "tcdebug.capture.calls",
 )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +23,10 @@ INDUCTOR_STAGES = (
     "inductor_ir_post_fusion",
     "kernel_source",
 )
+
+# Stages whose facts keep arriving after they were sent (`update_stage`): Triton kernels are
+# loaded, autotuned and mapped to FX nodes only after Inductor logged the output code.
+UPDATABLE = ("kernel_source",)
 
 
 @dataclass
@@ -46,6 +51,8 @@ class Recorder:
         self._lock = threading.RLock()
         self.stage_count = 0
         self.code_objects: dict[str, Any] = {}  # compile id -> original code object
+        self.sent: dict[tuple[str, str], dict[str, Any]] = {}  # (compile id, key) -> fields, UPDATABLE only
+        self.finalizers: list[Callable[[], None]] = []  # run by finalize_all, before the stages close
 
     # ----- helpers -------------------------------------------------------------
     def send(self, type_: str, **fields: Any) -> None:
@@ -104,8 +111,20 @@ class Recorder:
             meta=meta or {},
         )
         self.stage_count += 1
+        if stage_id in UPDATABLE:
+            self.sent[(compile_id, key)] = fields
         waited = self.pauser.pause_point(stage_id, lambda paused: self.send("stage", paused=paused, **fields))
         st.paused_s += waited
+
+    def update_stage(self, compile_id: str, key: str, **changes: Any) -> bool:
+        """Re-send a captured stage with some fields changed (e.g. kernels autotuned at the
+        first run), without pausing there again. False if that stage was never sent."""
+        fields = self.sent.get((compile_id, key))
+        if fields is None:
+            return False
+        fields.update(changes)
+        self.send("stage", paused=False, **fields)
+        return True
 
     def not_captured(self, compile_id: str, stage_id: str, reason: str, *, part: str = "") -> None:
         st = self.state(compile_id)
@@ -220,6 +239,8 @@ class Recorder:
                 self.not_captured(compile_id, stage_id, reason, part=part)
 
     def finalize_all(self) -> None:
+        for finalizer in self.finalizers:
+            finalizer()
         for compile_id in list(self.compiles):
             self.flush_bytecode_after(compile_id)
             self.finalize(compile_id, final=True)

@@ -1,0 +1,131 @@
+"""Capture overhead: `tcdebug --dump` against plain `python`, and torch's own debug switches.
+
+Every run is a cold compile: Inductor and AOTAutograd caches off, a fresh Inductor cache
+folder, PGO off, the same environment for every variant. Variants run in rotating order
+within each round, so load on the machine hits all of them alike. Two times per run: the
+whole process (what the user waits for: tcdebug's parent, the dump writing) and the
+script body (`timed_script.py`: the compiles and runs, with the hooks' own overhead).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from common import BENCH, SAMPLES, Section, finish, median, parse_args, secs
+
+TIMED = BENCH / "timed_script.py"
+SCRIPTS = (SAMPLES / "mlp.py", SAMPLES / "transformer_block.py")
+TINY = BENCH / "scripts" / "tiny.py"
+VARIANTS = ("python", "tcdebug --dump", "TORCH_COMPILE_DEBUG=1", "TORCH_TRACE=dir")
+TARGET_RATIO = 1.05
+
+
+def base_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TORCH_TRACE", "TORCH_COMPILE_DEBUG"))}
+    env.update(
+        TORCHINDUCTOR_FORCE_DISABLE_CACHES="1",
+        TORCH_DYNAMO_AUTOMATIC_DYNAMIC_LOCAL_PGO="0",
+        PYTHONUNBUFFERED="1",
+    )
+    return env
+
+
+def command(variant: str, script: Path, work: Path) -> tuple[list[str], dict[str, str]]:
+    env = base_env()
+    env["TORCHINDUCTOR_CACHE_DIR"] = str(work / "inductor-cache")  # fresh: nothing compiled before
+    env["TCDEBUG_BENCH_TIMING"] = str(work / "timing.txt")
+    timed = [str(TIMED), str(script)]
+    if variant == "tcdebug --dump":
+        return [sys.executable, "-m", "tcdebug", "--dump", str(work / "dump"), *timed], env
+    if variant == "TORCH_COMPILE_DEBUG=1":
+        env["TORCH_COMPILE_DEBUG"] = "1"  # writes ./torch_compile_debug/ under the run's cwd
+    elif variant == "TORCH_TRACE=dir":
+        env["TORCH_TRACE"] = str(work / "trace")
+    return [sys.executable, *timed], env
+
+
+def run_once(variant: str, script: Path) -> tuple[float, float, float]:
+    """Seconds of one cold run: (whole process, launch to script end, script body)."""
+    with tempfile.TemporaryDirectory(prefix="tcdebug-bench-") as tmp:
+        work = Path(tmp)
+        cmd, env = command(variant, script, work)
+        env["TCDEBUG_BENCH_T0"] = repr(time.time())
+        start = time.perf_counter()
+        proc = subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True, timeout=900)
+        wall = time.perf_counter() - start
+        if proc.returncode != 0:
+            raise RuntimeError(f"{variant} {script.name} failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
+        body, to_end = (float(x) for x in (work / "timing.txt").read_text().split())
+        if variant == "tcdebug --dump" and not (work / "dump" / "session.json").exists():
+            raise RuntimeError("tcdebug --dump wrote no session.json")
+    return wall, to_end, body
+
+
+def measure(scripts: Sequence[Path], rounds: int, variants: Sequence[str]) -> dict[str, dict[str, list]]:
+    results: dict[str, dict[str, list]] = {s.name: {v: [] for v in variants} for s in scripts}
+    for r in range(rounds):
+        for script in scripts:
+            order = list(variants[r % len(variants) :]) + list(variants[: r % len(variants)])
+            for variant in order:
+                results[script.name][variant].append(run_once(variant, script))
+            print(f"round {r + 1}/{rounds} {script.name}: done", file=sys.stderr, flush=True)
+    return results
+
+
+def build_section(results: dict[str, dict[str, list]], rounds: int) -> Section:
+    section = Section(
+        f"Capture overhead (cold compiles, median of {rounds} rotating rounds)",
+        [
+            "script",
+            "variant",
+            "whole process",
+            "ratio",
+            "launch → script end",
+            "ratio",
+            "script body",
+            "ratio",
+        ],
+    )
+    tcdebug_ratios: list[float] = []
+    for name, by_variant in results.items():
+        base = [median([run[i] for run in by_variant["python"]]) for i in range(3)]
+        for variant, runs in by_variant.items():
+            values = [median([run[i] for run in runs]) for i in range(3)]
+            cells = [name, variant]
+            for value, reference in zip(values, base, strict=True):
+                cells += [secs(value), f"{value / reference:.3f}"]
+            section.rows.append(cells)
+            if variant == "tcdebug --dump":
+                tcdebug_ratios.append(values[0] / base[0])
+        section.data[name] = {v: [list(x) for x in runs] for v, runs in by_variant.items()}
+    section.checks[f"tcdebug whole-process ratio <= {TARGET_RATIO}"] = max(tcdebug_ratios) <= TARGET_RATIO
+    section.notes += [
+        "whole process: wall time of the command; for tcdebug it includes the parent (no torch), "
+        "the target's start, the end-of-run bookkeeping and the dump writing",
+        "launch → script end: from starting the command to the end of the script's body (no teardown)",
+        "script body: `benchmarks/timed_script.py` times the script inside the process, torch already "
+        "imported; tcdebug imports parts of torch._dynamo/_inductor while installing its hooks, "
+        "before this clock starts, so this column flatters it slightly",
+        "env for all: TORCHINDUCTOR_FORCE_DISABLE_CACHES=1, TORCH_DYNAMO_AUTOMATIC_DYNAMIC_LOCAL_PGO=0, "
+        "a fresh TORCHINDUCTOR_CACHE_DIR per run",
+    ]
+    return section
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ns = parse_args(__doc__.splitlines()[0], argv)
+    if ns.quick:  # a one-op aot_eager compile: checks the harness, not the numbers
+        scripts, rounds, variants = (TINY,), 1, VARIANTS[:2]
+    else:
+        scripts, rounds, variants = SCRIPTS, 5, VARIANTS
+    return finish(build_section(measure(scripts, rounds, variants), rounds), ns.json)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,143 @@
+"""Shared helpers for the benchmarks: statistics, machine facts, markdown, JSON results."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "benchmarks"
+CACHE = BENCH / ".cache"  # gitignored: dumps kept between runs
+SAMPLES = ROOT / "samples"
+MLP_DUMP = ROOT / "tests" / "data" / "mlp_cpu"
+
+
+@dataclass
+class Section:
+    """One benchmark's results: a markdown table plus pass/fail against its targets."""
+
+    title: str
+    header: list[str]
+    rows: list[list[str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    checks: dict[str, bool] = field(default_factory=dict)  # target -> met
+    data: dict[str, Any] = field(default_factory=dict)  # raw numbers
+
+    def markdown(self) -> str:
+        lines = [f"### {self.title}", "", table(self.header, self.rows)]
+        if self.checks:
+            lines.append("")
+            lines += [
+                f"- target {name}: {'**met**' if ok else '**MISSED**'}" for name, ok in self.checks.items()
+            ]
+        if self.notes:
+            lines.append("")
+            lines += [f"- {note}" for note in self.notes]
+        return "\n".join(lines) + "\n"
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join(" --- " for _ in header) + "|"]
+    out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(out)
+
+
+def median(values: Sequence[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The q-th percentile (0..100), linear between the closest ranks."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    pos = (len(ordered) - 1) * q / 100
+    low = int(pos)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (pos - low)
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+def secs(seconds: float) -> str:
+    return f"{seconds:.2f} s"
+
+
+def load_average() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "?"
+
+
+def machine() -> dict[str, str]:
+    """Facts for the results header; torch's version comes from a child (this process stays torch-free)."""
+    try:
+        torch_version = subprocess.run(
+            [sys.executable, "-c", "import torch; print(torch.__version__)"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        torch_version = "?"
+    try:
+        import textual
+
+        textual_version = textual.__version__
+    except ImportError:
+        textual_version = "?"
+    return {
+        "cpu": _cpu_name(),
+        "cores": str(os.cpu_count()),
+        "os": f"{platform.system()} {platform.release()}",
+        "python": platform.python_version(),
+        "torch": torch_version or "?",
+        "textual": textual_version,
+    }
+
+
+def _cpu_name() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def parse_args(description: str, argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--quick", action="store_true", help="a tiny run: checks the benchmark works")
+    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON here")
+    return parser.parse_args(argv)
+
+
+def finish(section: Section, json_path: str | None) -> int:
+    """Print the section; write it as JSON for run_all.py. Exit code 0 (targets are reported, not enforced)."""
+    print(section.markdown())
+    if json_path:
+        Path(json_path).write_text(
+            json.dumps(
+                {
+                    "title": section.title,
+                    "markdown": section.markdown(),
+                    "checks": section.checks,
+                    "data": section.data,
+                },
+                indent=1,
+            )
+        )
+    return 0

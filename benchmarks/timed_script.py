@@ -1,0 +1,34 @@
+"""Runs a script like `python SCRIPT ARGS` and records how long its body took.
+
+`python benchmarks/timed_script.py SCRIPT [ARGS...]`, also as the script under
+`tcdebug --dump`. torch is imported before the clock starts (the tcdebug target imports
+it before the user's script too), so the time is the script's own work: compiles and runs,
+plus whatever the capture hooks add. It also records the wall time from `$TCDEBUG_BENCH_T0` (set by
+the benchmark just before it started the command) to the script's end. Both go, as seconds, to
+the file `$TCDEBUG_BENCH_TIMING`.
+"""
+
+import os
+import runpy
+import sys
+import time
+
+import torch  # noqa: F401 - imported before the clock starts, see above
+
+
+def main() -> None:
+    script, args = sys.argv[1], sys.argv[2:]
+    sys.argv = [script, *args]
+    sys.path[0] = os.path.dirname(os.path.abspath(script))
+    start = time.perf_counter()
+    runpy.run_path(script, run_name="__main__")
+    elapsed = time.perf_counter() - start
+    since_launch = time.time() - float(os.environ.get("TCDEBUG_BENCH_T0", "nan"))
+    out = os.environ.get("TCDEBUG_BENCH_TIMING")
+    if out:
+        with open(out, "w") as fh:
+            fh.write(f"{elapsed:.6f} {since_launch:.6f}\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,388 @@
+"""The tcdebug Textual app: steps a live target, or browses a dump read-only.
+
+Threads never touch the UI: the controller's reader threads post `TargetEvent`
+messages, and the handler here folds each into the `Session` and repaints.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding, BindingType
+
+from tcdebug import session as model
+from tcdebug import stages as stage_catalog
+from tcdebug.controller import TargetController
+from tcdebug.screens.commands import JumpCommands
+from tcdebug.screens.diff_screen import DiffScreen
+from tcdebug.screens.help_screen import HelpScreen
+from tcdebug.screens.main_screen import MainScreen
+from tcdebug.screens.messages import TargetEvent, TraceEvents
+from tcdebug.screens.output_screen import OutputScreen
+from tcdebug.screens.ranks_screen import RanksScreen
+from tcdebug.screens.rerun_screen import RerunScreen, rerun_notice
+from tcdebug.screens.widgets.timeline import LIVE_STATES, Ref
+from tcdebug.session import Session, rerun_from_dict
+
+READ_ONLY_MESSAGE = "nothing to step: opened from a dump"
+
+
+class TcdebugApp(App[int]):
+    TITLE = "tcdebug"
+    COMMANDS = App.COMMANDS | {JumpCommands}
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "step", "Step", id="step"),
+        Binding("c", "continue", "Continue", id="continue"),
+        Binding("b", "toggle_breakpoint", "Break", id="breakpoint"),
+        Binding("g", "run", "Run to end", id="run", show=False),
+        Binding("o", "output", "Output", id="output"),
+        Binding("r", "rerun", "Re-run", id="rerun"),
+        Binding("d", "diff", "Diff", id="diff"),
+        Binding("R", "ranks", "Ranks", id="ranks", show=False),
+        Binding("question_mark", "help", "Help", id="help"),
+        Binding("ctrl+p", "command_palette", "Palette", id="command_palette", show=False, priority=True),
+        Binding("ctrl+s", "save_screenshot", "Save SVG screenshot", id="screenshot", show=False),
+        Binding("q", "quit", "Quit", id="quit"),
+    ]
+
+    def __init__(
+        self,
+        session: Session,
+        controller: TargetController | None = None,
+        *,
+        breakpoints: Iterable[str] = frozenset(),
+        read_only: bool = False,
+        stream_trace: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.stream_trace = stream_trace  # a TORCH_TRACE log read while the app shows it
+        self.session = session
+        self.controller = controller
+        self.breakpoints: set[str] = set(breakpoints)
+        self.read_only = read_only or controller is None
+        self.main_screen = MainScreen()
+        self.target_exited = False
+        self.target_ready = False  # the script ended and the target waits for commands (re-runs)
+        self._quitting = False
+        self._output_dirty = False
+        if session.script:
+            self.title = f"tcdebug {os.path.basename(session.script)}"
+
+    # ----- state ---------------------------------------------------------------------
+    @property
+    def is_live(self) -> bool:
+        return not self.read_only and not self.target_exited and self.session.state in LIVE_STATES
+
+    @property
+    def is_busy(self) -> bool:
+        """The target is working (starting or compiling) and not waiting for a command."""
+        return self.is_live and self.session.state in (model.STARTING, model.RUNNING)
+
+    def exit_code(self) -> int:
+        if self.session.state in (model.FAILED, model.DIED):
+            return self.session.exit_code or 1
+        return self.session.exit_code or 0
+
+    # ----- life cycle ----------------------------------------------------------------
+    def on_mount(self) -> None:
+        self.push_screen(self.main_screen)
+        self.set_interval(0.25, self._flush_output)
+        if self.stream_trace is not None:
+            self.session.extra["recorded_state"] = "reading…"
+            self._read_trace(self.stream_trace)
+        if self.controller is not None and not self.read_only:
+            # Start after the first paint, so the app shows at once.
+            self.call_after_refresh(self._start_target)
+
+    async def on_unmount(self) -> None:
+        """However the app ends (quit, a crash, a test), the target does not outlive it."""
+        controller = self.controller
+        if controller is not None and controller.proc is not None and controller.alive:
+            await asyncio.to_thread(controller.close, 2.0)
+
+    def _start_target(self) -> None:
+        assert self.controller is not None
+        try:
+            self.controller.start()
+        except OSError as exc:
+            self._apply(
+                {"type": "target_died", "error": f"could not start the target: {exc}", "exit_code": 1}
+            )
+            self.target_exited = True
+            self.main_screen.refresh_session()
+            self.notify(self.session.status_line, severity="error", timeout=10)
+
+    @work(thread=True, exclusive=True, group="trace-reader")
+    def _read_trace(self, path: str) -> None:
+        """Stream a TORCH_TRACE log: batches of events, so the first compile shows at once."""
+        from tcdebug.trace import TraceStats, iter_trace_events
+
+        stats = TraceStats()
+        batch: list[dict[str, Any]] = []
+        last = time.monotonic()
+        for event in iter_trace_events(path, stats):
+            batch.append(event)
+            if time.monotonic() - last > 0.1:
+                self.post_message(TraceEvents(batch))
+                batch, last = [], time.monotonic()
+        self.post_message(TraceEvents(batch, done=True, stats=stats))
+
+    def on_trace_events(self, message: TraceEvents) -> None:
+        from tcdebug.trace import apply_event, finish_session
+
+        first = not self.session.compiles
+        for event in message.events:
+            apply_event(self.session, event)
+        if message.done:
+            finish_session(self.session, message.stats)
+            self.session.extra["recorded_state"] = ""
+            for note in self.session.notes:
+                self.notify(_one_line(note), severity="warning", timeout=8)
+        main = self.main_screen
+        if main.is_mounted:
+            main.refresh_session()
+            if first and self.session.compiles and main.selected is None:
+                target = next((ref for ref in main.timeline.refs() if ref.is_stage), None)
+                if target is not None:
+                    main.select(target)
+
+    def forward_event(self, event: dict[str, Any]) -> None:
+        """The controller's `on_event`: safe to call from any thread."""
+        try:
+            self.post_message(TargetEvent(event))
+        except RuntimeError:  # the app's loop is closed: we are exiting
+            pass
+
+    # ----- events from the target ----------------------------------------------------
+    def _apply(self, event: dict[str, Any]) -> None:
+        self.session.apply(event)
+
+    def on_target_event(self, message: TargetEvent) -> None:
+        event = message.event
+        kind = event.get("type")
+        self._apply(event)
+        if kind == "output":
+            self._output_dirty = True
+            return
+        if kind == "target_exited":
+            self.target_exited = True
+        if kind == "ready":
+            self.target_ready = True
+        main = self.main_screen
+        if not main.is_mounted:
+            return
+        main.refresh_session()
+        if kind == "stage":
+            key = stage_catalog.stage_key(event.get("stage", ""), event.get("part", ""))
+            if event.get("paused"):
+                main.on_paused(event["compile_id"], key)
+            else:
+                main.on_stage_arrived(event["compile_id"], key)
+        self._notify_for(event)
+
+    def _notify_for(self, event: dict[str, Any]) -> None:
+        kind = event.get("type")
+        if kind == "script_end":
+            if self.session.state == model.FAILED:
+                self.notify(_one_line(self.session.status_line), severity="error", timeout=12)
+            elif self.session.state == model.FINISHED:
+                self.notify(f"the script finished: {self.session.status_line}", timeout=4)
+        elif kind == "target_died":
+            self.notify(_one_line(self.session.status_line), severity="error", timeout=12)
+        elif kind == "error":
+            text = event.get("message") or event.get("error") or event.get("text") or "error in the target"
+            self.notify(_one_line(str(text)), severity="error", timeout=12)
+        elif kind == "compile_end" and event.get("status") == "failed":
+            self.notify(
+                f"compile {event.get('compile_id')} failed: {_one_line(event.get('error', ''))}",
+                severity="error",
+            )
+        elif kind == "rerun" and not isinstance(self.screen, RerunScreen):
+            notice = rerun_notice(rerun_from_dict(event["rerun"]))
+            if notice is not None:
+                text, severity = notice
+                self.notify(text, severity=severity, timeout=6)  # type: ignore[arg-type]
+        elif kind == "note" and event.get("text"):
+            self.notify(_one_line(event["text"]), timeout=5)
+
+    def _flush_output(self) -> None:
+        if self._output_dirty and isinstance(self.screen, OutputScreen):
+            self._output_dirty = False
+            self.screen.refresh_output()
+
+    # ----- stepping ------------------------------------------------------------------
+    def _can_drive(self, what: str) -> bool:
+        if self.read_only or self.controller is None:
+            self.notify(READ_ONLY_MESSAGE, severity="warning")
+            return False
+        if not self.is_live:
+            self.notify(f"nothing to {what}: {_one_line(self.session.status_line)}", severity="warning")
+            return False
+        return True
+
+    def _resumed(self) -> None:
+        self.main_screen.follow = True
+        if self.session.state == model.PAUSED:
+            self._apply({"type": "resumed"})
+        self.main_screen.refresh_session()
+
+    def action_step(self) -> None:
+        """Step to the next stage (while the target compiles: pause at the next stage)."""
+        if self._can_drive("step"):
+            assert self.controller is not None
+            self.controller.step()
+            self._resumed()
+
+    def action_continue(self) -> None:
+        if self._can_drive("continue"):
+            assert self.controller is not None
+            self.controller.continue_()
+            self._resumed()
+
+    def action_run(self) -> None:
+        if self._can_drive("run"):
+            assert self.controller is not None
+            self.controller.run()
+            self._resumed()
+
+    def action_toggle_breakpoint(self) -> None:
+        ref = self.main_screen.selected
+        if ref is None or not ref.key:
+            self.notify("select a stage first: b breaks on every stage of its kind", severity="warning")
+            return
+        self.toggle_breakpoint(ref.stage_id)
+
+    def toggle_breakpoint(self, stage_id: str) -> None:
+        """Break at every stage of kind `stage_id`, or stop doing so."""
+        if stage_id in self.breakpoints:
+            self.breakpoints.discard(stage_id)
+            self.notify(f"breakpoint removed: {stage_id}", timeout=3)
+        else:
+            self.breakpoints.add(stage_id)
+            self.notify(f"breakpoint: stop at every {stage_id}", timeout=3)
+        if self.controller is not None and self.is_live:
+            self.controller.set_breakpoints(self.breakpoints)
+        self.main_screen.refresh_session()
+
+    # ----- navigation ----------------------------------------------------------------
+    def jump_to(self, ref: Ref) -> None:
+        """Show a compile, stage or kernel (the command palette calls this)."""
+        if self.screen is not self.main_screen:
+            self.switch_to_main()
+        paused = self.session.paused_at
+        self.main_screen.follow = paused is not None and Ref(*paused) == ref
+        self.main_screen.select(ref)
+
+    def switch_to_main(self) -> None:
+        while len(self.screen_stack) > 2 and self.screen is not self.main_screen:
+            self.pop_screen()
+
+    def action_output(self) -> None:
+        if isinstance(self.screen, OutputScreen):
+            self.pop_screen()
+        else:
+            self.push_screen(OutputScreen())
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def action_save_screenshot(self) -> None:
+        path = self.save_screenshot(path=os.getcwd())
+        self.notify(f"saved {os.path.relpath(path)}", timeout=4)
+
+    def action_rerun(self) -> None:
+        """Open the re-run editor on the selected compile's function (its last call)."""
+        ref = self.main_screen.selected
+        if ref is None or ref.compile_id not in self.session.compiles:
+            self.notify("select a compile: r re-runs its function's last call", severity="warning")
+            return
+        mode = self.controller.mode if self.controller is not None else "run"
+        controller = None if self.read_only else self.controller
+        self.push_screen(RerunScreen(self.session, controller, ref.compile_id, mode=mode))
+
+    def action_diff(self) -> None:
+        """Compare the selected stage with the same stage of another compile of its frame."""
+        ref = self.main_screen.selected
+        if ref is None or ref.compile_id not in self.session.compiles:
+            self.notify("select a stage: d compares it with another compile", severity="warning")
+            return
+        self.push_screen(DiffScreen(self.session, ref.compile_id, ref.key if ref.is_stage else ""))
+
+    def action_ranks(self) -> None:
+        """The ranks of a multi-rank TORCH_TRACE and where they diverge."""
+        if not self.session.ranks:
+            self.notify(
+                "one rank only: the ranks view is for multi-rank TORCH_TRACE logs", severity="warning"
+            )
+            return
+        self.push_screen(RanksScreen(self.session))
+
+    def on_ranks_screen_rank_selected(self, message: RanksScreen.RankSelected) -> None:
+        self.session = message.session
+        self.switch_to_main()
+        self.main_screen.refresh_session()
+        first = next((ref for ref in self.main_screen.timeline.refs() if ref.is_stage), None)
+        target = Ref(message.compile_id) if message.compile_id else first
+        if target is not None:
+            self.main_screen.select(target)
+        self.notify(f"showing rank {message.rank}", timeout=3)
+
+    async def action_quit(self) -> None:
+        """Quit, ending the target cleanly first (it may be busy compiling)."""
+        if self._quitting:
+            return
+        self._quitting = True
+        controller = self.controller
+        if controller is not None and controller.proc is not None and controller.alive:
+            self.notify("stopping the target…", timeout=10)
+            await asyncio.to_thread(controller.close)
+        self.exit(self.exit_code())
+
+
+def _one_line(text: str, limit: int = 200) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def build_live_app(
+    argv: list[str], *, module: bool = False, mode: str = "step", breakpoints: Iterable[str] = ()
+) -> TcdebugApp:
+    """An app wired to a (not yet started) target for `argv`; the app starts it after its first paint."""
+    session = Session(script=argv[0] if argv else "", argv=list(argv))
+    holder: list[TcdebugApp] = []
+
+    def on_event(event: dict[str, Any]) -> None:
+        if holder:
+            holder[0].forward_event(event)
+
+    controller = TargetController(
+        argv, module=module, mode=mode, breakpoints=set(breakpoints), on_event=on_event
+    )
+    app = TcdebugApp(session, controller, breakpoints=breakpoints)
+    holder.append(app)
+    return app
+
+
+def run_live(argv: list[str], *, module: bool, mode: str, breakpoints: set[str]) -> int:
+    """Run the target under the app; the script's exit code, or 1 when it failed or died."""
+    app = build_live_app(argv, module=module, mode=mode, breakpoints=breakpoints)
+    try:
+        app.run()
+    finally:
+        if app.controller is not None and app.controller.proc is not None:
+            app.controller.close()
+    return app.exit_code()
+
+
+def run_open(session: Session, *, stream_trace: str | None = None) -> int:
+    """Browse a loaded session (a dump or a trace) read-only; `stream_trace` fills it while shown."""
+    TcdebugApp(session, read_only=True, stream_trace=stream_trace).run()
+    return 0

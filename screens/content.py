@@ -1,0 +1,207 @@
+"""What the stage view shows for a timeline row: a header, a text and its language.
+
+Pure functions over the `Session` model, so they are easy to test.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Hashable
+from dataclasses import dataclass
+
+from rich.text import Text
+
+from tcdebug import stages as stage_catalog
+from tcdebug.kernels import format_config
+from tcdebug.screens.widgets.timeline import Ref
+from tcdebug.session import Compile, Kernel, Session, Stage
+
+
+@dataclass
+class View:
+    header: Text
+    text: str
+    language: str = "text"
+    key: Hashable | None = None  # names the document, so its highlighting can be reused
+
+
+def _compile_title(comp: Compile) -> str:
+    return f"{comp.compile_id} {comp.function}".strip()
+
+
+def view_for(session: Session, ref: Ref | None, *, paused_at: tuple[str, str] | None = None) -> View:
+    if ref is None:
+        return View(Text("nothing selected", "dim"), _waiting(session))
+    comp = session.compiles.get(ref.compile_id)
+    if comp is None:
+        return View(Text(f"compile {ref.compile_id} is gone", "red"), "")
+    if ref.item == "pending":
+        return _pending_view(comp, ref)
+    if ref.item.startswith("break:"):
+        return _break_view(comp, int(ref.item.split(":", 1)[1]))
+    if ref.item == "recompile":
+        header = Text.assemble(("↻ recompile ", "bold magenta"), _compile_title(comp))
+        return View(header, comp.recompile_reason)
+    if ref.item == "error":
+        return View(Text.assemble(("✗ compile failed ", "bold red"), _compile_title(comp)), comp.error)
+    if not ref.key:
+        return View(Text.assemble(("compile ", "bold"), _compile_title(comp)), compile_summary(comp))
+    stage = comp.stages.get(ref.key)
+    if stage is None:
+        return _pending_view(comp, ref)
+    if ref.kernel:
+        kernel = next((k for k in stage.kernels if k.name == ref.kernel), None)
+        if kernel is not None:
+            return _kernel_view(comp, stage, kernel)
+    return _stage_view(comp, stage, paused=paused_at == (comp.compile_id, stage.key))
+
+
+def _waiting(session: Session) -> str:
+    if session.compiles:
+        return "Pick a compile or a stage in the timeline."
+    if session.state in ("starting", "running"):
+        return "Waiting for the first compile…"
+    return "No compiles were captured."
+
+
+def _stage_view(comp: Compile, stage: Stage, *, paused: bool) -> View:
+    header = Text()
+    if paused:
+        header.append("▶ paused here ", "bold reverse green")
+        header.append(" ")
+    header.append(stage.title or stage.stage_id, "bold")
+    header.append(f"  {comp.compile_id} {comp.function}  ")
+    header.append(stage.key, "cyan")
+    if not stage.captured:
+        header.append("\nnot captured: ", "bold yellow")
+        header.append(stage.reason or "no reason given", "yellow")
+        return View(header, stage.get_text(), "text", key=("stage", comp.compile_id, stage.key, "nc"))
+    text = stage.get_text()
+    lines = text.count("\n") + (0 if text.endswith("\n") else 1)
+    header.append(f"\n{stage.language} · {lines} lines · +{stage.elapsed_s:.2f}s", "dim")
+    if stage.kernels:
+        header.append(f" · {len(stage.kernels)} kernels (] next, [ prev)", "cyan")
+    return View(header, text, stage.language, key=("stage", comp.compile_id, stage.key, len(text)))
+
+
+def _kernel_view(comp: Compile, stage: Stage, kernel: Kernel) -> View:
+    index = stage.kernels.index(kernel)
+    header = Text.assemble(
+        (f"kernel {index + 1}/{len(stage.kernels)} ", "bold"),
+        (kernel.name, "bold cyan"),
+        f"  {comp.compile_id} {stage.key}",
+    )
+    details = [kernel.kind or kernel.language]
+    if kernel.configs:
+        details.append(f"{len(kernel.configs)} configs")
+    if kernel.chosen_config:
+        details.append("chosen " + format_config(kernel.chosen_config))
+    if "grid" in kernel.meta:
+        details.append(f"grid {_dims(kernel.meta['grid'])} block {_dims(kernel.meta.get('block'))}")
+    header.append("\n" + " · ".join(details), "dim")
+    language = "cpp" if kernel.language in ("cpp", "c++") else "python" if kernel.language else "text"
+    comment = "//" if language == "cpp" else "#"
+    info = kernel_info_lines(kernel)
+    preamble = "".join(f"{comment} {line}\n" if line else f"{comment}\n" for line in info)
+    text = f"{preamble}\n{kernel.source}" if info else kernel.source
+    meta_size = len(json.dumps(kernel.meta, sort_keys=True, default=str))
+    key = ("kernel", comp.compile_id, stage.key, kernel.name, len(kernel.source), meta_size)
+    return View(header, text, language, key=key)
+
+
+def _dims(value: object) -> str:
+    if isinstance(value, (list, tuple)):
+        return "(" + ", ".join(str(v) for v in value) + ")"
+    return str(value)
+
+
+def kernel_info_lines(kernel: Kernel) -> list[str]:
+    """What tcdebug knows about a kernel besides its source: origin, autotuning, launch."""
+    meta = kernel.meta
+    lines: list[str] = [f"{kernel.name} · {kernel.kind or kernel.language}"]
+    fx_nodes = meta.get("fx_nodes") or kernel.provenance
+    if fx_nodes:
+        lines.append("fused FX nodes: " + ", ".join(str(n) for n in fx_nodes))
+    if meta.get("pre_grad_nodes"):
+        lines.append("from pre-grad nodes: " + ", ".join(str(n) for n in meta["pre_grad_nodes"]))
+    autotune = meta.get("autotune") or {}
+    timings = autotune.get("timings_ms") or []
+    if kernel.configs:
+        how = autotune.get("chosen_by", "")
+        lines.append(f"autotune: {len(kernel.configs)} config(s)" + (f", {how}" if how else ""))
+        for i, config in enumerate(kernel.configs):
+            chosen = kernel.chosen_config is not None and config == kernel.chosen_config
+            timing = (
+                f"  {timings[i]:.4f} ms" if i < len(timings) and isinstance(timings[i], (int, float)) else ""
+            )
+            lines.append(
+                f"  {'*' if chosen else ' '} {format_config(config)}{timing}{'  <- chosen' if chosen else ''}"
+            )
+    elif kernel.chosen_config:
+        lines.append("config: " + format_config(kernel.chosen_config))
+    triton = meta.get("triton") or {}
+    facts = []
+    if triton.get("size_hints"):
+        facts.append("size hints " + ", ".join(f"{k}={v}" for k, v in triton["size_hints"].items()))
+    for name, label in (("num_load", "loads"), ("num_store", "stores"), ("num_reduction", "reductions")):
+        if name in triton:
+            facts.append(f"{label} {triton[name]}")
+    if triton.get("mutated_arg_names"):
+        facts.append("mutates " + ", ".join(triton["mutated_arg_names"]))
+    if facts:
+        lines.append(" · ".join(facts))
+    if "grid" in meta:
+        launch = f"launch #{meta.get('launch_index', 0) + 1}: grid {_dims(meta['grid'])}, block {_dims(meta.get('block'))}"
+        if meta.get("shared_mem"):
+            launch += f", shared memory {meta['shared_mem']} B"
+        lines.append(launch)
+    if meta.get("demangled"):
+        lines.append("symbol: " + str(meta["demangled"]))
+    return lines if len(lines) > 1 else []
+
+
+def _pending_view(comp: Compile, ref: Ref) -> View:
+    kind = stage_catalog.kind(ref.stage_id)
+    header = Text.assemble(
+        (kind.title, "bold dim"), f"  {comp.compile_id} {comp.function}  ", (ref.key, "dim")
+    )
+    return View(
+        header, f"Not reached yet: the target has not produced {kind.id} for compile {comp.compile_id}."
+    )
+
+
+def _break_view(comp: Compile, number: int) -> View:
+    try:
+        gb = comp.graph_breaks[number]
+    except IndexError:
+        return View(Text("graph break is gone", "red"), "")
+    header = Text.assemble(("⚠ graph break ", "bold yellow"), _compile_title(comp))
+    text = gb.reason
+    if gb.user_stack:
+        text += "\n\nUser stack:\n" + "\n".join(gb.user_stack)
+    return View(header, text)
+
+
+def compile_summary(comp: Compile) -> str:
+    lines = [f"compile {comp.compile_id}: {comp.function or '?'}"]
+    if comp.filename:
+        lines.append(f"  at {comp.filename}:{comp.firstlineno}")
+    lines.append(f"  status: {comp.status}" + (f" ({comp.error})" if comp.error else ""))
+    if comp.elapsed_s:
+        lines.append(f"  compile time: {comp.elapsed_s:.2f}s")
+    if comp.recompile_reason:
+        lines.append(f"  recompiled because: {comp.recompile_reason}")
+    for gb in comp.graph_breaks:
+        lines.append(f"  graph break: {gb.reason}")
+    lines.append("")
+    lines.append("stages:")
+    for stage in comp.ordered_stages():
+        note = "" if stage.captured else f"  (not captured: {stage.reason})"
+        kernels = f"  [{len(stage.kernels)} kernels]" if stage.kernels else ""
+        lines.append(f"  {stage.key:<28} {stage.title}{kernels}{note}")
+    if comp.metrics:
+        lines.append("")
+        lines.append("metrics:")
+        for name, value in sorted(comp.metrics.items()):
+            lines.append(f"  {name}: {value}")
+    return "\n".join(lines)

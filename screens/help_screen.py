@@ -1,0 +1,90 @@
+"""The `?` screen: every key, from the same `Binding`s the app and screens use."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+# Keys handled by widgets rather than by a named binding.
+WIDGET_KEYS: tuple[tuple[str, str, str], ...] = (
+    ("up/down", "", "timeline: move; stage view: scroll"),
+    ("enter, left/right", "", "timeline: fold a compile, open a stage's kernels"),
+    ("tab / shift+tab", "", "move between timeline, stage view and search box"),
+    ("pgup/pgdn, home/end", "", "scroll the stage view"),
+    ("left/right, shift+left/right", "", "stage view: scroll sideways (long lines)"),
+    ("enter / down, up", "", "search box: next / previous match"),
+    ("escape", "", "close the search box, then clear the search; close a screen"),
+)
+
+
+def key_display(key: str) -> str:
+    names = {"slash": "/", "question_mark": "?", "left_square_bracket": "[", "right_square_bracket": "]"}
+    return ", ".join(names.get(k.strip(), k.strip()) for k in key.split(","))
+
+
+def binding_rows(bindings: list[BindingType]) -> list[tuple[str, str, str]]:
+    rows = []
+    for binding in bindings:
+        if isinstance(binding, Binding) and binding.id:
+            rows.append((key_display(binding.key), binding.id, binding.description))
+    return rows
+
+
+def key_sections() -> list[tuple[str, list[tuple[str, str, str]]]]:
+    """(screen, rows of (key, binding id, description)) for every screen with keys."""
+    from tcdebug.screens.app import TcdebugApp
+    from tcdebug.screens.diff_screen import DiffScreen
+    from tcdebug.screens.main_screen import MainScreen
+    from tcdebug.screens.output_screen import OutputScreen
+    from tcdebug.screens.ranks_screen import RanksScreen
+    from tcdebug.screens.rerun_screen import RerunScreen
+
+    return [
+        ("everywhere", binding_rows(TcdebugApp.BINDINGS)),
+        ("timeline and stage view", binding_rows(MainScreen.BINDINGS) + list(WIDGET_KEYS)),
+        ("re-run editor (r)", binding_rows(RerunScreen.BINDINGS)),
+        ("diff (d)", binding_rows(DiffScreen.BINDINGS)),
+        ("output (o)", binding_rows(OutputScreen.BINDINGS)),
+        ("ranks (R, multi-rank traces)", binding_rows(RanksScreen.BINDINGS)),
+    ]
+
+
+def keys_table() -> list[tuple[str, str, str]]:
+    """(key, binding id, description) for every key, app-wide keys first."""
+    return [row for _, rows in key_sections() for row in rows]
+
+
+class HelpScreen(ModalScreen[None]):
+    CSS_PATH = "help_screen.tcss"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,question_mark,q", "app.pop_screen", "Close", id="close_help"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        table = Table(box=None, expand=True, show_edge=False, pad_edge=False)
+        table.add_column("key", style="bold cyan", no_wrap=True)
+        table.add_column("description")
+        table.add_column("id", style="dim", no_wrap=True)
+        for section, rows in key_sections():
+            table.add_row(Text(section, "bold underline"), "", "")
+            for key, binding_id, description in rows:
+                table.add_row(key, description, binding_id)
+        with VerticalScroll(id="help-body") as body:
+            body.border_title = "tcdebug keys"
+            body.border_subtitle = "escape to close"
+            yield Static(
+                Text.from_markup(
+                    "Step through torch.compile: [b]n[/b] steps to the next stage, [b]c[/b] runs to the "
+                    "next breakpoint, [b]b[/b] breaks on every stage of the selected kind."
+                ),
+                id="help-intro",
+            )
+            yield Static(table, id="help-table")

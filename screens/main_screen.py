@@ -1,0 +1,224 @@
+"""The main screen: status bar, timeline on the left, the selected stage on the right."""
+
+from __future__ import annotations
+
+import gc
+from typing import TYPE_CHECKING, ClassVar, cast
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+from tcdebug.screens.content import view_for
+from tcdebug.screens.widgets.code_view import CodeView
+from tcdebug.screens.widgets.status_bar import StatusBar
+from tcdebug.screens.widgets.timeline import Ref, Timeline, TimelineState
+
+if TYPE_CHECKING:
+    from tcdebug.screens.app import TcdebugApp
+
+
+def _freeze_heap() -> None:
+    """After the first paint: move everything alive now (the session, the widgets) out of the
+    garbage collector's sight. A big session holds many long-lived objects; without this, every
+    full collection walks them all, and a key press now and then takes ~50 ms longer."""
+    gc.collect()
+    gc.freeze()
+
+
+class SearchInput(Input):
+    """The `/` search box: enter/down = next match, up = previous, escape = close."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("down", "screen.search_next", "Next match", show=False),
+        Binding("up", "screen.search_prev", "Previous match", show=False),
+        Binding("escape", "screen.close_search", "Close search", show=False),
+    ]
+
+
+class MainScreen(Screen[None]):
+    CSS_PATH = "main_screen.tcss"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "search", "Search", id="search", show=False),
+        Binding("f3", "search_next", "Next match", id="search_next", show=False),
+        Binding("shift+f3", "search_prev", "Prev match", id="search_prev", show=False),
+        Binding("right_square_bracket", "kernel(1)", "Next kernel", id="next_kernel", show=False),
+        Binding("left_square_bracket", "kernel(-1)", "Prev kernel", id="prev_kernel", show=False),
+        Binding("escape", "close_search", "Clear search", id="clear_search", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.selected: Ref | None = None
+        # Follow the pause point: True until the user moves elsewhere; stepping sets it again.
+        self.follow = True
+
+    @property
+    def tc_app(self) -> TcdebugApp:
+        return cast("TcdebugApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar(id="status-bar")
+        with Horizontal(id="body"):
+            yield Timeline(id="timeline")
+            with Vertical(id="stage-pane"):
+                yield Static(id="stage-header")
+                yield CodeView(id="code")
+                with Horizontal(id="search-bar"):
+                    yield Static("/", id="search-prompt")
+                    yield SearchInput(placeholder="search this stage", id="search-input")
+                    yield Static(id="search-count")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one(Timeline).border_title = "Timeline"
+        self.query_one("#stage-pane").border_title = "Stage"
+        self.refresh_session()
+        self.show(None)
+        first = next((ref for ref in self.timeline.refs() if ref.is_stage), None)
+        if first is not None and not self.tc_app.is_live:
+            self.select(first)
+        self.query_one(Timeline).focus()
+        self.call_after_refresh(_freeze_heap)
+
+    # ----- follow the session --------------------------------------------------------
+    @property
+    def timeline(self) -> Timeline:
+        return self.query_one(Timeline)
+
+    @property
+    def code(self) -> CodeView:
+        return self.query_one(CodeView)
+
+    def refresh_session(self) -> None:
+        """Repaint the timeline and the status bar from the session."""
+        app = self.tc_app
+        session = app.session
+        self.timeline.sync(
+            session,
+            TimelineState(
+                paused_at=session.paused_at,
+                breakpoints=frozenset(app.breakpoints),
+                live=app.is_live,
+            ),
+        )
+        self.refresh_status()
+        # A pending row may have become a real stage, or the shown stage may have changed.
+        current = self.timeline.highlighted_ref
+        if current is not None and current != self.selected:
+            self.show(current)
+        elif self.selected is not None:
+            self._paint(self.selected, keep=True)
+
+    def refresh_status(self) -> None:
+        app = self.tc_app
+        self.query_one(StatusBar).update_from(
+            app.session, busy=app.is_busy, read_only=app.read_only, breakpoints=app.breakpoints
+        )
+
+    def on_paused(self, compile_id: str, key: str) -> None:
+        """The target paused at a stage: show it, unless the user is looking elsewhere."""
+        if self.follow or self.selected is None:
+            self.select(Ref(compile_id, key))
+
+    def on_stage_arrived(self, compile_id: str, key: str) -> None:
+        if self.selected is None:
+            self.select(Ref(compile_id, key))
+
+    # ----- selection -----------------------------------------------------------------
+    def select(self, ref: Ref) -> None:
+        """Move the timeline cursor to `ref` and show it (programmatic: keeps `follow`)."""
+        self.selected = ref
+        self.timeline.select_ref(ref)
+        shown = self.timeline.highlighted_ref
+        self.show(shown if shown is not None else ref)
+
+    def show(self, ref: Ref | None) -> None:
+        self.selected = ref
+        self._paint(ref, keep=False)
+
+    def _paint(self, ref: Ref | None, *, keep: bool) -> None:
+        session = self.tc_app.session
+        view = view_for(session, ref, paused_at=session.paused_at)
+        self.query_one("#stage-header", Static).update(view.header)
+        if keep and view.key is not None and view.key == self.code.document_key:
+            return
+        if keep and view.key is None and view.text == self.code.text:
+            return
+        self.code.set_document(view.text, view.language, key=view.key)
+        if self.code.search_term:
+            self.code.search(self.code.search_term)
+            self._update_search_count()
+
+    @on(Timeline.RefHighlighted)
+    def _user_moved(self, event: Timeline.RefHighlighted) -> None:
+        if event.ref == self.selected:
+            return
+        paused = self.tc_app.session.paused_at
+        self.follow = paused is not None and event.ref == Ref(*paused)
+        self.show(event.ref)
+
+    # ----- search --------------------------------------------------------------------
+    def action_search(self) -> None:
+        bar = self.query_one("#search-bar")
+        bar.display = True
+        field = self.query_one(SearchInput)
+        field.value = self.code.search_term
+        field.focus()
+
+    @on(Input.Changed, "#search-input")
+    def _search_changed(self, event: Input.Changed) -> None:
+        self.code.search(event.value)
+        self._update_search_count()
+
+    @on(Input.Submitted, "#search-input")
+    def _search_submitted(self, event: Input.Submitted) -> None:
+        self.action_search_next()
+
+    def action_search_next(self) -> None:
+        self._step_match(1)
+
+    def action_search_prev(self) -> None:
+        self._step_match(-1)
+
+    def _step_match(self, direction: int) -> None:
+        if not self.code.search_term:
+            self.notify("no search: press / to search this stage", severity="warning")
+            return
+        if self.code.next_match(direction) is None:
+            self.app.bell()
+        self._update_search_count()
+
+    def action_close_search(self) -> None:
+        bar = self.query_one("#search-bar")
+        if bar.display:
+            bar.display = False
+            self.code.focus()
+        elif self.code.search_term:
+            self.code.clear_search()
+            self._update_search_count()
+
+    def _update_search_count(self) -> None:
+        self.query_one("#search-count", Static).update(self.code.match_status)
+
+    # ----- kernels -------------------------------------------------------------------
+    def action_kernel(self, direction: int) -> None:
+        """Step through the kernels of the shown kernel_source stage."""
+        ref = self.selected
+        if ref is None or not ref.key:
+            self.notify("select a kernel_source stage first", severity="warning")
+            return
+        kernels = list(self.timeline.kernel_refs(ref.compile_id, ref.key))
+        if not kernels:
+            self.notify(f"{ref.key} has no kernels", severity="warning")
+            return
+        if ref.kernel:
+            index = next((i for i, k in enumerate(kernels) if k == ref), 0)
+            index = (index + direction) % len(kernels)
+        else:
+            index = 0 if direction > 0 else len(kernels) - 1
+        self.select(kernels[index])

@@ -1,0 +1,162 @@
+"""The ranks screen: one row per rank of a multi-rank TORCH_TRACE, and where the ranks diverge.
+
+Choosing a rank (enter on its row) posts `RanksScreen.RankSelected`; choosing a divergence
+posts it for the first rank that differs, with the compile id to show. The app swaps the
+session it displays; this screen never changes `app.session` itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from tcdebug.session import Session
+
+RankCallback = Callable[[int, Session, str], None]
+
+
+def rank_rows(session: Session) -> list[tuple[int, str, int, int, int, int, str]]:
+    """(rank, log name, compiles, graph breaks, recompiles, skipped records, diverges) per rank."""
+    diverging = {r for d in session.divergences for r in getattr(d, "ranks", [])}
+    rows = []
+    for rank, s in sorted(session.ranks.items()):
+        name = s.script.rsplit("/", 1)[-1]
+        rows.append(
+            (
+                rank,
+                name,
+                len(s.compiles),
+                len(s.graph_breaks()),
+                len(s.recompiles()),
+                int(s.trace_stats.get("skipped", 0)),
+                "yes" if rank in diverging else "",
+            )
+        )
+    return rows
+
+
+class RanksScreen(Screen[None]):
+    """Ranks and divergences of `session.ranks` / `session.divergences` (see tcdebug.trace)."""
+
+    CSS_PATH = "ranks_screen.tcss"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.pop_screen", "Back", id="close_ranks"),
+        Binding("tab", "switch_table", "Ranks / divergences", id="ranks_switch_table"),
+        Binding("left_square_bracket", "step_rank(-1)", "Previous rank", id="ranks_previous"),
+        Binding("right_square_bracket", "step_rank(1)", "Next rank", id="ranks_next"),
+    ]
+
+    class RankSelected(Message):
+        """The user chose `rank`; show `session` (and `compile_id` when a divergence was chosen)."""
+
+        def __init__(self, rank: int, session: Session, compile_id: str = "") -> None:
+            super().__init__()
+            self.rank = rank
+            self.session = session
+            self.compile_id = compile_id
+
+    def __init__(
+        self,
+        session: Session,
+        *,
+        on_select: RankCallback | None = None,
+        name: str | None = None,
+        id: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id)
+        self.session = session
+        self.current_rank = session.rank
+        self.on_select = on_select
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._title(), id="ranks-title")
+        ranks = DataTable(id="ranks-table", cursor_type="row", zebra_stripes=True)
+        ranks.border_title = "ranks (enter: show this rank)"
+        yield ranks
+        divs = DataTable(id="divergences-table", cursor_type="row")
+        divs.border_title = f"where the ranks diverge ({len(self.session.divergences)})"
+        yield divs
+        yield Footer()
+
+    def _title(self) -> str:
+        n = len(self.session.ranks)
+        shown = f"showing rank {self.current_rank}" if self.current_rank is not None else ""
+        return f" {n} rank{'s' if n != 1 else ''} · {shown}"
+
+    def on_mount(self) -> None:
+        ranks = self.query_one("#ranks-table", DataTable)
+        ranks.add_columns("", "rank", "compiles", "graph breaks", "recompiles", "skipped", "diverges", "log")
+        for rank, name, compiles, breaks, recompiles, skipped, diverges in rank_rows(self.session):
+            marker = "▶" if rank == self.current_rank else ""
+            ranks.add_row(
+                marker,
+                str(rank),
+                str(compiles),
+                str(breaks),
+                str(recompiles),
+                str(skipped),
+                diverges,
+                name,
+                key=str(rank),
+            )
+        divs = self.query_one("#divergences-table", DataTable)
+        divs.add_columns("compile", "kind", "ranks", "what differs")
+        if not self.session.divergences:
+            divs.add_row(
+                "", "", "", "the ranks agree: same compile ids, graphs and recompile reasons", key="none"
+            )
+        for i, d in enumerate(self.session.divergences):
+            ranks_text = ", ".join(map(str, d.ranks))
+            divs.add_row(d.compile_id, d.kind.replace("_", " "), ranks_text, d.detail, key=f"div{i}")
+        if self.current_rank is not None and str(self.current_rank) in {str(r) for r in self.session.ranks}:
+            ranks.move_cursor(row=ranks.get_row_index(str(self.current_rank)))
+        ranks.focus()
+
+    # ----- choosing ------------------------------------------------------------------
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        key = event.row_key.value or ""
+        if event.data_table.id == "ranks-table":
+            self.select_rank(int(key))
+        elif key.startswith("div"):
+            d = self.session.divergences[int(key[3:])]
+            rank = d.ranks[0] if d.ranks else min(self.session.ranks)
+            if rank not in self.session.ranks:
+                rank = min(self.session.ranks)
+            self.select_rank(rank, d.compile_id)
+
+    def select_rank(self, rank: int, compile_id: str = "") -> None:
+        """Post `RankSelected` (and call `on_select`) for `rank`."""
+        session = self.session.ranks[rank]
+        self.current_rank = rank
+        self.post_message(self.RankSelected(rank, session, compile_id))
+        if self.on_select is not None:
+            self.on_select(rank, session, compile_id)
+        self._mark_current()
+
+    def _mark_current(self) -> None:
+        ranks = self.query_one("#ranks-table", DataTable)
+        for rank in self.session.ranks:
+            ranks.update_cell(
+                str(rank), ranks.ordered_columns[0].key, "▶" if rank == self.current_rank else ""
+            )
+        self.query_one("#ranks-title", Static).update(self._title())
+
+    def action_switch_table(self) -> None:
+        ranks = self.query_one("#ranks-table", DataTable)
+        divs = self.query_one("#divergences-table", DataTable)
+        (divs if ranks.has_focus else ranks).focus()
+
+    def action_step_rank(self, delta: int) -> None:
+        order = sorted(self.session.ranks)
+        if not order:
+            return
+        at = order.index(self.current_rank) if self.current_rank in order else 0
+        self.select_rank(order[(at + delta) % len(order)])

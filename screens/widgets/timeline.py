@@ -1,0 +1,378 @@
+"""The timeline: compiles, their stages in pipeline order, graph breaks and recompiles.
+
+`build_rows` turns a `Session` into rows (pure, testable); `Timeline` is an
+`OptionList` that shows them and keeps the cursor on the same item across updates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.control import strip_control_codes
+from rich.text import Span, Text
+from textual.binding import Binding, BindingType
+from textual.geometry import Size
+from textual.message import Message
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from tcdebug import stages as stage_catalog
+from tcdebug.session import Compile, Session
+
+PART_TAGS = {"forward": "fwd", "backward": "bwd", "inference": "inf"}
+LIVE_STATES = ("starting", "running", "paused")
+_AOT_TRAINING = {"aot_joint", "aot_forward", "aot_backward"}
+
+
+@dataclass(frozen=True)
+class Ref:
+    """What a timeline row points at."""
+
+    compile_id: str
+    key: str = ""  # a stage key; "" for the compile row itself
+    kernel: str = ""  # a kernel name inside a kernel_source stage
+    item: str = ""  # "pending", "break:N", "recompile", "error"
+
+    @property
+    def id(self) -> str:
+        return "\x1f".join((self.compile_id, self.key, self.kernel, self.item))
+
+    @classmethod
+    def from_id(cls, option_id: str) -> Ref:
+        compile_id, key, kernel, item = option_id.split("\x1f")
+        return cls(compile_id, key, kernel, item)
+
+    @property
+    def stage_id(self) -> str:
+        return stage_catalog.split_key(self.key)[0] if self.key else ""
+
+    @property
+    def is_stage(self) -> bool:
+        return bool(self.key) and not self.kernel and self.item == ""
+
+
+@dataclass
+class Row:
+    ref: Ref
+    label: Text
+
+
+@dataclass
+class TimelineState:
+    """What the timeline shows besides the session itself."""
+
+    paused_at: tuple[str, str] | None = None
+    breakpoints: frozenset[str] = frozenset()
+    collapsed: frozenset[str] = frozenset()  # compile ids
+    expanded_kernels: frozenset[tuple[str, str]] = frozenset()  # (compile id, stage key)
+    live: bool = False
+
+
+def expected_stages(comp: Compile) -> list[str]:
+    """Catalogue stage ids still to come for a compile in progress."""
+    arrived = {s.stage_id for s in comp.stages.values()}
+    last = max(
+        (stage_catalog.ORDER.get(s.stage_id, -1) for s in comp.stages.values() if s.part != "backward"),
+        default=-1,
+    )
+    pending = []
+    for kind in stage_catalog.STAGE_KINDS:
+        sid = kind.id
+        if sid in arrived or stage_catalog.ORDER[sid] <= last or sid == "cudagraph":
+            continue
+        if sid == "aot_inference" and arrived & _AOT_TRAINING:
+            continue
+        if sid in _AOT_TRAINING and "aot_inference" in arrived:
+            continue
+        if sid in ("aot_joint", "aot_backward") and not arrived & _AOT_TRAINING:
+            continue  # undecided: show the two possible first AOT graphs only
+        pending.append(sid)
+    return pending
+
+
+def _short(text: str, limit: int = 60) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def _assemble(*parts: str | tuple[str, str]) -> Text:
+    """`Text.assemble` for plain (text, style) parts, built in one go: the same plain text and
+    spans, a fraction of the cost (a big session has thousands of rows, rebuilt on every event)."""
+    plain: list[str] = []
+    spans: list[Span] = []
+    offset = 0
+    for part in parts:
+        text, style = (part, "") if isinstance(part, str) else part
+        text = strip_control_codes(text)
+        if not text:
+            continue
+        if style:
+            spans.append(Span(offset, offset + len(text), style))
+        plain.append(text)
+        offset += len(text)
+    return Text("".join(plain), spans=spans)
+
+
+def compile_label(comp: Compile, *, collapsed: bool, live: bool) -> Text:
+    arrow = "▸" if collapsed else "▾"
+    if comp.status == "failed":
+        glyph, style = "✗", "bold red"
+    elif comp.status == "compiling":
+        glyph, style = ("…", "bold yellow") if live else ("?", "yellow")
+    else:
+        glyph, style = "✓", "green"
+    parts: list[str | tuple[str, str]] = [
+        f"{arrow} ",
+        (comp.compile_id, "bold"),
+        " ",
+        (comp.function or "?", "bold"),
+        " ",
+        (glyph, style),
+    ]
+    if comp.recompile_reason:
+        parts.append((" ↻", "magenta"))
+    if comp.graph_breaks:
+        parts.append((f" ⚠{len(comp.graph_breaks)}", "yellow"))
+    return _assemble(*parts)
+
+
+def build_rows(session: Session, state: TimelineState) -> list[Row]:
+    """The timeline's rows, top to bottom."""
+    rows: list[Row] = []
+    for comp in session.ordered_compiles():
+        cid = comp.compile_id
+        collapsed = cid in state.collapsed
+        rows.append(Row(Ref(cid), compile_label(comp, collapsed=collapsed, live=state.live)))
+        if collapsed:
+            continue
+        if comp.recompile_reason:
+            rows.append(
+                Row(
+                    Ref(cid, item="recompile"),
+                    Text(f"  ↻ recompile: {_short(comp.recompile_reason)}", "magenta"),
+                )
+            )
+        for stage in comp.ordered_stages():
+            paused = state.paused_at == (cid, stage.key)
+            parts: list[str | tuple[str, str]] = [
+                " ",
+                ("▶", "bold reverse") if paused else " ",
+                ("●", "red") if stage.stage_id in state.breakpoints else " ",
+                (stage.stage_id, ("bold" if paused else "") if stage.captured else "dim italic"),
+            ]
+            if stage.part:
+                parts.append((f" {PART_TAGS.get(stage.part, stage.part)}", "dim"))
+            if not stage.captured:
+                parts.append((" ⊘", "dim"))
+            n_kernels = len(stage.kernels)
+            expanded = (cid, stage.key) in state.expanded_kernels
+            if n_kernels:
+                parts.append((f" {'▾' if expanded else '▸'}{n_kernels}", "cyan"))
+            rows.append(Row(Ref(cid, stage.key), _assemble(*parts)))
+            if expanded:
+                for kernel in stage.kernels:
+                    rows.append(
+                        Row(
+                            Ref(cid, stage.key, kernel=kernel.name), _assemble("     ", (kernel.name, "cyan"))
+                        )
+                    )
+        if state.live and comp.status == "compiling":
+            for sid in expected_stages(comp):
+                bp = ("●", "red dim") if sid in state.breakpoints else " "
+                rows.append(Row(Ref(cid, sid, item="pending"), _assemble("  ", bp, (sid, "dim"))))
+        for number, gb in enumerate(comp.graph_breaks):
+            rows.append(
+                Row(Ref(cid, item=f"break:{number}"), Text(f"  ⚠ graph break: {_short(gb.reason)}", "yellow"))
+            )
+        if comp.status == "failed" and comp.error:
+            rows.append(Row(Ref(cid, item="error"), Text(f"  ✗ {_short(comp.error)}", "red")))
+    return rows
+
+
+class Timeline(OptionList):
+    """The list of compiles and stages; the highlighted row is what the stage view shows."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "collapse", "Collapse", show=False),
+        Binding("right", "expand", "Expand", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    Timeline {
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+    }
+    """
+
+    class RefHighlighted(Message):
+        """The cursor moved onto a row (by the user or by `select_ref`)."""
+
+        def __init__(self, ref: Ref) -> None:
+            super().__init__()
+            self.ref = ref
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.collapsed: set[str] = set()
+        self.expanded_kernels: set[tuple[str, str]] = set()
+        self._row_ids: list[str] = []
+        self._labels: list[Text] = []
+        self._session: Session | None = None
+        self._state = TimelineState()
+
+    # ----- content -------------------------------------------------------------------
+    def _update_lines(self) -> None:
+        """Every row is one line (`text-wrap: nowrap`, no separators), so count the new rows
+        instead of measuring each label: with thousands of rows, measuring cost ~50 ms a rebuild.
+        Falls back to OptionList's own measuring where its internals are not the expected ones."""
+        cache = getattr(self, "_line_cache", None)
+        if (
+            getattr(self.styles, "text_wrap", None) != "nowrap"
+            or not all(hasattr(cache, name) for name in ("lines", "heights", "index_to_line"))
+            or any(option._divider for option in self.options)
+        ):
+            super()._update_lines()
+            return
+        if not self.scrollable_content_region:
+            return
+        assert cache is not None
+        lines = cache.lines
+        next_index = lines[-1][0] + 1 if lines else 0
+        width = self.scrollable_content_region.width - self._get_left_gutter_width()
+        for index in range(next_index, len(self.options)):
+            cache.index_to_line[index] = len(lines)
+            cache.heights[index] = 1
+            lines.append((index, 0))
+        virtual_size = Size(width, len(lines))
+        if virtual_size != self.virtual_size:
+            self.virtual_size = virtual_size
+            self._scroll_update(virtual_size)
+
+    def sync(self, session: Session, state: TimelineState | None = None) -> None:
+        """Show the session; the highlighted item stays highlighted when it still exists."""
+        self._session = session
+        if state is not None:
+            self._state = state
+        rows = build_rows(
+            session,
+            TimelineState(
+                paused_at=self._state.paused_at,
+                breakpoints=self._state.breakpoints,
+                collapsed=frozenset(self.collapsed),
+                expanded_kernels=frozenset(self.expanded_kernels),
+                live=self._state.live,
+            ),
+        )
+        ids = [row.ref.id for row in rows]
+        if ids == self._row_ids:
+            for index, row in enumerate(rows):
+                if row.label != self._labels[index]:
+                    self.replace_option_prompt_at_index(index, row.label)
+            self._labels = [row.label for row in rows]
+            return
+        current = self.highlighted_ref
+        scroll_y = self.scroll_y
+        with self.prevent(OptionList.OptionHighlighted):
+            self.set_options(Option(row.label, id=rid) for row, rid in zip(rows, ids, strict=True))
+            self._row_ids, self._labels = ids, [row.label for row in rows]
+            if current is not None:
+                self._highlight_ref(current)
+        self.scroll_y = scroll_y
+        self.scroll_to_highlight()
+
+    def refs(self) -> list[Ref]:
+        return [Ref.from_id(rid) for rid in self._row_ids]
+
+    @property
+    def highlighted_ref(self) -> Ref | None:
+        if self.highlighted is None or self.highlighted >= len(self._row_ids):
+            return None
+        return Ref.from_id(self._row_ids[self.highlighted])
+
+    def _highlight_ref(self, ref: Ref) -> bool:
+        try:
+            index = self._row_ids.index(ref.id)
+        except ValueError:
+            fallback = Ref(ref.compile_id, ref.key, item="pending") if ref.key else None
+            if fallback is None or fallback.id not in self._row_ids:
+                fallback = Ref(ref.compile_id, ref.key) if ref.key else None
+            if fallback is None or fallback.id not in self._row_ids:
+                return False
+            index = self._row_ids.index(fallback.id)
+        self.highlighted = index
+        return True
+
+    def select_ref(self, ref: Ref) -> bool:
+        """Move the cursor to `ref`, expanding what hides it; False if it is not shown."""
+        changed = False
+        if ref.compile_id in self.collapsed:
+            self.collapsed.discard(ref.compile_id)
+            changed = True
+        if ref.kernel and (ref.compile_id, ref.key) not in self.expanded_kernels:
+            self.expanded_kernels.add((ref.compile_id, ref.key))
+            changed = True
+        if changed and self._session is not None:
+            self.sync(self._session)
+        return self._highlight_ref(ref)
+
+    # ----- events and keys -----------------------------------------------------------
+    def _on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        if event.option.id is not None:
+            self.post_message(self.RefHighlighted(Ref.from_id(event.option.id)))
+
+    def _on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        ref = self.highlighted_ref
+        if ref is None:
+            return
+        if self._expandable(ref) and self._is_expanded(ref):
+            self.action_collapse()
+        else:
+            self.action_expand()
+
+    def _expandable(self, ref: Ref) -> bool:
+        if not ref.key and not ref.item:
+            return True
+        return ref.is_stage and self._kernel_count(ref) > 0
+
+    def _is_expanded(self, ref: Ref) -> bool:
+        if not ref.key:
+            return ref.compile_id not in self.collapsed
+        return (ref.compile_id, ref.key) in self.expanded_kernels
+
+    def _kernel_count(self, ref: Ref) -> int:
+        stage = self._session.stage(ref.compile_id, ref.key) if self._session else None
+        return len(stage.kernels) if stage else 0
+
+    def action_expand(self) -> None:
+        ref = self.highlighted_ref
+        if ref is None or self._session is None:
+            return
+        if not ref.key and not ref.item:
+            self.collapsed.discard(ref.compile_id)
+        elif ref.is_stage and self._kernel_count(ref):
+            self.expanded_kernels.add((ref.compile_id, ref.key))
+        self.sync(self._session)
+
+    def action_collapse(self) -> None:
+        ref = self.highlighted_ref
+        if ref is None or self._session is None:
+            return
+        if ref.kernel:
+            self.expanded_kernels.discard((ref.compile_id, ref.key))
+            self.sync(self._session)
+            self.select_ref(Ref(ref.compile_id, ref.key))
+        elif ref.is_stage and (ref.compile_id, ref.key) in self.expanded_kernels:
+            self.expanded_kernels.discard((ref.compile_id, ref.key))
+            self.sync(self._session)
+        else:
+            self.collapsed.add(ref.compile_id)
+            self.sync(self._session)
+            self.select_ref(Ref(ref.compile_id))
+
+    def kernel_refs(self, compile_id: str, key: str) -> Iterable[Ref]:
+        stage = self._session.stage(compile_id, key) if self._session else None
+        return [Ref(compile_id, key, kernel=k.name) for k in (stage.kernels if stage else [])]

@@ -1,0 +1,46 @@
+class inner_f(torch.nn.Module):
+    def forward(
+        self,
+        primals,
+        tangents,
+    ):
+        primals_1: "f32[128, 64][64, 1]cpu"  # PlainAOTInput(idx=0)
+        primals_2: "f32[128][1]cpu"  # PlainAOTInput(idx=1)
+        primals_3: "f32[8, 64][64, 1]cpu"  # PlainAOTInput(idx=2)
+        primals_4: "f32[10, 128][128, 1]cpu"  # PlainAOTInput(idx=3)
+        primals_5: "f32[10][1]cpu"  # PlainAOTInput(idx=4)
+        tangents_1: "f32[8, 10][10, 1]cpu"  # TangentAOTInput(output=PlainAOTOutput(idx=0))
+        primals_1, primals_2, primals_3, primals_4, primals_5, tangents_1, = fx_pytree.tree_flatten_spec([primals, tangents], self._in_spec)
+        # File: samples/mlp.py:18 in forward, code: return self.fc2(torch.relu(self.fc1(x)))
+        permute: "f32[64, 128][1, 64]cpu" = torch.ops.aten.permute.default(primals_1, [1, 0]);  primals_1 = None
+        addmm: "f32[8, 128][128, 1]cpu" = torch.ops.aten.addmm.default(primals_2, primals_3, permute);  primals_2 = permute = None
+        relu: "f32[8, 128][128, 1]cpu" = torch.ops.aten.relu.default(addmm);  addmm = None
+        alias: "f32[8, 128][128, 1]cpu" = torch.ops.aten.alias.default(relu)
+        permute_1: "f32[128, 10][1, 128]cpu" = torch.ops.aten.permute.default(primals_4, [1, 0]);  primals_4 = None
+        addmm_1: "f32[8, 10][10, 1]cpu" = torch.ops.aten.addmm.default(primals_5, relu, permute_1);  primals_5 = None
+        permute_2: "f32[10, 128][128, 1]cpu" = torch.ops.aten.permute.default(permute_1, [1, 0]);  permute_1 = None
+        mm: "f32[8, 128][128, 1]cpu" = torch.ops.aten.mm.default(tangents_1, permute_2);  permute_2 = None
+        permute_3: "f32[10, 8][1, 10]cpu" = torch.ops.aten.permute.default(tangents_1, [1, 0])
+        mm_1: "f32[10, 128][128, 1]cpu" = torch.ops.aten.mm.default(permute_3, relu);  permute_3 = relu = None
+        permute_4: "f32[128, 10][1, 128]cpu" = torch.ops.aten.permute.default(mm_1, [1, 0]);  mm_1 = None
+        sum_1: "f32[1, 10][10, 1]cpu" = torch.ops.aten.sum.dim_IntList(tangents_1, [0], True);  tangents_1 = None
+        view: "f32[10][1]cpu" = torch.ops.aten.view.default(sum_1, [10]);  sum_1 = None
+        permute_5: "f32[10, 128][128, 1]cpu" = torch.ops.aten.permute.default(permute_4, [1, 0]);  permute_4 = None
+        alias_1: "f32[8, 128][128, 1]cpu" = torch.ops.aten.alias.default(alias);  alias = None
+        le: "b8[8, 128][128, 1]cpu" = torch.ops.aten.le.Scalar(alias_1, 0);  alias_1 = None
+        scalar_tensor: "f32[][]cpu" = torch.ops.aten.scalar_tensor.default(0, dtype = torch.float32, layout = torch.strided, device = device(type='cpu'))
+        where: "f32[8, 128][128, 1]cpu" = torch.ops.aten.where.self(le, scalar_tensor, mm);  le = scalar_tensor = mm = None
+        permute_6: "f32[128, 8][1, 128]cpu" = torch.ops.aten.permute.default(where, [1, 0])
+        mm_2: "f32[128, 64][64, 1]cpu" = torch.ops.aten.mm.default(permute_6, primals_3);  permute_6 = primals_3 = None
+        permute_7: "f32[64, 128][1, 64]cpu" = torch.ops.aten.permute.default(mm_2, [1, 0]);  mm_2 = None
+        sum_2: "f32[1, 128][128, 1]cpu" = torch.ops.aten.sum.dim_IntList(where, [0], True);  where = None
+        view_1: "f32[128][1]cpu" = torch.ops.aten.view.default(sum_2, [128]);  sum_2 = None
+        permute_8: "f32[128, 64][64, 1]cpu" = torch.ops.aten.permute.default(permute_7, [1, 0]);  permute_7 = None
+        return pytree.tree_unflatten([
+            addmm_1,  # PlainAOTOutput(idx=0)
+            permute_8,  # GradAOTOutput(grad_of=PlainAOTInput(idx=0))
+            view_1,  # GradAOTOutput(grad_of=PlainAOTInput(idx=1))
+            None,  # None
+            permute_5,  # GradAOTOutput(grad_of=PlainAOTInput(idx=3))
+            view,  # GradAOTOutput(grad_of=PlainAOTInput(idx=4))
+        ], self._out_spec)

@@ -1,0 +1,48 @@
+"""Every benchmark runs end to end in its tiny `--quick` mode (the numbers are not checked)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT
+
+pytestmark = pytest.mark.slow
+
+BENCH = ROOT / "benchmarks"
+
+
+@pytest.mark.parametrize("name", ["capture_overhead", "ui_start", "stage_latency", "memory_scale"])
+def test_benchmark_runs_quick(name: str, tmp_path) -> None:
+    out = tmp_path / "result.json"
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / f"{name}.py"), "--quick", "--json", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    result = json.loads(out.read_text())
+    assert result["checks"], "a benchmark must check at least one target"
+    assert "|" in result["markdown"] and result["title"] in result["markdown"]
+    # Whatever the timings, the UI process must never import torch.
+    for check, met in result["checks"].items():
+        if "torch" in check:
+            assert met, check
+
+
+def test_run_all_writes_the_results_table(tmp_path) -> None:
+    out = tmp_path / "RESULTS.md"
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / "run_all.py"), "--quick", "--only", "ui_start", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    text = out.read_text()
+    assert "| load average" in text and "torch" in text and "first frame, median" in text

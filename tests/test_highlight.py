@@ -1,0 +1,37 @@
+"""The highlighters: every recorded stage highlights, quickly, line for line."""
+
+from __future__ import annotations
+
+import concurrent.futures
+
+import pytest
+from conftest import DATA
+
+from tcdebug.dump import load_dump
+from tcdebug.screens.widgets.highlight import clean_line, highlight_lines, plain_lines
+
+STAGES = [
+    (name, comp.compile_id, stage)
+    for name in ("mlp_cpu", "graph_breaks_cpu")
+    for comp in load_dump(DATA / name).ordered_compiles()
+    for stage in comp.ordered_stages()
+    if stage.captured
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "compile_id", "stage"), STAGES, ids=[f"{n}-{c}-{s.key}" for n, c, s in STAGES]
+)
+def test_every_recorded_stage_highlights_line_for_line(name, compile_id, stage):
+    text = stage.get_text()
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        # A lexer rule that matches the empty string would spin forever: bound it.
+        lines = pool.submit(highlight_lines, text, stage.language).result(timeout=10)
+    assert [line.plain for line in lines] == plain_lines(text)
+    if stage.language != "text" and len(text) > 40:
+        assert any(span.style for line in lines for span in line.spans), "nothing was coloured"
+
+
+def test_escapes_and_control_characters_are_dropped():
+    assert clean_line("\x1b[31mred\x1b[0m\tend\x07") == "red end"
+    assert clean_line("progress 10%\rprogress 100%") == "progress 100%"

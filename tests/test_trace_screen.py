@@ -1,0 +1,68 @@
+"""The ranks screen on the real two-rank trace (tests/data/traces/ranks)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.app import App
+from textual.widgets import DataTable
+
+from tcdebug import trace
+from tcdebug.screens.ranks_screen import RanksScreen, rank_rows
+from tcdebug.session import Session
+
+RANKS = Path(__file__).resolve().parent / "data" / "traces" / "ranks"
+
+
+class Host(App[None]):
+    """Stands in for the tcdebug app: records what the screen asks for."""
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+        self.messages: list[tuple[int, str, Session]] = []
+        self.callbacks: list[tuple[int, str]] = []
+
+    def on_mount(self) -> None:
+        self.push_screen(RanksScreen(self.session, on_select=self._picked))
+
+    def _picked(self, rank: int, session: Session, compile_id: str) -> None:
+        self.callbacks.append((rank, compile_id))
+
+    def on_ranks_screen_rank_selected(self, message: RanksScreen.RankSelected) -> None:
+        self.messages.append((message.rank, message.compile_id, message.session))
+
+
+def test_rank_rows() -> None:
+    session = trace.load_trace_session(RANKS)
+    rows = rank_rows(session)
+    assert [(r[0], r[2], r[4], r[6]) for r in rows] == [(0, 4, 1, ""), (1, 5, 2, "yes")]
+
+
+async def test_choosing_ranks_and_divergences() -> None:
+    session = trace.load_trace_session(RANKS)
+    app = Host(session)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.pause()
+        screen: Any = app.screen
+        assert isinstance(screen, RanksScreen)
+        ranks = screen.query_one("#ranks-table", DataTable)
+        divs = screen.query_one("#divergences-table", DataTable)
+        assert ranks.row_count == 2 and divs.row_count == len(session.divergences) == 4
+        assert ranks.has_focus and ranks.cursor_row == 0  # starts on the shown rank
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert [(r, c) for r, c, _ in app.messages] == [(1, "")]
+        assert app.messages[0][2] is session.ranks[1]
+        assert app.callbacks == [(1, "")]
+        await pilot.press("tab", "enter")  # the first divergence: 0/1 compiled on rank 1 only
+        await pilot.pause()
+        assert app.messages[-1][:2] == (1, "0/1")
+        await pilot.press("right_square_bracket")
+        await pilot.pause()
+        assert app.messages[-1][:2] == (0, "")
+        assert screen.current_rank == 0
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, RanksScreen)

@@ -1,0 +1,170 @@
+"""`tcdebug open` on a recorded dump: browsing, search, kernels, palette, help, output."""
+
+from __future__ import annotations
+
+from conftest import DATA
+from pilot import header_text, main_screen, shown_text, status_text
+
+from tcdebug.dump import load_dump
+from tcdebug.screens.app import READ_ONLY_MESSAGE, TcdebugApp
+from tcdebug.screens.help_screen import HelpScreen, keys_table
+from tcdebug.screens.output_screen import OutputScreen
+from tcdebug.screens.widgets.timeline import Ref
+
+MLP_DUMP = DATA / "mlp_cpu"
+
+
+def open_app() -> TcdebugApp:
+    return TcdebugApp(load_dump(MLP_DUMP), read_only=True)
+
+
+async def test_opens_on_the_first_stage_and_walks_the_timeline():
+    app = open_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert main_screen(app).selected == Ref("0/0", "source")
+        assert "def forward(self, x" in shown_text(app)
+        assert status_text(app) == "dump: finished"
+        await pilot.press("down", "down")
+        assert main_screen(app).selected == Ref("0/0", "dynamo_graph")
+        assert "relu" in shown_text(app)
+        assert "Dynamo FX graph" in header_text(app)
+        # Stepping has nothing to drive: it says so.
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.session.state == "loaded"
+        assert any(READ_ONLY_MESSAGE in n.message for n in app._notifications)
+
+
+async def test_search_finds_next_and_previous_matches():
+    app = open_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.jump_to(Ref("0/1", "aot_backward"))
+        await pilot.pause()
+        await pilot.press("slash", *"aten", "enter")
+        code = main_screen(app).code
+        total = len(code.matches)
+        assert total > 3 and all("aten" in code.lines[m.line][m.start : m.end] for m in code.matches)
+        first = code.match_index
+        await pilot.press("down")
+        assert code.match_index == (first + 1) % total
+        await pilot.press("up", "up")
+        assert code.match_index == (first - 1) % total
+        assert main_screen(app).query_one("#search-count").render().plain == f"{code.match_index + 1}/{total}"
+        await pilot.press("escape", "escape")
+        assert code.search_term == ""
+
+
+async def test_kernels_of_a_cpu_kernel_source_stage():
+    app = open_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.jump_to(Ref("0/1", "kernel_source.backward"))
+        await pilot.pause()
+        assert "cpp_fused" in shown_text(app)
+        names = [k.name for k in app.session.compiles["0/1"].stages["kernel_source.backward"].kernels]
+        assert names and all(n.startswith("cpp_fused") for n in names)
+        await pilot.press("right_square_bracket")
+        await pilot.pause()
+        assert main_screen(app).selected == Ref("0/1", "kernel_source.backward", kernel=names[0])
+        assert 'extern "C"' in shown_text(app)
+        assert names[0] in header_text(app)
+
+
+async def test_long_lines_scroll_sideways_and_highlighting_arrives():
+    app = open_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.jump_to(Ref("0/0", "dynamo_graph"))
+        await pilot.pause(0.5)
+        code = main_screen(app).code
+        assert code.is_highlighted  # pygments ran in a worker and the colours arrived
+        assert code.max_scroll_x > 0
+        code.focus()
+        await pilot.press("shift+right")
+        await pilot.pause()
+        assert code.scroll_offset.x > 0
+
+
+async def test_palette_jumps_to_a_stage():
+    app = open_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"0/1 guards")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert main_screen(app).selected == Ref("0/1", "guards")
+        assert "TENSOR_MATCH" in shown_text(app)
+
+
+async def test_help_lists_every_binding_with_its_id():
+    app = open_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        ids = {binding_id for _, binding_id, _ in keys_table() if binding_id}
+        assert {
+            "step",
+            "continue",
+            "breakpoint",
+            "output",
+            "help",
+            "quit",
+            "search",
+            "command_palette",
+        } <= ids
+        await pilot.press("escape")
+        assert app.screen is main_screen(app)
+
+
+async def test_output_pane_shows_the_scripts_output():
+    app = open_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o")
+        await pilot.pause()
+        assert isinstance(app.screen, OutputScreen)
+        assert "one training step" in app.screen.query_one("CodeView").text
+        await pilot.press("o")
+        assert app.screen is main_screen(app)
+
+
+async def test_breakpoints_toggle_in_read_only_mode_without_a_target():
+    app = open_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.jump_to(Ref("0/0", "guards"))
+        await pilot.pause()
+        await pilot.press("b")
+        assert app.breakpoints == {"guards"}
+        await pilot.press("b")
+        assert app.breakpoints == set()
+
+
+async def test_d_diffs_a_stage_against_the_other_compile_of_its_frame():
+    from tcdebug.screens.diff_screen import DiffScreen
+
+    app = open_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        app.jump_to(Ref("0/1", "guards"))
+        await pilot.pause()
+        await pilot.press("d")
+        await pilot.pause()
+        assert isinstance(app.screen, DiffScreen)
+        assert app.screen.compile_id == "0/1" and app.screen.other_id == "0/0"
+        await pilot.press("escape")
+        assert app.screen is main_screen(app)
+
+
+async def test_r_in_a_read_only_session_explains_that_reruns_need_the_target():
+    from tcdebug.screens.rerun_screen import RerunScreen
+
+    app = open_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        app.jump_to(Ref("0/0"))
+        await pilot.pause()
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, RerunScreen)
+        await pilot.press("f5")
+        await pilot.pause()
+        assert any("read-only" in n.message for n in app._notifications)

@@ -1,4 +1,8 @@
-"""Growing batch sizes: a static compile, an automatic-dynamic recompile, and mark_dynamic."""
+"""Growing batch sizes: a static compile, an automatic-dynamic recompile, and mark_dynamic.
+
+`normalize` runs once, with a batch of 8 (compile 2/0): in tcdebug, press `r` on it, double
+the batch, and watch the size guard fail before the recompile turns the 8 into a symbol.
+"""
 
 import torch
 
@@ -9,6 +13,10 @@ def scaled_softmax(x: torch.Tensor, temperature: float) -> torch.Tensor:
 
 def layer(x: torch.Tensor) -> torch.Tensor:
     return torch.nn.functional.gelu(x) * x.shape[0]
+
+
+def normalize(x: torch.Tensor) -> torch.Tensor:
+    return (x - x.mean(dim=-1, keepdim=True)) * torch.rsqrt(x.var(dim=-1, keepdim=True) + 1e-5)
 
 
 def main() -> None:
@@ -22,6 +30,9 @@ def main() -> None:
     torch._dynamo.mark_dynamic(x, 0)  # dynamic from the first compile: the graph uses s0
     print("mark_dynamic:", tuple(compiled_layer(x).shape))
     print("mark_dynamic, new batch:", tuple(compiled_layer(torch.randn(12, 32)).shape))
+
+    compiled_normalize = torch.compile(normalize)
+    print("normalize:", tuple(compiled_normalize(torch.randn(8, 64)).shape))
 
 
 if __name__ == "__main__":

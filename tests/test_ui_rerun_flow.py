@@ -1,0 +1,62 @@
+"""The re-run flow in the real app, as a user does it on samples/dynamic_shapes.py:
+r on a compile, double the batch, see the size guard fail, run, step through the recompile, diff."""
+
+from __future__ import annotations
+
+from conftest import SAMPLES
+from pilot import main_screen, shown_text, wait_until
+from textual.widgets import Input
+
+from tcdebug import session as model
+from tcdebug.screens.app import build_live_app
+from tcdebug.screens.diff_screen import DiffScreen
+from tcdebug.screens.rerun_screen import RerunScreen
+from tcdebug.screens.widgets.guard_view import GuardView
+from tcdebug.screens.widgets.timeline import Ref
+
+
+async def test_double_the_batch_see_the_guard_fail_step_the_recompile_and_diff():
+    app = build_live_app([str(SAMPLES / "dynamic_shapes.py")])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: app.session.state == model.PAUSED, what="the first pause")
+        await pilot.press("g")  # run to the end of the script
+        await wait_until(pilot, lambda: app.target_ready, timeout=240, what="the script to end")
+        assert app.session.compiles["2/0"].function == "normalize"
+
+        app.jump_to(Ref("2/0"))
+        await pilot.pause()
+        await pilot.press("r")
+        await pilot.pause()
+        editor = app.screen
+        assert isinstance(editor, RerunScreen)
+        shape = editor.query_one("#shape-0", Input)
+        assert shape.value == "8,64"
+        shape.value = "16,64"
+        await pilot.press("f2")  # check the guards first: nothing runs
+        await wait_until(pilot, lambda: bool(app.session.reruns) and app.session.reruns[-1].status == "checked")
+        check = app.session.reruns[-1]
+        [entry] = check.checks
+        assert entry.compile_id == "2/0" and not entry.passed
+        assert "size mismatch at index 0. expected 8, actual 16" in entry.reason
+        assert [g.kind for g in entry.guards if not g.passed] == ["TENSOR_MATCH"]
+        assert "expected 8, actual 16" in editor.query_one(GuardView).text
+
+        await pilot.press("f5")  # run: the recompile streams in and pauses at its first stage
+        await wait_until(pilot, lambda: app.session.paused_at == ("2/1", "source"), timeout=120, what="2/1")
+        assert app.screen is main_screen(app)
+        assert "expected 8, actual 16" in app.session.compiles["2/1"].recompile_reason
+        while app.session.paused_at and app.session.paused_at[1] != "dynamo_graph":
+            where = app.session.paused_at
+            await pilot.press("n")
+            await wait_until(pilot, lambda where=where: app.session.paused_at != where, what="a step")
+        assert "Sym(s" in shown_text(app)  # automatic dynamic: the batch became a symbol
+
+        await pilot.press("d")  # dynamo_graph of 2/1 against 2/0: 8 became a symbol
+        await pilot.pause()
+        diff = app.screen
+        assert isinstance(diff, DiffScreen) and diff.other_id == "2/0"
+        await pilot.press("escape")
+        await pilot.press("g")
+        await wait_until(pilot, lambda: app.session.reruns[-1].status == "ok", timeout=120, what="the re-run")
+        assert app.session.reruns[-1].produced == ["2/1"]
+        await pilot.press("q")

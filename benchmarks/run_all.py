@@ -17,7 +17,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from common import BENCH, load_average, machine, table
+from common import BENCH, CACHE, load_average, machine, table
 
 BENCHMARKS = ("capture_overhead", "ui_start", "stage_latency", "memory_scale")
 
@@ -29,6 +29,8 @@ def run_benchmark(name: str, quick: bool) -> dict:
         start = time.perf_counter()
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
         took = time.perf_counter() - start
+        (CACHE / "last-run").mkdir(parents=True, exist_ok=True)
+        (CACHE / "last-run" / f"{name}.log").write_text(proc.stdout + proc.stderr)
         if proc.returncode != 0 or not out.exists():
             raise RuntimeError(f"{name} failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
         result = json.loads(out.read_text())
@@ -48,7 +50,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     results = []
     for name in ns.only or BENCHMARKS:
         print(f"running {name}{' (quick)' if ns.quick else ''}…", file=sys.stderr, flush=True)
-        results.append(run_benchmark(name, ns.quick))
+        try:
+            results.append(run_benchmark(name, ns.quick))
+        except (RuntimeError, subprocess.SubprocessError) as exc:  # report it, keep the others
+            print(exc, file=sys.stderr)
+            message = str(exc).strip().splitlines()[-1]
+            results.append(
+                {
+                    "title": name,
+                    "markdown": f"### {name}\n\nFAILED: {message}\n",
+                    "checks": {"ran": False},
+                    "took_s": 0,
+                }
+            )
     load_after = load_average()
     lines = [
         "## Benchmarks",

@@ -225,8 +225,12 @@ async def test_a_shape_the_model_rejects_fails_with_its_error_and_the_target_liv
                 pilot, lambda: screen.current is not None and screen.current.done, 120, "the re-run"
             )
             assert screen.current.status == "failed"
-            await pilot.pause(0.3)
-            assert "mat1 and mat2 shapes cannot be multiplied (8x32 and 64x128)" in status(app)
+            await wait_until(
+                pilot,
+                lambda: "mat1 and mat2 shapes cannot be multiplied (8x32 and 64x128)" in status(app),
+                30,
+                "the error",
+            )
             assert target.controller.alive
             await set_shape(pilot, app, "8,64")  # and it still answers
             await pilot.press("f2")

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from conftest import DATA
-from pilot import header_text, main_screen, shown_text, status_text
+from pilot import header_text, main_screen, shown_text, status_text, wait_until
+from textual.command import CommandList
 
 from tcdebug.dump import load_dump
 from tcdebug.screens.app import READ_ONLY_MESSAGE, TcdebugApp
@@ -74,9 +75,9 @@ async def test_long_lines_scroll_sideways_and_highlighting_arrives():
     app = open_app()
     async with app.run_test(size=(80, 24)) as pilot:
         app.jump_to(Ref("0/0", "dynamo_graph"))
-        await pilot.pause(0.5)
         code = main_screen(app).code
-        assert code.is_highlighted  # pygments ran in a worker and the colours arrived
+        # pygments runs in a worker; the colours arrive as a message.
+        await wait_until(pilot, lambda: code.is_highlighted, timeout=30, what="the highlight worker")
         assert code.max_scroll_x > 0
         code.focus()
         await pilot.press("shift+right")
@@ -90,7 +91,9 @@ async def test_palette_jumps_to_a_stage():
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"0/1 guards")
-        await pilot.pause(0.5)
+        commands = app.screen.query_one(CommandList)
+        await wait_until(pilot, lambda: commands.option_count > 0, timeout=30, what="palette hits")
+        await pilot.pause(0.3)  # the palette settles on the best hit
         await pilot.press("enter")
         await pilot.pause()
         assert main_screen(app).selected == Ref("0/1", "guards")

@@ -33,17 +33,21 @@ async def test_double_the_batch_see_the_guard_fail_step_the_recompile_and_diff()
         assert shape.value == "8,64"
         shape.value = "16,64"
         await pilot.press("f2")  # check the guards first: nothing runs
-        await wait_until(pilot, lambda: bool(app.session.reruns) and app.session.reruns[-1].status == "checked")
+        await wait_until(
+            pilot, lambda: bool(app.session.reruns) and app.session.reruns[-1].status == "checked"
+        )
         check = app.session.reruns[-1]
         [entry] = check.checks
         assert entry.compile_id == "2/0" and not entry.passed
         assert "size mismatch at index 0. expected 8, actual 16" in entry.reason
         assert [g.kind for g in entry.guards if not g.passed] == ["TENSOR_MATCH"]
-        assert "expected 8, actual 16" in editor.query_one(GuardView).text
+        guard_view = editor.query_one(GuardView)
+        await wait_until(pilot, lambda: "expected 8, actual 16" in guard_view.text, what="the guard view")
 
         await pilot.press("f5")  # run: the recompile streams in and pauses at its first stage
         await wait_until(pilot, lambda: app.session.paused_at == ("2/1", "source"), timeout=120, what="2/1")
-        assert app.screen is main_screen(app)
+        # The editor steps aside so the main screen shows the pause.
+        await wait_until(pilot, lambda: app.screen is main_screen(app), what="the editor to close")
         assert "expected 8, actual 16" in app.session.compiles["2/1"].recompile_reason
         while app.session.paused_at and app.session.paused_at[1] != "dynamo_graph":
             where = app.session.paused_at

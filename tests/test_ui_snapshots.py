@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import DATA
+from pilot import wait_until
 
 from tcdebug.dump import load_dump
 from tcdebug.screens.app import TcdebugApp
@@ -26,7 +27,9 @@ def _app() -> TcdebugApp:
 def _at(ref: Ref):
     async def run_before(pilot) -> None:
         pilot.app.jump_to(ref)
-        await pilot.pause(0.5)  # the highlight worker
+        code = pilot.app.main_screen.code
+        await wait_until(pilot, lambda: code.is_highlighted, timeout=30, what="the highlight worker")
+        await pilot.pause()
 
     return run_before
 

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import queue
 import signal
+import subprocess
+import sys
 import time
 
 import pytest
@@ -111,3 +114,21 @@ def test_killed_target_keeps_the_session(tmp_path):
     reloaded = load_dump(tmp_path / "out")
     assert reloaded.compiles["0/0"].stages["dynamo_graph"].captured
     assert "now sleeping" in (tmp_path / "out" / "output.txt").read_text()
+
+
+def test_a_python_without_torch_gets_a_one_line_error(tmp_path):
+    """tcdebug never installs torch itself; a Python without it is told so, in one line."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    proc = subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "tcdebug", "--dump", str(tmp_path / "out"), "samples/mlp.py"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert proc.returncode == 1
+    [line] = _error_lines(proc.stderr)
+    assert "torch cannot be imported" in line and "install torch first" in line
+    assert (tmp_path / "out" / "session.json").exists()

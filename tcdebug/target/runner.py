@@ -110,7 +110,13 @@ def main(argv: list[str] | None = None) -> int:
 
     # tcdebug itself switches PGO off with the caches; torch's warning about it is noise.
     warnings.filterwarnings("ignore", message="dynamo_pgo force disabled")
-    import torch  # noqa: E402 - only now: the UI paints before this costs seconds
+    try:
+        import torch  # noqa: E402 - only now: the UI paints before this costs seconds
+    except ImportError as exc:
+        send("hello", python=platform.python_version(), script=target, argv=ns.argv, torch_version="", device="")
+        error = f"torch cannot be imported by {sys.executable} ({exc}): install torch first"
+        send("script_end", exit_code=1, error=error)
+        return _serve(reader, send, 1)
 
     from tcdebug.capture.setup import install_capture
 

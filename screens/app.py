@@ -7,6 +7,7 @@ messages, and the handler here folds each into the `Session` and repaints.
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import time
 from collections.abc import Iterable
@@ -92,6 +93,10 @@ class TcdebugApp(App[int]):
 
     # ----- life cycle ----------------------------------------------------------------
     def on_mount(self) -> None:
+        # Fewer, later collections: a 20,000-line highlighted stage or a 200-compile session holds
+        # hundreds of thousands of objects, and each full collection walking them showed as a
+        # 50-100 ms stall on a key press (benchmarks/stage_latency.py, memory_scale.py).
+        gc.set_threshold(10_000, 50, 1000)
         self.push_screen(self.main_screen)
         self.set_interval(0.25, self._flush_output)
         if self.stream_trace is not None:

@@ -171,3 +171,23 @@ async def test_r_in_a_read_only_session_explains_that_reruns_need_the_target():
         await pilot.press("f5")
         await pilot.pause()
         assert any("read-only" in n.message for n in app._notifications)
+
+
+async def test_left_folds_a_compile_and_right_opens_it_again():
+    app = open_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.jump_to(Ref("0/0"))
+        await pilot.pause()
+        timeline = main_screen(app).timeline
+        timeline.focus()
+        assert Ref("0/0", "guards") in timeline.refs()
+        await pilot.press("left")
+        assert Ref("0/0", "guards") not in timeline.refs() and timeline.highlighted_ref == Ref("0/0")
+        assert Ref("0/1", "guards") in timeline.refs()
+        await pilot.press("right")
+        assert Ref("0/0", "guards") in timeline.refs()
+        # Jumping to a stage inside a folded compile opens it.
+        await pilot.press("left")
+        app.jump_to(Ref("0/0", "guards"))
+        await pilot.pause()
+        assert timeline.highlighted_ref == Ref("0/0", "guards")

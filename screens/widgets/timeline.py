@@ -307,7 +307,7 @@ class Timeline(OptionList):
     def select_ref(self, ref: Ref) -> bool:
         """Move the cursor to `ref`, expanding what hides it; False if it is not shown."""
         changed = False
-        if ref.compile_id in self.collapsed:
+        if ref.compile_id in self.collapsed and (ref.key or ref.item):  # a row inside the fold
             self.collapsed.discard(ref.compile_id)
             changed = True
         if ref.kernel and (ref.compile_id, ref.key) not in self.expanded_kernels:

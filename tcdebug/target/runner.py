@@ -113,7 +113,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import torch  # noqa: E402 - only now: the UI paints before this costs seconds
     except ImportError as exc:
-        send("hello", python=platform.python_version(), script=target, argv=ns.argv, torch_version="", device="")
+        send(
+            "hello",
+            python=platform.python_version(),
+            script=target,
+            argv=ns.argv,
+            torch_version="",
+            device="",
+        )
         error = f"torch cannot be imported by {sys.executable} ({exc}): install torch first"
         send("script_end", exit_code=1, error=error)
         return _serve(reader, send, 1)

@@ -191,3 +191,33 @@ async def test_left_folds_a_compile_and_right_opens_it_again():
         app.jump_to(Ref("0/0", "guards"))
         await pilot.pause()
         assert timeline.highlighted_ref == Ref("0/0", "guards")
+
+
+def test_cached_rows_equal_fresh_rows_in_every_state():
+    """The timeline reuses a compile's rows while its signature holds; they must equal a rebuild."""
+    from tcdebug.screens.widgets.timeline import RowCache, TimelineState, build_rows
+
+    session = load_dump(DATA / "graph_breaks_cpu")
+    cache: RowCache = {}
+    kernel_stage = next(
+        (c.compile_id, s.key) for c in session.ordered_compiles() for s in c.ordered_stages() if s.kernels
+    )
+    states = [
+        TimelineState(),
+        TimelineState(paused_at=("0/0", "guards"), live=True),
+        TimelineState(breakpoints=frozenset({"guards"})),
+        TimelineState(collapsed=frozenset({"0/0"})),
+        TimelineState(expanded_kernels=frozenset({kernel_stage})),
+        TimelineState(),
+    ]
+    for state in states * 2:
+        cached = build_rows(session, state, cache)
+        fresh = build_rows(session, state)
+        assert [(r.ref, r.label) for r in cached] == [(r.ref, r.label) for r in fresh]
+    # A change inside one compile shows up at once.
+    session.compiles["0/0"].stages["guards"].kernels = []
+    session.compiles["0/0"].status = "failed"
+    session.compiles["0/0"].error = "boom"
+    assert [(r.ref, r.label) for r in build_rows(session, TimelineState(), cache)] == [
+        (r.ref, r.label) for r in build_rows(session, TimelineState())
+    ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.control import strip_control_codes
 from rich.text import Span, Text
@@ -138,56 +138,98 @@ def compile_label(comp: Compile, *, collapsed: bool, live: bool) -> Text:
     return _assemble(*parts)
 
 
-def build_rows(session: Session, state: TimelineState) -> list[Row]:
-    """The timeline's rows, top to bottom."""
+RowCache = dict[str, tuple[tuple[Any, ...], list[Row]]]
+
+
+def _signature(comp: Compile, state: TimelineState) -> tuple[Any, ...]:
+    """Everything a compile's rows depend on: equal signatures, equal rows."""
+    cid = comp.compile_id
+    paused = state.paused_at if state.paused_at is not None and state.paused_at[0] == cid else None
+    return (
+        comp.status,
+        comp.function,
+        comp.recompile_reason,
+        comp.error,
+        tuple(gb.reason for gb in comp.graph_breaks),
+        tuple((st.key, st.status, len(st.kernels)) for st in comp.stages.values()),
+        paused,
+        state.breakpoints,
+        cid in state.collapsed,
+        frozenset(
+            (key, tuple(k.name for k in comp.stages[key].kernels) if key in comp.stages else ())
+            for c, key in state.expanded_kernels
+            if c == cid
+        ),
+        state.live,
+    )
+
+
+def build_rows(session: Session, state: TimelineState, cache: RowCache | None = None) -> list[Row]:
+    """The timeline's rows, top to bottom.
+
+    With `cache`, a compile whose signature did not change reuses its rows: a session of hundreds
+    of compiles is rebuilt on every event and every fold, and only one compile changes at a time.
+    """
     rows: list[Row] = []
     for comp in session.ordered_compiles():
-        cid = comp.compile_id
-        collapsed = cid in state.collapsed
-        rows.append(Row(Ref(cid), compile_label(comp, collapsed=collapsed, live=state.live)))
-        if collapsed:
+        if cache is None:
+            rows.extend(compile_rows(comp, state))
             continue
-        if comp.recompile_reason:
-            rows.append(
-                Row(
-                    Ref(cid, item="recompile"),
-                    Text(f"  ↻ recompile: {_short(comp.recompile_reason)}", "magenta"),
+        signature = _signature(comp, state)
+        cached = cache.get(comp.compile_id)
+        if cached is None or cached[0] != signature:
+            cached = cache[comp.compile_id] = (signature, compile_rows(comp, state))
+        rows.extend(cached[1])
+    return rows
+
+
+def compile_rows(comp: Compile, state: TimelineState) -> list[Row]:
+    """The rows of one compile: its own row, then (unless folded) its stages, breaks and errors."""
+    rows: list[Row] = []
+    cid = comp.compile_id
+    collapsed = cid in state.collapsed
+    rows.append(Row(Ref(cid), compile_label(comp, collapsed=collapsed, live=state.live)))
+    if collapsed:
+        return rows
+    if comp.recompile_reason:
+        rows.append(
+            Row(
+                Ref(cid, item="recompile"),
+                Text(f"  ↻ recompile: {_short(comp.recompile_reason)}", "magenta"),
+            )
+        )
+    for stage in comp.ordered_stages():
+        paused = state.paused_at == (cid, stage.key)
+        parts: list[str | tuple[str, str]] = [
+            " ",
+            ("▶", "bold reverse") if paused else " ",
+            ("●", "red") if stage.stage_id in state.breakpoints else " ",
+            (stage.stage_id, ("bold" if paused else "") if stage.captured else "dim italic"),
+        ]
+        if stage.part:
+            parts.append((f" {PART_TAGS.get(stage.part, stage.part)}", "dim"))
+        if not stage.captured:
+            parts.append((" ⊘", "dim"))
+        n_kernels = len(stage.kernels)
+        expanded = (cid, stage.key) in state.expanded_kernels
+        if n_kernels:
+            parts.append((f" {'▾' if expanded else '▸'}{n_kernels}", "cyan"))
+        rows.append(Row(Ref(cid, stage.key), _assemble(*parts)))
+        if expanded:
+            for kernel in stage.kernels:
+                rows.append(
+                    Row(Ref(cid, stage.key, kernel=kernel.name), _assemble("     ", (kernel.name, "cyan")))
                 )
-            )
-        for stage in comp.ordered_stages():
-            paused = state.paused_at == (cid, stage.key)
-            parts: list[str | tuple[str, str]] = [
-                " ",
-                ("▶", "bold reverse") if paused else " ",
-                ("●", "red") if stage.stage_id in state.breakpoints else " ",
-                (stage.stage_id, ("bold" if paused else "") if stage.captured else "dim italic"),
-            ]
-            if stage.part:
-                parts.append((f" {PART_TAGS.get(stage.part, stage.part)}", "dim"))
-            if not stage.captured:
-                parts.append((" ⊘", "dim"))
-            n_kernels = len(stage.kernels)
-            expanded = (cid, stage.key) in state.expanded_kernels
-            if n_kernels:
-                parts.append((f" {'▾' if expanded else '▸'}{n_kernels}", "cyan"))
-            rows.append(Row(Ref(cid, stage.key), _assemble(*parts)))
-            if expanded:
-                for kernel in stage.kernels:
-                    rows.append(
-                        Row(
-                            Ref(cid, stage.key, kernel=kernel.name), _assemble("     ", (kernel.name, "cyan"))
-                        )
-                    )
-        if state.live and comp.status == "compiling":
-            for sid in expected_stages(comp):
-                bp = ("●", "red dim") if sid in state.breakpoints else " "
-                rows.append(Row(Ref(cid, sid, item="pending"), _assemble("  ", bp, (sid, "dim"))))
-        for number, gb in enumerate(comp.graph_breaks):
-            rows.append(
-                Row(Ref(cid, item=f"break:{number}"), Text(f"  ⚠ graph break: {_short(gb.reason)}", "yellow"))
-            )
-        if comp.status == "failed" and comp.error:
-            rows.append(Row(Ref(cid, item="error"), Text(f"  ✗ {_short(comp.error)}", "red")))
+    if state.live and comp.status == "compiling":
+        for sid in expected_stages(comp):
+            bp = ("●", "red dim") if sid in state.breakpoints else " "
+            rows.append(Row(Ref(cid, sid, item="pending"), _assemble("  ", bp, (sid, "dim"))))
+    for number, gb in enumerate(comp.graph_breaks):
+        rows.append(
+            Row(Ref(cid, item=f"break:{number}"), Text(f"  ⚠ graph break: {_short(gb.reason)}", "yellow"))
+        )
+    if comp.status == "failed" and comp.error:
+        rows.append(Row(Ref(cid, item="error"), Text(f"  ✗ {_short(comp.error)}", "red")))
     return rows
 
 
@@ -219,6 +261,7 @@ class Timeline(OptionList):
         self.expanded_kernels: set[tuple[str, str]] = set()
         self._row_ids: list[str] = []
         self._labels: list[Text] = []
+        self._row_cache: RowCache = {}
         self._session: Session | None = None
         self._state = TimelineState()
 
@@ -252,6 +295,8 @@ class Timeline(OptionList):
 
     def sync(self, session: Session, state: TimelineState | None = None) -> None:
         """Show the session; the highlighted item stays highlighted when it still exists."""
+        if session is not self._session:
+            self._row_cache = {}
         self._session = session
         if state is not None:
             self._state = state
@@ -264,6 +309,7 @@ class Timeline(OptionList):
                 expanded_kernels=frozenset(self.expanded_kernels),
                 live=self._state.live,
             ),
+            self._row_cache,
         )
         ids = [row.ref.id for row in rows]
         if ids == self._row_ids:

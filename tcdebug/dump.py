@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from dataclasses import asdict, is_dataclass
 from pathlib import Path
 from typing import Any
@@ -138,10 +139,15 @@ def write_index(session: Session, out: Path) -> None:
 class DumpWriter:
     """Keeps a dump folder up to date while a live session runs."""
 
+    # The index is rewritten whole; at most this often between compiles, so a run of hundreds
+    # of compiles does not spend quadratic time on it. Ends of runs always write it.
+    INDEX_INTERVAL_S = 1.0
+
     def __init__(self, session: Session, out: str | os.PathLike[str]) -> None:
         self.session = session
         self.out = Path(out)
         self.out.mkdir(parents=True, exist_ok=True)
+        self._index_written = 0.0
 
     def on_event(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
@@ -153,8 +159,12 @@ class DumpWriter:
                 write_stage_files(self.out, event["compile_id"], stage)
                 stage.text = None  # the file holds it now
                 stage.loader = _file_loader(self.out / stage.file) if stage.file else None
-        if kind in ("compile_end", "script_end", "rerun", "target_died"):
+        now = time.monotonic()
+        if kind in ("script_end", "rerun", "target_died", "target_exited") or (
+            kind == "compile_end" and now - self._index_written >= self.INDEX_INTERVAL_S
+        ):
             write_index(self.session, self.out)
+            self._index_written = now
 
     def finish(self) -> Path:
         return write_dump(self.session, self.out)

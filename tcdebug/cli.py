@@ -193,7 +193,12 @@ def cmd_open(ns: argparse.Namespace) -> int:
     session = load_any(path, rank=ns.rank)
     if ns.dump:
         write_dump(session, ns.dump)
+        if len(session.ranks) > 1:  # every rank, beside the one OUT/ itself holds
+            for rank, rank_session in session.ranks.items():
+                write_dump(rank_session, Path(ns.dump) / "ranks" / str(rank))
         print(summary_text(session, out=ns.dump))
+        if len(session.ranks) > 1:
+            print(f"ranks: {', '.join(map(str, session.ranks))} (each in {ns.dump}/ranks/N/)")
         return 0
     require_terminal()
     from tcdebug.screens.app import run_open

@@ -340,6 +340,9 @@ def test_open_dump_writes_the_dump_layout(tmp_path: Path) -> None:
     reloaded = load_dump(out)
     assert set(reloaded.compiles) == {"0/0", "0/1", "1/0", "2/0", "2/1"}
     assert reloaded.compiles["0/1"].stages["bytecode_before"].reason == trace.NOT_IN_TRACE
+    # Every rank is written too, each a dump of its own.
+    assert set(load_dump(out / "ranks" / "0").compiles) == {"0/0", "1/0", "2/0", "2/1"}
+    assert set(load_dump(out / "ranks" / "1").compiles) == set(reloaded.compiles)
 
 
 def test_open_reports_a_missing_rank(tmp_path: Path) -> None:

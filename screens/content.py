@@ -39,6 +39,12 @@ def view_for(session: Session, ref: Ref | None, *, paused_at: tuple[str, str] | 
         return _pending_view(comp, ref)
     if ref.item.startswith("break:"):
         return _break_view(comp, int(ref.item.split(":", 1)[1]))
+    if ref.item == "artifacts":
+        names = [st for st in comp.ordered_stages() if st.stage_id.startswith("artifact_")]
+        header = Text.assemble(("artifacts ", "bold"), _compile_title(comp))
+        lines = [f"{len(names)} artifact records of compile {comp.compile_id} (enter or → lists them):", ""]
+        lines += [f"  {st.key:<48} {st.title}" for st in names]
+        return View(header, "\n".join(lines))
     if ref.item == "recompile":
         header = Text.assemble(("↻ recompile ", "bold magenta"), _compile_title(comp))
         return View(header, comp.recompile_reason)

@@ -88,3 +88,28 @@ async def test_a_single_log_streams_into_the_app_while_it_is_shown():
         # The first stage was selected as soon as it arrived.
         assert main_screen(app).selected is not None and main_screen(app).selected.compile_id == "0/0"
         assert "dynamo_graph" in [ref.key for ref in main_screen(app).timeline.refs()]
+
+
+async def test_artifact_records_fold_into_one_row_per_compile():
+    session = load_trace_session(DATA / "traces" / "mlp")
+    app = TcdebugApp(session, read_only=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        timeline = main_screen(app).timeline
+        artifacts = [
+            st.key for st in session.compiles["0/1"].ordered_stages() if st.key.startswith("artifact_")
+        ]
+        assert len(artifacts) > 3
+        refs = timeline.refs()
+        assert Ref("0/1", item="artifacts") in refs and not any(r.key in artifacts for r in refs)
+        app.jump_to(Ref("0/1", item="artifacts"))
+        await pilot.pause()
+        assert f"{len(artifacts)} artifact records" in shown_text(app)
+        timeline.focus()
+        await pilot.press("right")
+        assert all(Ref("0/1", key) in timeline.refs() for key in artifacts)
+        await pilot.press("left")
+        assert not any(r.key in artifacts for r in timeline.refs())
+        # The palette (or any jump) to an artifact opens its group.
+        app.jump_to(Ref("0/1", artifacts[0]))
+        await pilot.pause()
+        assert timeline.highlighted_ref == Ref("0/1", artifacts[0])

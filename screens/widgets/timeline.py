@@ -19,10 +19,17 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from tcdebug import stages as stage_catalog
-from tcdebug.session import Compile, Session
+from tcdebug.session import Compile, Session, Stage
 
 PART_TAGS = {"forward": "fwd", "backward": "bwd", "inference": "inf"}
 LIVE_STATES = ("starting", "running", "paused")
+ARTIFACTS = "#artifacts"  # the fold key of a compile's artifact stages (TORCH_TRACE `artifact` records)
+
+
+def is_artifact(key: str) -> bool:
+    return key.startswith("artifact_")
+
+
 _AOT_TRAINING = {"aot_joint", "aot_forward", "aot_backward"}
 
 
@@ -198,7 +205,20 @@ def compile_rows(comp: Compile, state: TimelineState) -> list[Row]:
                 Text(f"  ↻ recompile: {_short(comp.recompile_reason)}", "magenta"),
             )
         )
-    for stage in comp.ordered_stages():
+    stages = comp.ordered_stages()
+    artifacts = [st for st in stages if is_artifact(st.key)]
+    shown: list[Stage | None] = [st for st in stages if not is_artifact(st.key)]  # None: the group row
+    if artifacts:
+        open_ = (cid, ARTIFACTS) in state.expanded_kernels
+        shown.append(None)
+        if open_:
+            shown.extend(artifacts)
+    for stage in shown:
+        if stage is None:
+            arrow = "▾" if (cid, ARTIFACTS) in state.expanded_kernels else "▸"
+            label = _assemble("   ", (f"{arrow} {len(artifacts)} artifacts", "dim cyan"))
+            rows.append(Row(Ref(cid, item="artifacts"), label))
+            continue
         paused = state.paused_at == (cid, stage.key)
         parts: list[str | tuple[str, str]] = [
             " ",
@@ -359,6 +379,9 @@ class Timeline(OptionList):
         if ref.kernel and (ref.compile_id, ref.key) not in self.expanded_kernels:
             self.expanded_kernels.add((ref.compile_id, ref.key))
             changed = True
+        if is_artifact(ref.key) and (ref.compile_id, ARTIFACTS) not in self.expanded_kernels:
+            self.expanded_kernels.add((ref.compile_id, ARTIFACTS))
+            changed = True
         if changed and self._session is not None:
             self.sync(self._session)
         return self._highlight_ref(ref)
@@ -380,11 +403,13 @@ class Timeline(OptionList):
             self.action_expand()
 
     def _expandable(self, ref: Ref) -> bool:
-        if not ref.key and not ref.item:
+        if (not ref.key and not ref.item) or ref.item == "artifacts":
             return True
         return ref.is_stage and self._kernel_count(ref) > 0
 
     def _is_expanded(self, ref: Ref) -> bool:
+        if ref.item == "artifacts":
+            return (ref.compile_id, ARTIFACTS) in self.expanded_kernels
         if not ref.key:
             return ref.compile_id not in self.collapsed
         return (ref.compile_id, ref.key) in self.expanded_kernels
@@ -399,6 +424,8 @@ class Timeline(OptionList):
             return
         if not ref.key and not ref.item:
             self.collapsed.discard(ref.compile_id)
+        elif ref.item == "artifacts":
+            self.expanded_kernels.add((ref.compile_id, ARTIFACTS))
         elif ref.is_stage and self._kernel_count(ref):
             self.expanded_kernels.add((ref.compile_id, ref.key))
         self.sync(self._session)
@@ -414,6 +441,13 @@ class Timeline(OptionList):
         elif ref.is_stage and (ref.compile_id, ref.key) in self.expanded_kernels:
             self.expanded_kernels.discard((ref.compile_id, ref.key))
             self.sync(self._session)
+        elif (ref.item == "artifacts" or is_artifact(ref.key)) and (
+            ref.compile_id,
+            ARTIFACTS,
+        ) in self.expanded_kernels:
+            self.expanded_kernels.discard((ref.compile_id, ARTIFACTS))
+            self.sync(self._session)
+            self.select_ref(Ref(ref.compile_id, item="artifacts"))
         else:
             self.collapsed.add(ref.compile_id)
             self.sync(self._session)

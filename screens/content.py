@@ -87,6 +87,11 @@ def _stage_view(comp: Compile, stage: Stage, *, paused: bool) -> View:
     header.append(f"\n{stage.language} · {lines} lines · +{stage.elapsed_s:.2f}s", "dim")
     if stage.kernels:
         header.append(f" · {len(stage.kernels)} kernels (] next, [ prev)", "cyan")
+    fusion_log = str(stage.meta.get("fusion_log") or "")
+    if fusion_log:
+        # Inductor's fusion decisions belong with the IR they produced: shown after it.
+        header.append(f" · fusion log from line {lines + 3}", "cyan")
+        text = f"{text.rstrip()}\n\n# ===== Inductor fusion log =====\n{fusion_log}"
     return View(header, text, stage.language, key=("stage", comp.compile_id, stage.key, len(text)))
 
 

@@ -221,3 +221,14 @@ def test_cached_rows_equal_fresh_rows_in_every_state():
     assert [(r.ref, r.label) for r in build_rows(session, TimelineState(), cache)] == [
         (r.ref, r.label) for r in build_rows(session, TimelineState())
     ]
+
+
+async def test_ir_after_fusion_shows_inductors_fusion_log():
+    app = open_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.jump_to(Ref("0/1", "inductor_ir_post_fusion.forward"))
+        await pilot.pause()
+        text = shown_text(app)
+        assert text.startswith("AFTER FUSION")
+        assert "# ===== Inductor fusion log =====" in text and "fuse_nodes_once" in text
+        assert "fusion log from line" in header_text(app)

@@ -224,6 +224,16 @@ def test_md5_mismatch_skips_the_record(tmp_path: Path) -> None:
     assert "dynamo_graph" in session.compiles["0/1"].stages
 
 
+def test_a_log_with_crlf_line_ends_reads_like_the_original(tmp_path: Path) -> None:
+    crlf = damaged(tmp_path, lambda lines: [line + b"\r" if line else line for line in lines])
+    original, converted = trace.load_trace_session(log("mlp")), trace.load_trace_session(crlf)
+    assert converted.trace_stats.get("skipped", 0) == 0, converted.notes
+    assert sorted(converted.compiles) == sorted(original.compiles)
+    for cid, comp in original.compiles.items():
+        for key, stage in comp.stages.items():
+            assert converted.compiles[cid].stages[key].get_text() == stage.get_text(), (cid, key)
+
+
 def test_non_utf8_bytes_are_skipped(tmp_path: Path) -> None:
     def edit(lines: list[bytes]) -> list[bytes]:
         at = _index(lines, b'"aot_inference_graph"')

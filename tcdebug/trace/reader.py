@@ -176,7 +176,7 @@ def decode_payload_lines(lines: list[bytes]) -> str:
     """Payload lines as written (tab-prefixed, maybe with a final empty split) -> the payload."""
     if lines and lines[-1] == b"":
         lines = lines[:-1]
-    return "\n".join(line[1:].decode("utf-8", errors="replace") for line in lines)
+    return "\n".join(line[1:].removesuffix(b"\r").decode("utf-8", errors="replace") for line in lines)
 
 
 @dataclass
@@ -369,6 +369,7 @@ def _resolve_interned(record: Record, table: dict[int, str]) -> None:
 def _add_payload_line(p: _Pending, raw: bytes, end: int) -> None:
     p.end = end
     content = raw[1:-1] if raw.endswith(b"\n") else raw[1:]
+    content = content.removesuffix(b"\r")  # a log that went through a CRLF conversion
     if not p.first:
         p.md5.update(b"\n")
     p.md5.update(content)

@@ -10,7 +10,7 @@ import asyncio
 import gc
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
 from textual import work
@@ -153,10 +153,8 @@ class TcdebugApp(App[int]):
         main = self.main_screen
         if main.is_mounted:
             main.refresh_session()
-            if first and self.session.compiles and main.selected is None:
-                target = next((ref for ref in main.timeline.refs() if ref.is_stage), None)
-                if target is not None:
-                    main.select(target)
+            if first and main.selected is None:
+                main.select_first_stage()
 
     def forward_event(self, event: dict[str, Any]) -> None:
         """The controller's `on_event`: safe to call from any thread."""
@@ -238,24 +236,21 @@ class TcdebugApp(App[int]):
             self._apply({"type": "resumed"})
         self.main_screen.refresh_session()
 
+    def _drive(self, what: str, command: Callable[[TargetController], object]) -> None:
+        if self._can_drive(what):
+            assert self.controller is not None
+            command(self.controller)
+            self._resumed()
+
     def action_step(self) -> None:
         """Step to the next stage (while the target compiles: pause at the next stage)."""
-        if self._can_drive("step"):
-            assert self.controller is not None
-            self.controller.step()
-            self._resumed()
+        self._drive("step", TargetController.step)
 
     def action_continue(self) -> None:
-        if self._can_drive("continue"):
-            assert self.controller is not None
-            self.controller.continue_()
-            self._resumed()
+        self._drive("continue", TargetController.continue_)
 
     def action_run(self) -> None:
-        if self._can_drive("run"):
-            assert self.controller is not None
-            self.controller.run()
-            self._resumed()
+        self._drive("run", TargetController.run)
 
     def action_toggle_breakpoint(self) -> None:
         ref = self.main_screen.selected
@@ -334,10 +329,10 @@ class TcdebugApp(App[int]):
         self.session = message.session
         self.switch_to_main()
         self.main_screen.refresh_session()
-        first = next((ref for ref in self.main_screen.timeline.refs() if ref.is_stage), None)
-        target = Ref(message.compile_id) if message.compile_id else first
-        if target is not None:
-            self.main_screen.select(target)
+        if message.compile_id:
+            self.main_screen.select(Ref(message.compile_id))
+        else:
+            self.main_screen.select_first_stage()
         self.notify(f"showing rank {message.rank}", timeout=3)
 
     async def action_quit(self) -> None:

@@ -79,9 +79,8 @@ class MainScreen(Screen[None]):
         self.query_one("#stage-pane").border_title = "Stage"
         self.refresh_session()
         self.show(None)
-        first = next((ref for ref in self.timeline.refs() if ref.is_stage), None)
-        if first is not None and not self.tc_app.is_live:
-            self.select(first)
+        if not self.tc_app.is_live:
+            self.select_first_stage()
         self.query_one(Timeline).focus()
         self.call_after_refresh(_freeze_heap)
 
@@ -130,6 +129,12 @@ class MainScreen(Screen[None]):
             self.select(Ref(compile_id, key))
 
     # ----- selection -----------------------------------------------------------------
+    def select_first_stage(self) -> None:
+        """Show the first stage of the first compile, when there is one."""
+        first = next((ref for ref in self.timeline.refs() if ref.is_stage), None)
+        if first is not None:
+            self.select(first)
+
     def select(self, ref: Ref) -> None:
         """Move the timeline cursor to `ref` and show it (programmatic: keeps `follow`)."""
         self.selected = ref

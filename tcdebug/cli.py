@@ -185,30 +185,36 @@ def cmd_open(ns: argparse.Namespace) -> int:
     single_log = _single_trace_log(path) if not ns.dump and ns.rank is None else None
     if single_log is not None:
         # One log: the app reads it while it shows it, so the first compile appears at once.
-        require_terminal()
-        from tcdebug.screens.app import run_open
         from tcdebug.trace import new_trace_session
 
-        return run_open(new_trace_session(single_log), stream_trace=str(single_log))
+        return _open_app(new_trace_session(single_log), stream_trace=str(single_log))
     session = load_any(path, rank=ns.rank)
-    if ns.dump:
-        write_dump(session, ns.dump)
-        if len(session.ranks) > 1:  # every rank, beside the one OUT/ itself holds
-            for rank, rank_session in session.ranks.items():
-                write_dump(rank_session, Path(ns.dump) / "ranks" / str(rank))
-        print(summary_text(session, out=ns.dump))
-        if len(session.ranks) > 1:
-            print(f"ranks: {', '.join(map(str, session.ranks))} (each in {ns.dump}/ranks/N/)")
-        return 0
+    if not ns.dump:
+        return _open_app(session)
+    write_dump(session, ns.dump)
+    ranks = session.ranks if len(session.ranks) > 1 else {}
+    for rank, rank_session in ranks.items():  # every rank, beside the one OUT/ itself holds
+        write_dump(rank_session, Path(ns.dump) / "ranks" / str(rank))
+    print(summary_text(session, out=ns.dump))
+    if ranks:
+        print(f"ranks: {', '.join(map(str, ranks))} (each in {ns.dump}/ranks/N/)")
+    return 0
+
+
+def _open_app(session: Session, *, stream_trace: str | None = None) -> int:
     require_terminal()
     from tcdebug.screens.app import run_open
 
-    return run_open(session)
+    return run_open(session, stream_trace=stream_trace)
+
+
+def _is_dump(path: Path) -> bool:
+    return (path / "session.json").exists() or path.name == "session.json"
 
 
 def _single_trace_log(path: Path) -> Path | None:
     """The log when `path` is a TORCH_TRACE log or a folder holding exactly one, else None."""
-    if (path / "session.json").exists() or path.name == "session.json":
+    if _is_dump(path):
         return None
     try:
         from tcdebug.trace import find_trace_logs
@@ -221,7 +227,7 @@ def _single_trace_log(path: Path) -> Path | None:
 
 def load_any(path: Path, *, rank: int | None = None) -> Session:
     """A dump folder (has session.json) or a TORCH_TRACE log / folder of logs."""
-    if (path / "session.json").exists() or path.name == "session.json":
+    if _is_dump(path):
         try:
             return load_dump(path)
         except DumpError as exc:

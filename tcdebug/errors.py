@@ -1,4 +1,4 @@
-"""One-line error texts, shared by the target and the UI."""
+"""One-line texts for errors and reasons, shared by the target, the CLI and the UI."""
 
 from __future__ import annotations
 
@@ -16,3 +16,9 @@ def headline(text: str) -> str:
     if first.endswith(":") and len(lines) > 1:
         return f"{first} {lines[1]}"
     return first
+
+
+def first_line(text: str, width: int = 160) -> str:
+    """The first line of `text`, cut to `width` characters with an ellipsis."""
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line if len(line) <= width else line[: width - 1] + "…"

@@ -41,6 +41,13 @@ ORDER = {k.id: i for i, k in enumerate(STAGE_KINDS)}
 # Which graph a stage belongs to when one compile runs several backend compiles
 # (training compiles the backward lazily, at the first .backward() call).
 GRAPH_PARTS = ("forward", "backward", "inference")
+# The stages of one Inductor compile: their part is the graph Inductor is compiling at the time.
+INDUCTOR_STAGES = (
+    "inductor_post_grad_graph",
+    "inductor_ir_pre_fusion",
+    "inductor_ir_post_fusion",
+    "kernel_source",
+)
 
 
 def kind(stage_id: str) -> StageKind:

@@ -4,12 +4,8 @@ from __future__ import annotations
 
 import os
 
+from tcdebug.errors import first_line
 from tcdebug.session import Compile, Rerun, Session
-
-
-def _first_line(text: str, width: int = 160) -> str:
-    line = text.strip().splitlines()[0] if text.strip() else ""
-    return line if len(line) <= width else line[: width - 1] + "…"
 
 
 def short_reason(reason: str) -> str:
@@ -17,8 +13,8 @@ def short_reason(reason: str) -> str:
     for line in reason.strip().splitlines():
         line = line.strip()
         if line and not line.startswith("Encountered graph break when attempting"):
-            return _first_line(line)
-    return _first_line(reason)
+            return first_line(line)
+    return first_line(reason)
 
 
 def _where(filename: str, line: int) -> str:
@@ -39,13 +35,13 @@ def _cudagraph_lines(compiles: list[Compile]) -> list[str]:
         if meta.get("skipped"):
             reasons = meta.get("skip_reasons") or ["?"]
             reason = reasons[0].split(" Found from")[0].strip().rstrip(".")
-            lines.append(f"{where} skipped: {_first_line(reason)}")
+            lines.append(f"{where} skipped: {first_line(reason)}")
             continue
         kernels = len(stage.kernels)
         line = f"{where} {meta.get('recordings', 0)} recording(s), {kernels} kernels captured"
         rerecords = meta.get("rerecord_reasons") or []
         if rerecords:
-            line += f"; re-recorded: {_first_line(rerecords[-1], 100)}"
+            line += f"; re-recorded: {first_line(rerecords[-1], 100)}"
         lines.append(line)
     return lines
 
@@ -72,7 +68,7 @@ def summary_text(session: Session, *, out: str | None = None) -> str:
             f"  {comp.elapsed_s:.2f}s  {where}{status}"
         )
         if comp.error:
-            lines.append(f"         error: {_first_line(comp.error)}")
+            lines.append(f"         error: {first_line(comp.error)}")
     breaks = session.graph_breaks()
     lines.append(f"graph breaks: {len(breaks)}")
     for gb in breaks:
@@ -82,7 +78,7 @@ def summary_text(session: Session, *, out: str | None = None) -> str:
     recompiles = session.recompiles()
     lines.append(f"recompiles: {len(recompiles)}")
     for comp in recompiles:
-        lines.append(f"  {comp.compile_id:<6} {_first_line(comp.recompile_reason)}")
+        lines.append(f"  {comp.compile_id:<6} {first_line(comp.recompile_reason)}")
     lines.extend(_cudagraph_lines(compiles))
     if session.reruns:
         lines.append(f"re-runs: {len(session.reruns)}")
@@ -120,10 +116,10 @@ def rerun_lines(rerun: Rerun) -> list[str]:
             else check.reason
         )
         lines.append(
-            f"      guards of {check.compile_id} {verdict}" + (f": {_first_line(reason)}" if reason else "")
+            f"      guards of {check.compile_id} {verdict}" + (f": {first_line(reason)}" if reason else "")
         )
     if rerun.status == "failed" and rerun.produced:
         lines.append(f"      compiled: {', '.join(rerun.produced)}")
     if rerun.error:
-        lines.append(f"      error: {_first_line(rerun.error, 300)}")
+        lines.append(f"      error: {first_line(rerun.error, 300)}")
     return lines

@@ -19,6 +19,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from tcdebug import stages as stage_catalog
+from tcdebug.errors import first_line
 from tcdebug.session import Compile, Session, Stage
 
 PART_TAGS = {"forward": "fwd", "backward": "bwd", "inference": "inf"}
@@ -97,11 +98,6 @@ def expected_stages(comp: Compile) -> list[str]:
             continue  # undecided: show the two possible first AOT graphs only
         pending.append(sid)
     return pending
-
-
-def _short(text: str, limit: int = 60) -> str:
-    line = text.strip().splitlines()[0] if text.strip() else ""
-    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def _assemble(*parts: str | tuple[str, str]) -> Text:
@@ -202,7 +198,7 @@ def compile_rows(comp: Compile, state: TimelineState) -> list[Row]:
         rows.append(
             Row(
                 Ref(cid, item="recompile"),
-                Text(f"  ↻ recompile: {_short(comp.recompile_reason)}", "magenta"),
+                Text(f"  ↻ recompile: {first_line(comp.recompile_reason, 60)}", "magenta"),
             )
         )
     stages = comp.ordered_stages()
@@ -246,10 +242,13 @@ def compile_rows(comp: Compile, state: TimelineState) -> list[Row]:
             rows.append(Row(Ref(cid, sid, item="pending"), _assemble("  ", bp, (sid, "dim"))))
     for number, gb in enumerate(comp.graph_breaks):
         rows.append(
-            Row(Ref(cid, item=f"break:{number}"), Text(f"  ⚠ graph break: {_short(gb.reason)}", "yellow"))
+            Row(
+                Ref(cid, item=f"break:{number}"),
+                Text(f"  ⚠ graph break: {first_line(gb.reason, 60)}", "yellow"),
+            )
         )
     if comp.status == "failed" and comp.error:
-        rows.append(Row(Ref(cid, item="error"), Text(f"  ✗ {_short(comp.error)}", "red")))
+        rows.append(Row(Ref(cid, item="error"), Text(f"  ✗ {first_line(comp.error, 60)}", "red")))
     return rows
 
 

@@ -17,13 +17,6 @@ from tcdebug import stages as stage_catalog
 from tcdebug.target.pauser import Pauser
 
 ALWAYS = ("source", "bytecode_before", "dynamo_graph", "guards", "bytecode_after")
-INDUCTOR_STAGES = (
-    "inductor_post_grad_graph",
-    "inductor_ir_pre_fusion",
-    "inductor_ir_post_fusion",
-    "kernel_source",
-)
-
 # Stages whose facts keep arriving after they were sent (`update_stage`): Triton kernels are
 # loaded, autotuned and mapped to FX nodes only after Inductor logged the output code.
 UPDATABLE = ("kernel_source",)
@@ -229,7 +222,7 @@ class Recorder:
         for part in parts:
             if part == "backward" and not final:
                 continue  # compiled lazily at the first .backward()
-            for stage_id in INDUCTOR_STAGES:
+            for stage_id in stage_catalog.INDUCTOR_STAGES:
                 if not ran_inductor:
                     reason = "the backend did not run Inductor"
                 elif part == "backward" and f"kernel_source.{part}" not in st.keys:

@@ -95,16 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     if not ns.module:
         error = check_script(target)
         if error:
-            send(
-                "hello",
-                python=platform.python_version(),
-                script=target,
-                argv=ns.argv,
-                torch_version="",
-                device="",
-            )
-            send("script_end", exit_code=2 if error.startswith("no such") else 1, error=error)
-            return _serve(reader, send, 2 if error.startswith("no such") else 1)
+            return _end_before_torch(reader, send, ns, 2 if error.startswith("no such") else 1, error)
 
     import warnings
 
@@ -113,17 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import torch  # noqa: E402 - only now: the UI paints before this costs seconds
     except ImportError as exc:
-        send(
-            "hello",
-            python=platform.python_version(),
-            script=target,
-            argv=ns.argv,
-            torch_version="",
-            device="",
-        )
         error = f"torch cannot be imported by {sys.executable} ({exc}): install torch first"
-        send("script_end", exit_code=1, error=error)
-        return _serve(reader, send, 1)
+        return _end_before_torch(reader, send, ns, 1, error)
 
     from tcdebug.capture.setup import install_capture
 
@@ -161,6 +143,22 @@ def _module_exists(name: str) -> bool:
         return importlib.util.find_spec(name) is not None
     except (ImportError, ValueError):
         return False
+
+
+def _end_before_torch(
+    reader: CommandReader, send: Any, ns: argparse.Namespace, exit_code: int, error: str
+) -> int:
+    """The script cannot start: say hello without torch, end it with `error`, serve until closed."""
+    send(
+        "hello",
+        python=platform.python_version(),
+        script=ns.argv[0],
+        argv=ns.argv,
+        torch_version="",
+        device="",
+    )
+    send("script_end", exit_code=exit_code, error=error)
+    return _serve(reader, send, exit_code)
 
 
 def run_user_code(ns: argparse.Namespace) -> tuple[int, str]:

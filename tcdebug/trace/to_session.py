@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tcdebug import stages as stage_catalog
+from tcdebug.dynamo_text import compile_outcome, recompile_reasons, split_graph_break
 from tcdebug.kernels import split_output_code
 from tcdebug.session import LOADED, Kernel, Session
 from tcdebug.trace.reader import PayloadRef, Record, TraceStats, read_records
@@ -39,13 +40,6 @@ _GRAPH_STAGES = {
     "inductor_post_grad_graph": "inductor_post_grad_graph",
     "ir_pre_fusion": "inductor_ir_pre_fusion",
     "ir_post_fusion": "inductor_ir_post_fusion",
-}
-# Stages whose part (forward/backward/inference) is the graph Inductor is compiling now.
-_INDUCTOR_STAGES = {
-    "inductor_post_grad_graph",
-    "inductor_ir_pre_fusion",
-    "inductor_ir_post_fusion",
-    "kernel_source",
 }
 _IGNORED = {
     "chromium_event",
@@ -242,10 +236,9 @@ class TraceConverter:
 
     def _metrics(self, cid: str, st: _CompileState, record: Record) -> Iterator[dict[str, Any]]:
         md = record.meta if isinstance(record.meta, dict) else {}
-        failed = bool(md.get("fail_type")) and not md.get("has_guarded_code", True)
-        if md.get("fail_type"):
-            reason = str(md.get("fail_reason") or "").strip()
-            st.error = _headline(f"{md.get('fail_type')}: {reason}".strip(": "))
+        failed, error = compile_outcome(md)
+        if error:
+            st.error = error
         st.status = "failed" if failed else "ok"
         st.elapsed_s = float(md.get("entire_frame_compile_time_s") or 0.0)
         yield {
@@ -275,7 +268,7 @@ class TraceConverter:
     def _artifact(self, cid: str, st: _CompileState, record: Record) -> Iterator[dict[str, Any]]:
         name = record.name
         if name == "recompile_reasons":
-            yield {"type": "recompile", "compile_id": cid, "reason": _recompile_reason(record.payload)}
+            yield {"type": "recompile", "compile_id": cid, "reason": recompile_reasons(record.payload)}
             return
         if name == "dynamo_graph_break_reason":
             reason, stack = split_graph_break(record.payload or "")
@@ -353,7 +346,7 @@ class TraceConverter:
     ) -> dict[str, Any]:
         artifact = stage_id.startswith("artifact_")
         if part is None:
-            part = self._part(st) if stage_id in _INDUCTOR_STAGES else ""
+            part = self._part(st) if stage_id in stage_catalog.INDUCTOR_STAGES else ""
         key = stage_catalog.stage_key(stage_id, part)
         if artifact and st.key_attempts.get(key) == record.attempt:
             # the same artifact twice in one attempt: keep both (a restart replaces instead)
@@ -391,36 +384,6 @@ def _json(text: str | None) -> dict[str, Any]:
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}
-
-
-def _recompile_reason(text: str | None) -> str:
-    try:
-        value = json.loads(text or "")
-    except ValueError:
-        return (text or "").strip()
-    if isinstance(value, list):
-        return "\n".join(str(v) for v in value)
-    return str(value)
-
-
-def _headline(text: str) -> str:
-    lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
-    if not lines:
-        return ""
-    return f"{lines[0]} {lines[1]}" if lines[0].endswith(":") and len(lines) > 1 else lines[0]
-
-
-def split_graph_break(payload: str) -> tuple[str, list[str]]:
-    """Dynamo's graph-break text -> (reason, user stack frames, innermost last)."""
-    head, _, rest = payload.strip().partition("User code traceback:")
-    _, found, reason = head.partition("Graph Break Reason:")
-    frames: list[list[str]] = []
-    for line in rest.split("Traceback (most recent call last):")[0].splitlines():
-        if line.lstrip().startswith('File "'):
-            frames.append([line.rstrip()])
-        elif frames and line.strip():
-            frames[-1].append(line.rstrip())
-    return (reason if found else head).strip(), ["\n".join(f) for f in frames]
 
 
 def _graph_meta(record: Record) -> dict[str, Any]:

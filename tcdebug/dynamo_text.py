@@ -1,0 +1,71 @@
+"""Dynamo's own texts: graph-break reasons, recompile reasons, compile failures.
+
+Shared by the live capture (`tcdebug.capture.events`) and the TORCH_TRACE reader
+(`tcdebug.trace`), which receive the same payloads. Stdlib only.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from typing import Any
+
+from tcdebug.errors import headline
+
+_BREAK_AT = "Graph break in user code at "
+_RUNNER_FRAMES = ("/tcdebug/", "<frozen runpy>", "runpy.py")
+
+
+def split_graph_break(payload: str, *, hide_runner_frames: bool = False) -> tuple[str, list[str]]:
+    """Dynamo's graph-break text -> (reason, user stack frames, innermost last).
+
+    The payload is "Graph break in user code at F:L / Graph Break Reason: ... /
+    User code traceback: <frames> / <Python traceback>". With `hide_runner_frames`
+    (a script run under tcdebug), frames of tcdebug and runpy are left out, and when no
+    frame is left the break's own location stands in for the stack.
+    """
+    head, _, rest = payload.strip().partition("User code traceback:")
+    _, found, reason = head.partition("Graph Break Reason:")
+    frames: list[list[str]] = []
+    for line in rest.split("Traceback (most recent call last):")[0].splitlines():
+        if line.lstrip().startswith('File "'):
+            frames.append([line.rstrip()])
+        elif frames and line.strip():
+            frames[-1].append(line.rstrip())
+    if hide_runner_frames:
+        frames = [f for f in frames if not any(marker in f[0] for marker in _RUNNER_FRAMES)]
+    stack = ["\n".join(f) for f in frames]
+    first = head.splitlines()[0] if head else ""
+    if hide_runner_frames and not stack and first.startswith(_BREAK_AT):
+        path, _, lineno = first[len(_BREAK_AT) :].strip().rpartition(":")
+        stack = [f'  File "{path}", line {lineno}']
+    return (reason if found else head).strip(), stack
+
+
+def recompile_reasons(payload: str | None) -> str:
+    """The `recompile_reasons` artifact (a JSON list in logs, a Python list in-process), one per line."""
+    text = (payload or "").strip()
+    try:
+        value: Any = json.loads(text)
+    except ValueError:
+        try:
+            value = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            return text
+    if isinstance(value, (list, tuple)):
+        return "\n".join(str(v) for v in value)
+    return str(value)
+
+
+def compile_outcome(metrics: dict[str, Any]) -> tuple[bool, str]:
+    """(failed, one-line error) from a compile's compilation metrics.
+
+    A compile with a `fail_type` that still installed guarded code (e.g. after a graph
+    break restart) did not fail; its error is still reported.
+    """
+    failed = bool(metrics.get("fail_type")) and not metrics.get("has_guarded_code", True)
+    error = ""
+    if metrics.get("fail_type"):
+        reason = str(metrics.get("fail_reason") or "").strip()
+        error = headline(f"{metrics.get('fail_type')}: {reason}".strip(": "))
+    return failed, error

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual import on
@@ -19,14 +18,6 @@ from tcdebug.screens.widgets.timeline import Ref, Timeline, TimelineState
 
 if TYPE_CHECKING:
     from tcdebug.screens.app import TcdebugApp
-
-
-def _freeze_heap() -> None:
-    """After the first paint: move everything alive now (the session, the widgets) out of the
-    garbage collector's sight. A big session holds many long-lived objects; without this, every
-    full collection walks them all, and a key press now and then takes ~50 ms longer."""
-    gc.collect()
-    gc.freeze()
 
 
 class SearchInput(Input):
@@ -82,7 +73,6 @@ class MainScreen(Screen[None]):
         if not self.tc_app.is_live:
             self.select_first_stage()
         self.query_one(Timeline).focus()
-        self.call_after_refresh(_freeze_heap)
 
     # ----- follow the session --------------------------------------------------------
     @property

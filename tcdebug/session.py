@@ -103,6 +103,19 @@ class Compile:
     def frame_compile_id(self) -> int:
         return _id_part(self.compile_id, 1)
 
+    @property
+    def attempt(self) -> int:
+        """Dynamo's restart attempt: 1 for `0/0_1`, 0 for `0/0`."""
+        _, _, attempt = _id_core(self.compile_id).rpartition("/")[2].partition("_")
+        return int(attempt) if attempt.isdigit() else 0
+
+    @property
+    def run(self) -> int:
+        """The run of this id in one TORCH_TRACE log: 2 for `0/0#2`, else 1."""
+        _, _, run = self.compile_id.partition("#")
+        run = run.partition("@")[0]
+        return int(run) if run.isdigit() else 1
+
     def ordered_stages(self) -> list[Stage]:
         return sorted(self.stages.values(), key=lambda s: stage_catalog.sort_key(s.key))
 
@@ -214,7 +227,7 @@ class Session:
     def ordered_compiles(self) -> list[Compile]:
         return sorted(
             self.compiles.values(),
-            key=lambda c: (c.rank or 0, c.frame_id, c.frame_compile_id, c.compile_id),
+            key=lambda c: (c.rank or 0, c.run, c.frame_id, c.frame_compile_id, c.attempt, c.compile_id),
         )
 
     def graph_breaks(self) -> list[GraphBreak]:
@@ -371,11 +384,20 @@ class Session:
         self.notes.append(ev.get("text", ""))
 
 
+def _id_core(compile_id: str) -> str:
+    """Dynamo's own id: without the `@pid` and `#run` suffixes (see the BRIEF's convention)."""
+    return compile_id.partition("@")[0].partition("#")[0]
+
+
 def _id_part(compile_id: str, index: int) -> int:
+    """Frame (0) or frame compile (1) number; `-` (export, AOTInductor) and bad ids give -1."""
+    parts = _id_core(compile_id).lstrip("!").split("/")
+    if compile_id.startswith("!") and len(parts) == 3:
+        parts = parts[1:]  # !ca/frame/compile
     try:
-        return int(compile_id.lstrip("!").split("/")[index])
+        return int(parts[index].partition("_")[0])
     except (IndexError, ValueError):
-        return 0
+        return -1
 
 
 # ----- (de)serialisation --------------------------------------------------------

@@ -107,30 +107,36 @@ def test_kernels_are_split_from_output_code_and_read_lazily() -> None:
 
 def test_stages_a_trace_lacks_are_not_captured_with_a_reason() -> None:
     session = trace.load_trace_session(TRACES / "graph_breaks")
-    first = session.compiles["0/0"]
+    first = session.compiles["0/0_1"]  # the attempt that compiled (0/0 restarted)
     for stage_id in ("source", "bytecode_before", "bytecode_after", "inductor_ir_pre_fusion"):
         assert not first.stages[stage_id].captured
         assert first.stages[stage_id].reason == trace.NOT_IN_TRACE
         assert first.stages[stage_id].get_text() == f"not captured: {trace.NOT_IN_TRACE}"
     # resume functions do get their bytecode logged
-    resume = session.compiles["1/0"]
-    assert (
-        resume.stages["bytecode_before"].captured and "RESUME" in resume.stages["bytecode_before"].get_text()
-    )
+    # (the original bytecode is logged by attempt 0, the modified one by the attempt that compiled)
+    restarted, resume = session.compiles["1/0"], session.compiles["1/0_1"]
+    before = restarted.stages["bytecode_before"]
+    assert before.captured and "RESUME" in before.get_text()
     assert resume.stages["bytecode_after"].captured
+    assert resume.stages["bytecode_before"].reason == "in 1/0 (logged by the attempt that restarted)"
 
 
 def test_graph_breaks_and_restarts() -> None:
     session = trace.load_trace_session(TRACES / "graph_breaks")
-    assert [c.compile_id for c in session.ordered_compiles()] == ["0/0", "1/0", "2/0", "3/0"]
+    # every attempt is its own compile: 0/0 broke and restarted, 0/0_1 compiled (tlparse: [0/0_1])
+    ids = ["0/0", "0/0_1", "1/0", "1/0_1", "2/0", "3/0"]
+    assert [c.compile_id for c in session.ordered_compiles()] == ids
+    assert session.compiles["0/0"].status == "restarted" and session.compiles["0/0"].function == "normalize"
     breaks = session.graph_breaks()
     assert [gb.compile_id for gb in breaks] == ["0/0", "1/0", "2/0"]
     assert "print" in breaks[0].reason and "item()" in breaks[1].reason
     assert "Data-dependent branching" in breaks[2].reason
     assert 'graph_breaks.py", line 8' in breaks[0].user_stack[-1]
     # the graph Dynamo kept is the one of the restart (attempt 1)
-    assert session.compiles["0/0"].stages["dynamo_graph"].meta["attempt"] == 1
-    assert session.compiles["0/0"].metrics["num_graph_breaks"] == 1
+    kept = session.compiles["0/0_1"]
+    assert kept.stages["dynamo_graph"].meta["attempt"] == 1 and kept.status == "ok"
+    assert kept.metrics["num_graph_breaks"] == 1 and kept.function == "normalize"
+    assert "dynamo_graph" not in session.compiles["0/0"].stages
 
 
 # ----- several ranks ---------------------------------------------------------------------------
@@ -212,16 +218,23 @@ def test_payload_lines_without_a_record_count_once(tmp_path: Path) -> None:
     assert session.trace_stats["malformed"] == 1 and len(session.compiles) == 2
 
 
-def test_md5_mismatch_skips_the_record(tmp_path: Path) -> None:
+def test_md5_mismatch_keeps_the_payload_and_flags_it(tmp_path: Path) -> None:
     def edit(lines: list[bytes]) -> list[bytes]:
         at = _index(lines, b'"dynamo_output_graph"')
         lines[at + 2] = lines[at + 2].replace(b"def forward", b"def forwarX")
+        code = _index(lines, b'"inductor_output_code"')
+        lines[code + 3] = lines[code + 3] + b"  # edited"
         return lines
 
     session = trace.load_trace_session(damaged(tmp_path, edit))
-    assert session.trace_stats["md5_mismatch"] == 1
-    assert "dynamo_graph" not in session.compiles["0/0"].stages
-    assert "dynamo_graph" in session.compiles["0/1"].stages
+    assert session.trace_stats["md5_mismatch"] == 2 and session.trace_stats["skipped"] == 0
+    graph = session.compiles["0/0"].stages["dynamo_graph"]
+    assert graph.meta["md5_mismatch"] is True and "def forwarX" in graph.get_text()
+    code = session.compiles["0/0"].stages["kernel_source.inference"]  # kernels are not lost
+    assert code.meta["md5_mismatch"] is True and code.kernels and "# edited" in code.get_text()
+    assert "md5_mismatch" not in session.compiles["0/1"].stages["dynamo_graph"].meta
+    assert any("2 payloads with a wrong md5 kept" in note for note in session.notes)
+    assert "2 payloads with a wrong md5 kept" in summary_text(session)
 
 
 def test_a_log_with_crlf_line_ends_reads_like_the_original(tmp_path: Path) -> None:
@@ -318,10 +331,10 @@ def test_events_stream_before_the_whole_log_is_read(tmp_path: Path) -> None:
             break
     total_lines = source.count(b"\n") * 12
     assert stats.lines < total_lines / 10  # the first compile came from the start of the file
-    assert session.compiles["100/0"].status == "ok"
+    assert session.compiles["100/0"].status == "restarted"  # attempt 0 restarted: 100/0_1 compiled
     for ev in events:
         trace.apply_event(session, ev)
-    assert len(session.compiles) == 48 and stats.skipped() == 0
+    assert len(session.compiles) == 72 and stats.skipped() == 0  # 6 (attempts included) per copy
     held = [s for c in session.compiles.values() for s in c.stages.values() if s.text is not None]
     assert held == []  # every payload stays in the file
     kernels = [k for c in session.compiles.values() for s in c.stages.values() for k in s.kernels]

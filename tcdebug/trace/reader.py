@@ -8,8 +8,9 @@ A record is one glog-prefixed line with a JSON envelope, followed by its payload
     \t...
 
 Payloads are not kept: a record carries a `PayloadRef` (file offsets) and the text is read
-back when first shown. Bad input (malformed lines, truncation, md5 mismatches, non-UTF-8
-bytes, unknown event keys) is skipped and counted in `TraceStats`, never raised.
+back when first shown. Bad input (malformed lines, truncation, non-UTF-8 bytes, unknown event
+keys) is skipped and counted in `TraceStats`, never raised. A complete payload whose md5 does not
+match is kept, flagged (`Record.md5_ok`) and counted, as tlparse does: its text may be all there is.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from typing import Any
 # `[rank0]:` only appears in text logs, but a copy-pasted trace may carry it.
 _PREFIX_RE = re.compile(
     rb"^(?:\[rank\d+\]:)?[VIWEC](?P<mon>\d\d)(?P<day>\d\d) (?P<h>\d\d):(?P<m>\d\d):(?P<s>\d\d)\.(?P<us>\d{6})"
-    rb" +\d+ [^\]\n]*?:\d+\]"
+    rb" +(?P<pid>\d+) [^\]\n]*?:\d+\]"
 )
 
 # Envelope keys that qualify the event rather than name it.
@@ -112,7 +113,6 @@ EAGER_ARTIFACTS = frozenset(
 STAT_LABELS = {
     "malformed": "malformed lines",
     "truncated": "truncated records",
-    "md5_mismatch": "payloads with a wrong md5",
     "bad_utf8": "records with non-UTF-8 bytes",
     "unknown": "records with an unknown event key",
 }
@@ -130,12 +130,13 @@ class TraceStats:
     bad_utf8: int = 0
     unknown: int = 0
     unknown_keys: Counter[str] = field(default_factory=Counter)
+    links: int = 0  # `link` records (kept, shown as notes)
 
     def skipped(self) -> int:
-        return self.malformed + self.truncated + self.md5_mismatch + self.bad_utf8 + self.unknown
+        return self.malformed + self.truncated + self.bad_utf8 + self.unknown
 
     def as_dict(self) -> dict[str, int]:
-        d = {k: getattr(self, k) for k in ("lines", "records", *STAT_LABELS)}
+        d = {k: getattr(self, k) for k in ("lines", "records", "md5_mismatch", "links", *STAT_LABELS)}
         d["skipped"] = self.skipped()
         return d
 
@@ -149,6 +150,9 @@ class TraceStats:
                 if key == "unknown":
                     text += f" ({', '.join(sorted(self.unknown_keys)[:5])})"
                 out.append(text)
+        if self.md5_mismatch:
+            n = self.md5_mismatch
+            out.append(f"{n} payload{'s' if n > 1 else ''} with a wrong md5 kept (flagged where shown)")
         return out
 
 
@@ -191,6 +195,8 @@ class Record:
     ref: PayloadRef | None = None
     payload: str | None = None
     line_counts: int = 0  # payload lines matching the counting rule (guards)
+    pid: int = 0  # the writing process (the glog prefix); two runs appended to one log differ
+    md5_ok: bool = True  # False: the payload does not match the envelope's md5 (kept, flagged)
 
     @property
     def name(self) -> str:
@@ -285,7 +291,7 @@ def read_records(path: str | Path, stats: TraceStats | None = None) -> Iterator[
             if parsed is None:
                 skipping = True
                 continue
-            key, envelope, time_s = parsed
+            key, envelope, time_s, pid = parsed
             if key == "str":
                 _intern(envelope.get("str"), intern, stats)
                 stats.records += 1
@@ -295,7 +301,11 @@ def read_records(path: str | Path, stats: TraceStats | None = None) -> Iterator[
                 stats.unknown_keys[key] += 1
                 skipping = True
                 continue
-            record = Record(lineno=lineno, key=key, meta=envelope[key], envelope=envelope, time_s=time_s)
+            record = Record(
+                lineno=lineno, key=key, meta=envelope[key], envelope=envelope, time_s=time_s, pid=pid
+            )
+            if key == "link":
+                stats.links += 1
             _resolve_interned(record, intern)
             expect = envelope.get("has_payload")
             if expect is None:
@@ -312,7 +322,7 @@ def read_records(path: str | Path, stats: TraceStats | None = None) -> Iterator[
 
 def _parse_envelope(
     raw: bytes, lineno: int, stats: TraceStats, *, last: bool
-) -> tuple[str, dict[str, Any], float] | None:
+) -> tuple[str, dict[str, Any], float, int] | None:
     m = _PREFIX_RE.match(raw)
     if m is None:
         _bad(stats, last)
@@ -336,7 +346,7 @@ def _parse_envelope(
     if key is None:
         _bad(stats, last)
         return None
-    return key, envelope, _time_s(m)
+    return key, envelope, _time_s(m), int(m["pid"])
 
 
 def _bad(stats: TraceStats, last: bool) -> None:
@@ -391,13 +401,13 @@ def _finish(p: _Pending, stats: TraceStats, *, at_eof: bool) -> Record | None:
     if p.bad_utf8:
         stats.bad_utf8 += 1
         return None
+    record = p.record
     if digest != p.expect:
         if at_eof:
             stats.truncated += 1
-        else:
-            stats.md5_mismatch += 1
-        return None
-    record = p.record
+            return None
+        stats.md5_mismatch += 1
+        record.md5_ok = False
     record.ref = PayloadRef(p.path, p.start, p.end - p.start)
     if p.lines is not None:
         record.payload = "\n".join(p.lines)

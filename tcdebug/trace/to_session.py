@@ -3,13 +3,18 @@
 `iter_trace_events(path)` yields events as the log streams by, so a UI can show the first
 compile long before a large log is read; `apply_event(session, ev)` folds one in. Stage events
 carry a loader (the payload's file offsets) instead of the text.
+
+Compile keys (see the BRIEF's convention): Dynamo's id, `_N` for restart attempt N (`0/0_1`),
+`#N` for the N-th run of one id in a log (`0/0#2`: two processes appended to one log, or the
+same process starting the id again). Records without a compile id (torch.export, AOTInductor)
+form compiles `-/-`, `-/-#2`, ... as tlparse lists them under `[-/-]`.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +23,7 @@ from tcdebug import stages as stage_catalog
 from tcdebug.dynamo_text import compile_outcome, recompile_reasons, split_graph_break
 from tcdebug.kernels import split_output_code
 from tcdebug.session import LOADED, Kernel, Session
+from tcdebug.trace.aoti import split_cpp_kernels
 from tcdebug.trace.reader import PayloadRef, Record, TraceStats, read_records
 
 NOT_IN_TRACE = "not in TORCH_TRACE logs"
@@ -52,9 +58,16 @@ _IGNORED = {
     "guard_added",
     "guard_added_fast",
     "symbolic_shape_specialization",
-    "link",
     "dump_file",
+    "propagate_real_tensors",
+    "propagate_real_tensors_provenance",
 }
+# Id-less records that are no compile's material (the rest open a `-/-` compile).
+_GLOBAL_IGNORED = {"torch_version", "str", "dynamo_start"}
+GLOBAL_ID = "-/-"
+# graph_dump names of AOTInductor's generated code.
+_AOTI_WRAPPER = "inductor_aot_wrapper_code"
+_AOTI_KERNELS = "inductor_aot_kernel_code"
 # Records that open an Inductor compile (the FX graph cache artifact closes it).
 _INDUCTOR_START = {
     "fx_graph_runnable",
@@ -92,9 +105,16 @@ _METRICS_LEFT_OUT = {
 class LazyKernel(Kernel):
     """A kernel whose source is re-split from its output code (read from the log) when used."""
 
-    def __init__(self, ref: PayloadRef, index: int, kernel: Kernel) -> None:
+    def __init__(
+        self,
+        ref: PayloadRef,
+        index: int,
+        kernel: Kernel,
+        splitter: Callable[[str], list[Kernel]] = split_output_code,
+    ) -> None:
         self._ref = ref
         self._index = index
+        self._splitter = splitter
         self._source: str | None = None
         super().__init__(
             name=kernel.name,
@@ -110,7 +130,7 @@ class LazyKernel(Kernel):
         if self._source is not None:
             return self._source
         try:
-            kernels = _split_cached(self._ref)
+            kernels = _split_cached(self._ref, self._splitter)
         except OSError as exc:
             return f"<could not read kernel {self.name}: {exc}>"
         return kernels[self._index].source if self._index < len(kernels) else ""
@@ -120,15 +140,15 @@ class LazyKernel(Kernel):
         self._source = value or None
 
 
-_split_memo: dict[PayloadRef, list[Kernel]] = {}
+_split_memo: dict[tuple[PayloadRef, Callable[[str], list[Kernel]]], list[Kernel]] = {}
 
 
-def _split_cached(ref: PayloadRef) -> list[Kernel]:
+def _split_cached(ref: PayloadRef, splitter: Callable[[str], list[Kernel]]) -> list[Kernel]:
     """The kernels of one output code; only the last one split is kept."""
-    if ref not in _split_memo:
+    if (ref, splitter) not in _split_memo:
         _split_memo.clear()
-        _split_memo[ref] = split_output_code(ref.read())
-    return _split_memo[ref]
+        _split_memo[(ref, splitter)] = splitter(ref.read())
+    return _split_memo[(ref, splitter)]
 
 
 @dataclass
@@ -144,6 +164,9 @@ class _CompileState:
     error: str = ""
     elapsed_s: float = 0.0
     ended: bool = False
+    base: str = ""  # Dynamo's id with the attempt, without the run (`0/0_1`); "" for `-/-`
+    attempt: int = 0
+    break_reasons: list[str] = field(default_factory=list)
 
 
 class TraceConverter:
@@ -153,6 +176,14 @@ class TraceConverter:
         self.stats = stats
         self.compiles: dict[str, _CompileState] = {}
         self.rank: int | None = None
+        # runs: a run is one process (pid), split again when it starts an id a second time
+        self._generation: dict[int, int] = {}  # pid -> how often it restarted its ids
+        self._started: set[tuple[int, int, str]] = set()  # (pid, generation, base) with a dynamo_start
+        self._keys: dict[tuple[int, int, str], str] = {}  # (pid, generation, base) -> compile key
+        self._uses: dict[str, int] = {}  # base -> how many runs used it
+        self._run: tuple[int, int] = (0, 0)  # the run of the last record with a compile id
+        self._global: str | None = None  # the open `-/-` compile
+        self._globals = 0
 
     def events(self, records: Iterator[Record]) -> Iterator[dict[str, Any]]:
         for record in records:
@@ -162,26 +193,80 @@ class TraceConverter:
             yield from self.convert(record)
         for cid, st in self.compiles.items():
             if not st.ended:
-                yield from self._not_captured(cid, st)
+                if st.status != "compiling":  # e.g. an export that failed: no metrics follow
+                    yield self._end(cid, st, {})
+                if st.base:
+                    yield from self._not_captured(cid, st)
+
+    # ----- compile keys --------------------------------------------------------------
+    def compile_key(self, record: Record) -> str | None:
+        """The session key of the compile `record` belongs to (None: a global record)."""
+        cid = record.compile_id
+        if cid is None:
+            return None
+        base = f"{cid}_{record.attempt}" if record.attempt else cid
+        pid = record.pid
+        gen = self._generation.get(pid, 0)
+        if record.key == "dynamo_start":
+            if (pid, gen, base) in self._started:  # the same process starts this id again
+                gen = self._generation[pid] = gen + 1
+            self._started.add((pid, gen, base))
+        self._run = (pid, gen)
+        run = (pid, gen, base)
+        key = self._keys.get(run)
+        if key is None:
+            n = self._uses[base] = self._uses.get(base, 0) + 1
+            key = self._keys[run] = base if n == 1 else f"{base}#{n}"
+        return key
+
+    def _global_key(self, record: Record) -> str | None:
+        """The `-/-` compile an id-less record belongs to, opening one when it starts a compile."""
+        name = record.name
+        if name in _GLOBAL_IGNORED or record.key in _IGNORED or record.key == "link":
+            return None
+        if record.key == "export" and self._global is not None:
+            self._global = None  # torch.export starts: a new compile
+        if self._global is None:
+            if record.key == "compilation_metrics":
+                return None  # metrics of nothing we saw
+            self._globals += 1
+            self._global = GLOBAL_ID if self._globals == 1 else f"{GLOBAL_ID}#{self._globals}"
+        return self._global
 
     def convert(self, record: Record) -> Iterator[dict[str, Any]]:
-        key, name, cid = record.key, record.name, record.compile_id
+        key, name = record.key, record.name
+        if key == "link":
+            yield self._link(record)
+            return
         if key in _IGNORED:
             return
-        st0 = self.compiles.get(cid) if cid is not None else None
+        if name == "torch_version":
+            yield {"type": "trace_info", "torch_version": _json(record.payload).get("pytorch_version", "")}
+            return
+        cid = self.compile_key(record)
+        if cid is None:
+            cid = self._global_key(record)
+            if cid is None:
+                return  # a global record tcdebug does not show
+        st0 = self.compiles.get(cid)
         if st0 is not None and (name in _INDUCTOR_START or key in _INDUCTOR_START):
             current = st0.inductor_part
             if current is None or (key != "inductor_output_code" and f"kernel_source.{current}" in st0.keys):
                 st0.inductor_part = self._next_part(st0)
-        if name == "torch_version":
-            yield {"type": "trace_info", "torch_version": _json(record.payload).get("pytorch_version", "")}
-            return
-        if cid is None:
-            return  # a global record tcdebug does not show (e.g. a chromium event)
         st = self.compiles.get(cid)
         if st is None:
             st = self.compiles[cid] = _CompileState(record.time_s)
-            yield {"type": "compile_start", "compile_id": cid, "rank": record.rank}
+            if record.compile_id is not None:
+                st.base, st.attempt = cid.partition("#")[0], record.attempt
+                yield from self._restarted(cid, st)
+            yield self._open(cid, record)
+        if cid.startswith(GLOBAL_ID):
+            yield from self._global_record(cid, st, record)
+            return
+        yield from self._dispatch(cid, st, record)
+
+    def _dispatch(self, cid: str, st: _CompileState, record: Record) -> Iterator[dict[str, Any]]:
+        key, name = record.key, record.name
         if key == "dynamo_start":
             yield self._start(cid, record)
         elif key in ("dynamo_output_graph", "aot_joint_graph", "aot_forward_graph", "aot_backward_graph"):
@@ -194,6 +279,8 @@ class TraceConverter:
             yield self._stage(cid, st, _GRAPH_STAGES[name], record)
         elif key == "inductor_output_code":
             yield self._output_code(cid, st, record)
+        elif key == "graph_dump":
+            yield self._graph_dump(cid, st, record)
         elif key == "dynamo_cpp_guards_str":
             ev = self._stage(cid, st, "guards", record, meta={"guard_count": record.line_counts})
             ref = record.ref
@@ -208,6 +295,108 @@ class TraceConverter:
             yield from self._artifact(cid, st, record)
         elif record.ref is not None:
             yield self._stage(cid, st, f"trace_{key}", record, title=key.replace("_", " "))
+
+    def _open(self, cid: str, record: Record) -> dict[str, Any]:
+        ev: dict[str, Any] = {"type": "compile_start", "compile_id": cid, "rank": record.rank}
+        if record.compile_id is None:
+            function, filename, line = _caller(record)
+            ev.update(function=function, filename=filename, firstlineno=line)
+        return ev
+
+    def _restarted(self, cid: str, st: _CompileState) -> Iterator[dict[str, Any]]:
+        """Attempt N started: attempt N-1 of the same run was restarted (it has no metrics)."""
+        if st.attempt < 1:
+            return
+        prev_key = self._attempt_key(st, st.attempt - 1)
+        prev = self.compiles.get(prev_key) if prev_key else None
+        if prev_key and prev is not None and not prev.ended:
+            prev.status = "restarted"
+            prev.ended = True
+            ev = self._end(prev_key, prev, {})
+            yield ev
+
+    def _attempt_key(self, st: _CompileState, attempt: int) -> str | None:
+        """The key of another attempt of `st`'s compile in the same run."""
+        stem = st.base.rsplit("_", 1)[0] if st.attempt else st.base
+        return self._keys.get((*self._run, f"{stem}_{attempt}" if attempt else stem))
+
+    def _restart_breaks(self, cid: str, st: _CompileState, reasons: Any) -> Iterator[dict[str, Any]]:
+        """Restart reasons no earlier attempt logged as a graph break become graph breaks of the
+        attempt that restarted (torch restarts the analysis on a graph break in inlined code)."""
+        if not st.attempt or not isinstance(reasons, list):
+            return
+        logged = [r for a in range(st.attempt) for r in self._breaks_of(st, a)]
+        prev_key = self._attempt_key(st, st.attempt - 1) or cid
+        for reason in reasons:
+            text = str(reason).strip()
+            head = text.splitlines()[0] if text else ""
+            if not head or any(head in r for r in logged):
+                continue
+            logged.append(text)
+            yield {"type": "graph_break", "compile_id": prev_key, "reason": text, "user_stack": []}
+
+    def _breaks_of(self, st: _CompileState, attempt: int) -> list[str]:
+        key = self._attempt_key(st, attempt)
+        other = self.compiles.get(key) if key else None
+        return other.break_reasons if other is not None else []
+
+    def _global_record(self, cid: str, st: _CompileState, record: Record) -> Iterator[dict[str, Any]]:
+        """A record of torch.export or AOTInductor (no compile id)."""
+        key, name = record.key, record.name
+        if key == "export":
+            return  # the start marker ("start!")
+        if key == "exported_program":
+            yield self._stage(
+                cid, st, "exported_program", record, title="Exported program", language="python"
+            )
+            st.status = "ok" if st.status == "compiling" else st.status
+            yield self._end(cid, st, {})
+            self._global = None
+            return
+        if key == "guard_on_data_dependent_error":
+            yield self._data_dependent_error(cid, st, record)
+            return
+        if key == "compilation_metrics":
+            yield from self._metrics(cid, st, record)
+            self._global = None
+            return
+        if key == "artifact" and name == "make_fx_fail_partial" and st.status == "compiling":
+            st.status, st.error = (
+                "failed",
+                st.error or "export failed (make_fx_fail_partial: the partial graph)",
+            )
+        yield from self._dispatch(cid, st, record)
+
+    def _data_dependent_error(self, cid: str, st: _CompileState, record: Record) -> dict[str, Any]:
+        md = record.meta if isinstance(record.meta, dict) else {}
+        expr = str(md.get("expr", "?"))
+        st.status = "failed"
+        st.error = f"data-dependent guard: could not guard on {expr}"
+        lines = [f"Could not guard on data-dependent expression {expr}"]
+        if md.get("unhinted_expr") and md["unhinted_expr"] != expr:
+            lines.append(f"(unhinted: {md['unhinted_expr']})")
+        stack = md.get("stack") if isinstance(md.get("stack"), list) else []
+        user = [f for f in stack if isinstance(f, dict) and not _is_torch_file(str(f.get("filename", "")))]
+        if user:
+            lines.append("")
+            lines.append("User stack (most recent call last):")
+            for frame in user:
+                lines.append(
+                    f'  File "{frame.get("filename", "?")}", line {frame.get("line", "?")}, in {frame.get("name", "?")}'
+                )
+                if frame.get("loc"):
+                    lines.append(f"    {frame['loc']}")
+        ev = self._stage(
+            cid, st, "data_dependent_error", record, title="Data-dependent error", meta={"expr": expr}
+        )
+        ev["text"] = "\n".join(lines) + "\n"
+        ev["_loader"] = None
+        return ev
+
+    def _link(self, record: Record) -> dict[str, Any]:
+        md = record.meta if isinstance(record.meta, dict) else {}
+        where = f" ({record.compile_id})" if record.compile_id else ""
+        return {"type": "note", "text": f"link{where}: {md.get('name', '?')}: {md.get('url', '')}"}
 
     # ----- per event kind ------------------------------------------------------------
     def _start(self, cid: str, record: Record) -> dict[str, Any]:
@@ -234,6 +423,42 @@ class TraceConverter:
         meta = {"path": md.get("filename", ""), "kernel_count": len(kernels)}
         return self._stage(cid, st, "kernel_source", record, part=part, meta=meta, kernels=lazy)
 
+    def _graph_dump(self, cid: str, st: _CompileState, record: Record) -> dict[str, Any]:
+        """Generated code Inductor dumps as a file: AOTInductor's C++ wrapper and kernels."""
+        md = record.meta if isinstance(record.meta, dict) else {}
+        name = str(md.get("name", "graph_dump"))
+        language = {"cpp": "cpp", "python": "python", "py": "python"}.get(str(md.get("type", "")), "text")
+        meta = {"path": str(md.get("filename", "")), "artifact": name}
+        part = self._part(st)
+        if name == _AOTI_KERNELS and record.ref is not None:
+            kernels = split_cpp_kernels(record.ref.read())
+            lazy = [LazyKernel(record.ref, i, k, split_cpp_kernels) for i, k in enumerate(kernels)]
+            meta["kernel_count"] = len(kernels)
+            return self._stage(
+                cid,
+                st,
+                "kernel_source",
+                record,
+                part=part,
+                title="AOTInductor kernel code",
+                language=language,
+                meta=meta,
+                kernels=lazy,
+            )
+        if name == _AOTI_WRAPPER:
+            return self._stage(
+                cid,
+                st,
+                "aoti_wrapper_code",
+                record,
+                part=part,
+                title="AOTInductor wrapper code",
+                language=language,
+                meta=meta,
+            )
+        stage_id = "graph_dump_" + re.sub(r"\W", "_", name)
+        return self._stage(cid, st, stage_id, record, part=part, title=name, language=language, meta=meta)
+
     def _metrics(self, cid: str, st: _CompileState, record: Record) -> Iterator[dict[str, Any]]:
         md = record.meta if isinstance(record.meta, dict) else {}
         failed, error = compile_outcome(md)
@@ -241,16 +466,16 @@ class TraceConverter:
             st.error = error
         st.status = "failed" if failed else "ok"
         st.elapsed_s = float(md.get("entire_frame_compile_time_s") or 0.0)
-        yield {
-            "type": "compile_start",
-            "compile_id": cid,
-            "function": str(md.get("co_name") or ""),
-            "filename": str(md.get("co_filename") or ""),
-            "firstlineno": int(md.get("co_firstlineno") or 0),
-            "rank": record.rank,
-        }
+        start: dict[str, Any] = {"type": "compile_start", "compile_id": cid, "rank": record.rank}
+        if md.get("co_name"):  # `-/-` compiles (export, AOTInductor) have none: keep what they have
+            start["function"] = str(md["co_name"])
+            start["filename"] = str(md.get("co_filename") or "")
+            start["firstlineno"] = int(md.get("co_firstlineno") or 0)
+        yield start
+        yield from self._restart_breaks(cid, st, md.get("restart_reasons"))
         yield self._end(cid, st, _metrics_dict(md))
-        yield from self._not_captured(cid, st)
+        if st.base:
+            yield from self._not_captured(cid, st)
 
     def _end(self, cid: str, st: _CompileState, metrics: dict[str, Any]) -> dict[str, Any]:
         st.ended = True
@@ -272,6 +497,7 @@ class TraceConverter:
             return
         if name == "dynamo_graph_break_reason":
             reason, stack = split_graph_break(record.payload or "")
+            st.break_reasons.append(record.payload or "")
             yield {"type": "graph_break", "compile_id": cid, "reason": reason, "user_stack": stack}
             return
         cache = _CACHE_RE.match(name)
@@ -316,8 +542,17 @@ class TraceConverter:
                     "compile_id": cid,
                     "stage": stage_id,
                     "status": "not_captured",
-                    "reason": NOT_IN_TRACE,
+                    "reason": self._in_earlier_attempt(st, stage_id) or NOT_IN_TRACE,
                 }
+
+    def _in_earlier_attempt(self, st: _CompileState, stage_id: str) -> str:
+        """Where an earlier attempt of this compile logged `stage_id` (the original bytecode)."""
+        for attempt in range(st.attempt - 1, -1, -1):
+            key = self._attempt_key(st, attempt)
+            other = self.compiles.get(key) if key else None
+            if other is not None and stage_id in other.keys:
+                return f"in {key} (logged by the attempt that restarted)"
+        return ""
 
     # ----- helpers -------------------------------------------------------------------
     def _part(self, st: _CompileState) -> str:
@@ -359,6 +594,8 @@ class TraceConverter:
         full_meta = {"line": record.lineno, "attempt": record.attempt, **(meta or {})}
         if record.envelope.get("has_payload"):
             full_meta["md5"] = record.envelope["has_payload"]
+        if not record.md5_ok:  # shown as torch wrote it, flagged as tlparse does
+            full_meta["md5_mismatch"] = True
         ev: dict[str, Any] = {
             "type": "stage",
             "compile_id": cid,
@@ -378,6 +615,29 @@ class TraceConverter:
 
 
 # ----- payload parsing ---------------------------------------------------------------
+def _is_torch_file(filename: str) -> bool:
+    return "/torch/" in filename.replace("\\", "/") or filename.startswith("<")
+
+
+def _caller(record: Record) -> tuple[str, str, int]:
+    """(what compiled, file, line) for an id-less record: the user's call from its stack."""
+    stack = record.envelope.get("stack")
+    if not isinstance(stack, list) and isinstance(record.meta, dict):
+        stack = record.meta.get("stack")
+    frames = [f for f in stack if isinstance(f, dict)] if isinstance(stack, list) else []
+    names = {str(f.get("name", "")) for f in frames}
+    if any("aoti" in n or n == "aot_compile" for n in names):
+        what = "AOTInductor"
+    elif record.key == "export" or any(n in ("export", "_export", "draft_export") for n in names):
+        what = "torch.export"
+    else:
+        what = "(no compile id)"
+    user = [f for f in frames if not _is_torch_file(str(f.get("filename", "")))]
+    frame = user[-1] if user else {}
+    line = frame.get("line")
+    return what, str(frame.get("filename", "")), line if isinstance(line, int) else 0
+
+
 def _json(text: str | None) -> dict[str, Any]:
     try:
         value = json.loads(text or "")

@@ -62,6 +62,10 @@ def view_for(session: Session, ref: Ref | None, *, paused_at: tuple[str, str] | 
     return _stage_view(comp, stage, paused=paused_at == (comp.compile_id, stage.key))
 
 
+# A TORCH_TRACE payload whose md5 does not match its record: shown as written, flagged.
+MD5_FLAG = " · md5 mismatch: this text may be damaged"
+
+
 def _waiting(session: Session) -> str:
     if session.compiles:
         return "Pick a compile or a stage in the timeline."
@@ -85,6 +89,8 @@ def _stage_view(comp: Compile, stage: Stage, *, paused: bool) -> View:
     text = stage.get_text()
     lines = text.count("\n") + (0 if text.endswith("\n") else 1)
     header.append(f"\n{stage.language} · {lines} lines · +{stage.elapsed_s:.2f}s", "dim")
+    if stage.meta.get("md5_mismatch"):
+        header.append(MD5_FLAG, "bold red")
     if stage.kernels:
         header.append(f" · {len(stage.kernels)} kernels (] next, [ prev)", "cyan")
     fusion_log = str(stage.meta.get("fusion_log") or "")
@@ -110,6 +116,8 @@ def _kernel_view(comp: Compile, stage: Stage, kernel: Kernel) -> View:
     if "grid" in kernel.meta:
         details.append(f"grid {_dims(kernel.meta['grid'])} block {_dims(kernel.meta.get('block'))}")
     header.append("\n" + " · ".join(details), "dim")
+    if stage.meta.get("md5_mismatch"):
+        header.append(MD5_FLAG, "bold red")
     language = "cpp" if kernel.language in ("cpp", "c++") else "python" if kernel.language else "text"
     comment = "//" if language == "cpp" else "#"
     info = kernel_info_lines(kernel)

@@ -18,14 +18,17 @@ from textual.widgets import DataTable, Footer, Static
 
 from tcdebug.session import Session
 
-RankCallback = Callable[[int, Session, str], None]
+RankCallback = Callable[[str, Session, str], None]
 
 
-def rank_rows(session: Session) -> list[tuple[int, str, int, int, int, int, str]]:
-    """(rank, log name, compiles, graph breaks, recompiles, skipped records, diverges) per rank."""
-    diverging = {r for d in session.divergences for r in getattr(d, "ranks", [])}
+def rank_rows(session: Session) -> list[tuple[str, str, int, int, int, int, str]]:
+    """(rank entry, log name, compiles, graph breaks, recompiles, skipped records, diverges) per log.
+
+    Entries are `session.ranks` labels: "1", and "1 (2)" for a second log of rank 1.
+    """
+    diverging = {str(r) for d in session.divergences for r in getattr(d, "ranks", [])}
     rows = []
-    for rank, s in sorted(session.ranks.items()):
+    for rank, s in session.ranks.items():
         name = s.script.rsplit("/", 1)[-1]
         rows.append(
             (
@@ -56,7 +59,7 @@ class RanksScreen(Screen[None]):
     class RankSelected(Message):
         """The user chose `rank`; show `session` (and `compile_id` when a divergence was chosen)."""
 
-        def __init__(self, rank: int, session: Session, compile_id: str = "") -> None:
+        def __init__(self, rank: str, session: Session, compile_id: str = "") -> None:
             super().__init__()
             self.rank = rank
             self.session = session
@@ -72,7 +75,7 @@ class RanksScreen(Screen[None]):
     ) -> None:
         super().__init__(name=name, id=id)
         self.session = session
-        self.current_rank = session.rank
+        self.current_rank = session.rank_label or (str(session.rank) if session.rank is not None else None)
         self.on_select = on_select
 
     def compose(self) -> ComposeResult:
@@ -97,14 +100,14 @@ class RanksScreen(Screen[None]):
             marker = "▶" if rank == self.current_rank else ""
             ranks.add_row(
                 marker,
-                str(rank),
+                rank,
                 str(compiles),
                 str(breaks),
                 str(recompiles),
                 str(skipped),
                 diverges,
                 name,
-                key=str(rank),
+                key=rank,
             )
         divs = self.query_one("#divergences-table", DataTable)
         divs.add_columns("compile", "kind", "ranks", "what differs")
@@ -113,10 +116,10 @@ class RanksScreen(Screen[None]):
                 "", "", "", "the ranks agree: same compile ids, graphs and recompile reasons", key="none"
             )
         for i, d in enumerate(self.session.divergences):
-            ranks_text = ", ".join(map(str, d.ranks))
+            ranks_text = ", ".join(map(str, d.ranks))  # entry labels
             divs.add_row(d.compile_id, d.kind.replace("_", " "), ranks_text, d.detail, key=f"div{i}")
-        if self.current_rank is not None and str(self.current_rank) in {str(r) for r in self.session.ranks}:
-            ranks.move_cursor(row=ranks.get_row_index(str(self.current_rank)))
+        if self.current_rank is not None and self.current_rank in self.session.ranks:
+            ranks.move_cursor(row=ranks.get_row_index(self.current_rank))
         ranks.focus()
 
     # ----- choosing ------------------------------------------------------------------
@@ -124,15 +127,16 @@ class RanksScreen(Screen[None]):
         event.stop()
         key = event.row_key.value or ""
         if event.data_table.id == "ranks-table":
-            self.select_rank(int(key))
+            self.select_rank(key)
         elif key.startswith("div"):
             d = self.session.divergences[int(key[3:])]
-            rank = d.ranks[0] if d.ranks else min(self.session.ranks)
+            first = next(iter(self.session.ranks))
+            rank = str(d.ranks[0]) if d.ranks else first
             if rank not in self.session.ranks:
-                rank = min(self.session.ranks)
+                rank = first
             self.select_rank(rank, d.compile_id)
 
-    def select_rank(self, rank: int, compile_id: str = "") -> None:
+    def select_rank(self, rank: str, compile_id: str = "") -> None:
         """Post `RankSelected` (and call `on_select`) for `rank`."""
         session = self.session.ranks[rank]
         self.current_rank = rank
@@ -144,9 +148,7 @@ class RanksScreen(Screen[None]):
     def _mark_current(self) -> None:
         ranks = self.query_one("#ranks-table", DataTable)
         for rank in self.session.ranks:
-            ranks.update_cell(
-                str(rank), ranks.ordered_columns[0].key, "▶" if rank == self.current_rank else ""
-            )
+            ranks.update_cell(rank, ranks.ordered_columns[0].key, "▶" if rank == self.current_rank else "")
         self.query_one("#ranks-title", Static).update(self._title())
 
     def action_switch_table(self) -> None:
@@ -155,7 +157,7 @@ class RanksScreen(Screen[None]):
         (divs if ranks.has_focus else ranks).focus()
 
     def action_step_rank(self, delta: int) -> None:
-        order = sorted(self.session.ranks)
+        order = list(self.session.ranks)
         if not order:
             return
         at = order.index(self.current_rank) if self.current_rank in order else 0

@@ -75,7 +75,9 @@ def build_open_parser() -> argparse.ArgumentParser:
         "path", help="a folder written by --dump, a TORCH_TRACE log file, or a folder of them"
     )
     parser.add_argument("--dump", metavar="OUT", help="write it as a dump folder instead of opening the app")
-    parser.add_argument("--rank", type=int, help="with a multi-rank trace: start on this rank")
+    parser.add_argument(
+        "--rank", help="with a multi-rank trace: start on this rank (or entry, e.g. '1 (2)': a second log of rank 1)"
+    )
     return parser
 
 
@@ -193,12 +195,19 @@ def cmd_open(ns: argparse.Namespace) -> int:
         return _open_app(session)
     write_dump(session, ns.dump)
     ranks = session.ranks if len(session.ranks) > 1 else {}
-    for rank, rank_session in ranks.items():  # every rank, beside the one OUT/ itself holds
-        write_dump(rank_session, Path(ns.dump) / "ranks" / str(rank))
+    for label, rank_session in ranks.items():  # every rank log, beside the one OUT/ itself holds
+        write_dump(rank_session, Path(ns.dump) / "ranks" / _rank_folder(label))
     print(summary_text(session, out=ns.dump))
     if ranks:
-        print(f"ranks: {', '.join(map(str, ranks))} (each in {ns.dump}/ranks/N/)")
+        folders = ", ".join(f"{label} in ranks/{_rank_folder(label)}/" for label in ranks)
+        print(f"ranks: {folders} (under {ns.dump}/)")
     return 0
+
+
+def _rank_folder(label: str) -> str:
+    from tcdebug.trace import label_folder
+
+    return label_folder(label)
 
 
 def _open_app(session: Session, *, stream_trace: str | None = None) -> int:
@@ -225,7 +234,7 @@ def _single_trace_log(path: Path) -> Path | None:
     return logs[0] if len(logs) == 1 else None
 
 
-def load_any(path: Path, *, rank: int | None = None) -> Session:
+def load_any(path: Path, *, rank: int | str | None = None) -> Session:
     """A dump folder (has session.json) or a TORCH_TRACE log / folder of logs."""
     if _is_dump(path):
         try:

@@ -210,10 +210,11 @@ class Session:
     output: list[OutputChunk] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
-    # TORCH_TRACE logs (tcdebug.trace): the rank shown, every rank's session (this one
-    # included, so not compared or repr'd), where ranks diverge, and skipped-input counts.
+    # TORCH_TRACE logs (tcdebug.trace): the rank shown, every rank log's session by label (this
+    # one included, so not compared or repr'd), where ranks diverge, and skipped-input counts.
     rank: int | None = None
-    ranks: dict[int, Session] = field(default_factory=dict, repr=False, compare=False)
+    rank_label: str = ""  # the entry in `ranks`: "1", or "1 (2)" for a second log of rank 1
+    ranks: dict[str, Session] = field(default_factory=dict, repr=False, compare=False)
     divergences: list[Any] = field(default_factory=list)
     trace_stats: dict[str, int] = field(default_factory=dict)
 

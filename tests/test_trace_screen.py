@@ -21,13 +21,13 @@ class Host(App[None]):
     def __init__(self, session: Session) -> None:
         super().__init__()
         self.session = session
-        self.messages: list[tuple[int, str, Session]] = []
-        self.callbacks: list[tuple[int, str]] = []
+        self.messages: list[tuple[str, str, Session]] = []
+        self.callbacks: list[tuple[str, str]] = []
 
     def on_mount(self) -> None:
         self.push_screen(RanksScreen(self.session, on_select=self._picked))
 
-    def _picked(self, rank: int, session: Session, compile_id: str) -> None:
+    def _picked(self, rank: str, session: Session, compile_id: str) -> None:
         self.callbacks.append((rank, compile_id))
 
     def on_ranks_screen_rank_selected(self, message: RanksScreen.RankSelected) -> None:
@@ -37,7 +37,7 @@ class Host(App[None]):
 def test_rank_rows() -> None:
     session = trace.load_trace_session(RANKS)
     rows = rank_rows(session)
-    assert [(r[0], r[2], r[4], r[6]) for r in rows] == [(0, 4, 1, ""), (1, 5, 2, "yes")]
+    assert [(r[0], r[2], r[4], r[6]) for r in rows] == [("0", 4, 1, ""), ("1", 5, 2, "yes")]
 
 
 async def test_choosing_ranks_and_divergences() -> None:
@@ -53,16 +53,16 @@ async def test_choosing_ranks_and_divergences() -> None:
         assert ranks.has_focus and ranks.cursor_row == 0  # starts on the shown rank
         await pilot.press("down", "enter")
         await pilot.pause()
-        assert [(r, c) for r, c, _ in app.messages] == [(1, "")]
-        assert app.messages[0][2] is session.ranks[1]
-        assert app.callbacks == [(1, "")]
+        assert [(r, c) for r, c, _ in app.messages] == [("1", "")]
+        assert app.messages[0][2] is session.ranks["1"]
+        assert app.callbacks == [("1", "")]
         await pilot.press("tab", "enter")  # the first divergence: 0/1 compiled on rank 1 only
         await pilot.pause()
-        assert app.messages[-1][:2] == (1, "0/1")
+        assert app.messages[-1][:2] == ("1", "0/1")
         await pilot.press("right_square_bracket")
         await pilot.pause()
-        assert app.messages[-1][:2] == (0, "")
-        assert screen.current_rank == 0
+        assert app.messages[-1][:2] == ("0", "")
+        assert screen.current_rank == "0"
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, RanksScreen)

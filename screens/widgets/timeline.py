@@ -124,6 +124,8 @@ def compile_label(comp: Compile, *, collapsed: bool, live: bool) -> Text:
         glyph, style = "✗", "bold red"
     elif comp.status == "compiling":
         glyph, style = ("…", "bold yellow") if live else ("?", "yellow")
+    elif comp.status == "restarted":  # Dynamo restarted the analysis: the next attempt compiled
+        glyph, style = "⟲", "yellow"
     else:
         glyph, style = "✓", "green"
     parts: list[str | tuple[str, str]] = [
@@ -226,6 +228,8 @@ def compile_rows(comp: Compile, state: TimelineState) -> list[Row]:
             parts.append((f" {PART_TAGS.get(stage.part, stage.part)}", "dim"))
         if not stage.captured:
             parts.append((" ⊘", "dim"))
+        if stage.meta.get("md5_mismatch"):
+            parts.append((" md5!", "bold red"))
         n_kernels = len(stage.kernels)
         expanded = (cid, stage.key) in state.expanded_kernels
         if n_kernels:

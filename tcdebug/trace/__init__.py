@@ -8,8 +8,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from tcdebug.session import Session
-from tcdebug.trace.ranks import Divergence, divergences, find_trace_logs, rank_of_file
-from tcdebug.trace.reader import PayloadRef, Record, TraceStats, read_records
+from tcdebug.trace.ranks import (
+    Divergence,
+    divergences,
+    find_trace_logs,
+    label_folder,
+    normalise,
+    rank_label,
+    rank_of_file,
+)
+from tcdebug.trace.reader import PayloadRef, Record, TraceStats, first_record_time, read_records
 from tcdebug.trace.to_session import (
     NOT_IN_TRACE,
     apply_event,
@@ -28,9 +36,11 @@ __all__ = [
     "divergences",
     "find_trace_logs",
     "iter_trace_events",
+    "label_folder",
     "load_log",
     "load_rank_sessions",
     "load_trace_session",
+    "normalise",
     "read_records",
 ]
 
@@ -50,45 +60,55 @@ def load_log(path: str | Path) -> Session:
     return session
 
 
-def load_rank_sessions(path: str | Path) -> dict[int, Session]:
-    """Every log at `path` keyed by rank (logs without a rank get 0, 1, ... in name order).
+def load_rank_sessions(path: str | Path) -> dict[str, Session]:
+    """Every log at `path`, keyed by its entry label (see `rank_label`), in rank order.
 
-    Two logs of one rank (two runs into one folder): the newest wins, with a note.
+    Each log is its own entry: a second log of rank 1 (a restarted rank, two jobs into one folder)
+    is "1 (2)", ordered by when its log starts. Logs without a rank get 0, 1, ... in name order.
     """
     logs = find_trace_logs(path)
-    sessions: dict[int, Session] = {}
-    dropped: list[str] = []
-    unranked = 0
-    for log in sorted(logs, key=lambda p: p.stat().st_mtime):
-        session = load_log(log)
-        rank = session.rank
-        if rank is None:
-            while unranked in sessions:
-                unranked += 1
-            rank = unranked
-        if rank in sessions:
-            dropped.append(f"{sessions[rank].script} (rank {rank}: a newer log replaces it)")
-        sessions[rank] = session
-    for session in sessions.values():
-        session.notes.extend(f"ignored {d}" for d in dropped)
-    return dict(sorted(sessions.items()))
+    loaded = [(log, load_log(log)) for log in logs]
+    used = {s.rank for _, s in loaded if s.rank is not None}
+    free = (n for n in range(len(loaded) + len(used) + 1) if n not in used)
+    numbered: list[tuple[int, float, str, Session]] = []
+    for log, session in loaded:
+        rank = session.rank if session.rank is not None else next(free)
+        start = first_record_time(log)
+        numbered.append((rank, start if start is not None else float("inf"), log.name, session))
+    numbered.sort(key=lambda item: item[:3])
+    sessions: dict[str, Session] = {}
+    count: dict[int, int] = {}
+    for rank, _, _, session in numbered:
+        n = count[rank] = count.get(rank, 0) + 1
+        label = rank_label(rank, n)
+        if len(numbered) > 1:  # a lone log without a rank keeps none
+            session.rank = rank
+        session.rank_label = label
+        sessions[label] = session
+    for rank, n in count.items():
+        if n > 1:
+            names = ", ".join(
+                f"{Path(s.script).name} ({s.rank_label})" for s in sessions.values() if s.rank == rank
+            )
+            for session in sessions.values():
+                session.notes.append(f"rank {rank} has {n} logs, each shown as its own entry: {names}")
+    return sessions
 
 
-def load_trace_session(path: str | Path, rank: int | None = None) -> Session:
-    """The session of `rank` (default: the lowest) of the TORCH_TRACE log(s) at `path`.
+def load_trace_session(path: str | Path, rank: int | str | None = None) -> Session:
+    """The session of `rank` (a rank or an entry label like "1 (2)"; default: the first) of the
+    TORCH_TRACE log(s) at `path`.
 
-    With several ranks, every returned session shares `ranks` (rank -> Session) and
+    With several logs, every returned session shares `ranks` (label -> Session) and
     `divergences`, so a UI can switch ranks and show where they differ.
     """
     sessions = load_rank_sessions(path)
-    if rank is not None and rank not in sessions:
-        raise ValueError(f"no rank {rank} here (ranks: {', '.join(map(str, sessions))})")
+    if rank is not None and str(rank) not in sessions:
+        raise ValueError(f"no rank {rank} here (ranks: {', '.join(sessions)})")
     found = divergences(sessions)
     if len(sessions) > 1:
-        for r, session in sessions.items():
+        for session in sessions.values():
             session.ranks = sessions
             session.divergences = found
-            session.rank = r
             session.notes.extend(f"ranks diverge: {d.summary}" for d in found)
-    chosen = sessions[rank if rank is not None else min(sessions)]
-    return chosen
+    return sessions[str(rank) if rank is not None else next(iter(sessions))]

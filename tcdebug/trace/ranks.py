@@ -2,17 +2,19 @@
 
 A distributed job writes `dedicated_log_torch_trace_rank_N_<random>.log` per rank. Ranks that
 compile different graphs, or recompile for different reasons, are a classic cause of hangs
-(collectives that do not match), so `divergences()` lists them.
+(collectives that do not match), so `divergences()` lists them. Every log is its own entry: a
+second log of one rank (a restarted rank, two jobs into one folder) is labelled "1 (2)".
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from tcdebug import stages as stage_catalog
-from tcdebug.session import Session
+from tcdebug.session import Session, Stage
 
 LOG_GLOB = "dedicated_log_torch_trace*"
 _RANK_RE = re.compile(r"rank_(\d+)_")
@@ -29,13 +31,16 @@ GRAPH_STAGES = (
 
 @dataclass
 class Divergence:
-    """One way the ranks differ. `groups` maps a value's label to the ranks that have it."""
+    """One way the ranks differ. `groups` maps a value's label to the rank entries that have it.
+
+    Rank entries are labels (`session.ranks` keys): "0", "1", and "1 (2)" for a second log of rank 1.
+    """
 
     kind: str  # "compile_ids", "graph", "recompile_reason", "status"
     compile_id: str
     detail: str
-    ranks: list[int] = field(default_factory=list)  # ranks that differ from the first rank
-    groups: dict[str, list[int]] = field(default_factory=dict)
+    ranks: list[str] = field(default_factory=list)  # entries that differ from the first entry
+    groups: dict[str, list[str]] = field(default_factory=dict)
     stage_key: str = ""  # for "graph": the first stage whose graph differs
 
     @property
@@ -46,6 +51,22 @@ class Divergence:
 def rank_of_file(path: Path) -> int | None:
     m = _RANK_RE.search(path.name)
     return int(m.group(1)) if m else None
+
+
+def rank_label(rank: int, n: int) -> str:
+    """The entry label of the n-th log (1-based) that reports `rank`: "1", then "1 (2)"."""
+    return str(rank) if n == 1 else f"{rank} ({n})"
+
+
+def rank_number(label: str) -> int:
+    """The rank an entry label stands for ("1 (2)" -> 1)."""
+    head = label.split(" ", 1)[0]
+    return int(head) if head.isdigit() else -1
+
+
+def label_folder(label: str) -> str:
+    """A folder name for an entry label: "1", "1_2" (labels are made of numbers only)."""
+    return label.replace(" (", "_").replace(")", "")
 
 
 def find_trace_logs(path: str | Path) -> list[Path]:
@@ -63,42 +84,71 @@ def find_trace_logs(path: str | Path) -> list[Path]:
     return logs
 
 
-def _graph_md5s(session: Session, compile_id: str) -> dict[str, str]:
+# ----- normalising what legitimately differs between processes -------------------------------
+_NORMALISE = (
+    (re.compile(r"\bcuda:\d+"), "cuda:N"),
+    (re.compile(r"(device\(type='cuda', index=)\d+"), r"\1N"),
+    (re.compile(r"(___check_(?:obj|type)_id\([^\n]*?,\s*)\d+(?=\))"), r"\1<id>"),
+    (re.compile(r"\b0x[0-9a-fA-F]{4,}\b"), "0x<addr>"),
+)
+
+
+def normalise(text: str) -> str:
+    """`text` without device indices and object addresses, which differ per rank by design."""
+    for pattern, repl in _NORMALISE:
+        text = pattern.sub(repl, text)
+    return text
+
+
+def _digest(stage: Stage) -> str:
+    text = stage.get_text()
+    return hashlib.md5(normalise(text).encode(), usedforsecurity=False).hexdigest()
+
+
+def _graph_stages(session: Session, compile_id: str) -> dict[str, Stage]:
     comp = session.compiles.get(compile_id)
     if comp is None:
         return {}
     return {
-        key: str(stage.meta.get("md5", ""))
+        key: stage
         for key, stage in comp.stages.items()
         if stage.captured and stage_catalog.split_key(key)[0] in GRAPH_STAGES
     }
 
 
-def _groups(values: dict[int, str]) -> dict[str, list[int]]:
-    groups: dict[str, list[int]] = {}
-    for rank in sorted(values):
-        groups.setdefault(values[rank], []).append(rank)
+def _groups(values: dict[str, str], order: list[str]) -> dict[str, list[str]]:
+    groups: dict[str, list[str]] = {}
+    for label in order:
+        if label in values:
+            groups.setdefault(values[label], []).append(label)
     return groups
 
 
-def _ranks_text(ranks: list[int]) -> str:
-    return f"rank{'s' if len(ranks) > 1 else ''} {', '.join(map(str, ranks))}"
+def _ranks_text(labels: list[str]) -> str:
+    return f"rank{'s' if len(labels) > 1 else ''} {', '.join(labels)}"
 
 
-def divergences(sessions: dict[int, Session]) -> list[Divergence]:
-    """Where the ranks differ: compile ids, graphs for the same id, recompile reasons, outcome."""
+def divergences(sessions: dict[str, Session]) -> list[Divergence]:
+    """Where the ranks differ: compile ids, graphs for the same id, recompile reasons, outcome.
+
+    A rank with several logs compiled an id if any of its logs did; graphs, reasons and outcomes
+    are compared between every log that has the id. Device indices and object addresses are
+    normalised first (`normalise`): rank N runs on cuda:N, and its objects live elsewhere.
+    """
     if len(sessions) < 2:
         return []
-    all_ranks = sorted(sessions)
-    first = all_ranks[0]
-    comps = {c.compile_id: c for r in reversed(all_ranks) for c in sessions[r].compiles.values()}
-    ids = sorted(comps, key=lambda cid: (comps[cid].frame_id, comps[cid].frame_compile_id, cid))
+    order = list(sessions)
+    first = order[0]
+    numbers = {label: rank_number(label) for label in order}
+    comps = {c.compile_id: c for label in reversed(order) for c in sessions[label].compiles.values()}
+    ids = sorted(comps, key=lambda cid: (comps[cid].run, comps[cid].frame_id, comps[cid].frame_compile_id, cid))
     out: list[Divergence] = []
     for cid in ids:
-        have = [r for r in all_ranks if cid in sessions[r].compiles]
-        if len(have) < len(all_ranks):
-            missing = [r for r in all_ranks if r not in have]
-            reasons = {sessions[r].compiles[cid].recompile_reason.strip() for r in have} - {""}
+        have = [label for label in order if cid in sessions[label].compiles]
+        ranks_with = {numbers[label] for label in have}
+        missing = [label for label in order if numbers[label] not in ranks_with]
+        if missing:
+            reasons = {sessions[label].compiles[cid].recompile_reason.strip() for label in have} - {""}
             why = f", recompile: {sorted(reasons)[0].splitlines()[0]}" if reasons else ""
             out.append(
                 Divergence(
@@ -112,59 +162,73 @@ def divergences(sessions: dict[int, Session]) -> list[Divergence]:
         if len(have) < 2:
             continue
         out.extend(_graph_divergence(sessions, cid, have))
-        reasons = {r: sessions[r].compiles[cid].recompile_reason.strip() for r in have}
+        raw = {label: sessions[label].compiles[cid].recompile_reason.strip() for label in have}
+        reasons = {label: normalise(v) for label, v in raw.items()}
         if len(set(reasons.values())) > 1:
-            groups = _groups({r: v or "(no recompile)" for r, v in reasons.items()})
+            shown = {label: raw[label] or "(no recompile)" for label in have}
+            groups = _groups({label: reasons[label] for label in have}, have)
             out.append(
                 Divergence(
                     "recompile_reason",
                     cid,
                     "recompiles for different reasons: "
-                    + "; ".join(f"{_ranks_text(rs)}: {v.splitlines()[0]}" for v, rs in groups.items()),
-                    ranks=[r for r in have if reasons[r] != reasons[have[0]]],
-                    groups=groups,
+                    + "; ".join(
+                        f"{_ranks_text(ls)}: {shown[ls[0]].splitlines()[0]}" for ls in groups.values()
+                    ),
+                    ranks=[label for label in have if reasons[label] != reasons[have[0]]],
+                    groups={shown[ls[0]]: ls for ls in groups.values()},
                 )
             )
-        statuses = {r: sessions[r].compiles[cid].status for r in have}
+        statuses = {label: sessions[label].compiles[cid].status for label in have}
         if len(set(statuses.values())) > 1:
-            groups = _groups(statuses)
+            groups = _groups(statuses, have)
             out.append(
                 Divergence(
                     "status",
                     cid,
-                    "ends differently: " + "; ".join(f"{_ranks_text(rs)}: {v}" for v, rs in groups.items()),
-                    ranks=[r for r in have if statuses[r] != statuses[have[0]]],
+                    "ends differently: " + "; ".join(f"{_ranks_text(ls)}: {v}" for v, ls in groups.items()),
+                    ranks=[label for label in have if statuses[label] != statuses[have[0]]],
                     groups=groups,
                 )
             )
     return out
 
 
-def _graph_divergence(sessions: dict[int, Session], cid: str, have: list[int]) -> list[Divergence]:
-    md5s = {r: _graph_md5s(sessions[r], cid) for r in have}
-    keys = sorted({k for m in md5s.values() for k in m}, key=stage_catalog.sort_key)
-    differing = [k for k in keys if len({md5s[r].get(k, "") for r in have}) > 1]
+def _graph_divergence(sessions: dict[str, Session], cid: str, have: list[str]) -> list[Divergence]:
+    stages = {label: _graph_stages(sessions[label], cid) for label in have}
+    keys = sorted({k for m in stages.values() for k in m}, key=stage_catalog.sort_key)
+    values: dict[str, dict[str, str]] = {}  # stage key -> entry -> what is compared
+    for key in keys:
+        present = {label: stages[label].get(key) for label in have}
+        md5s = {
+            label: str(st.meta.get("md5", "")) if st is not None and not st.meta.get("md5_mismatch") else ""
+            for label, st in present.items()
+        }
+        if all(md5s.values()) and len(set(md5s.values())) == 1:
+            continue  # the same payload everywhere: no need to read it
+        values[key] = {label: _digest(st) if st is not None else "" for label, st in present.items()}
+    differing = [k for k in keys if k in values and len(set(values[k].values())) > 1]
     if not differing:
         return []
     key = differing[0]
-    values = {r: md5s[r].get(key, "") for r in have}
+    value = values[key]
     labels: dict[str, str] = {}
-    for r in have:  # "graph A", "graph B", ... in rank order; "" is a missing stage
-        labels.setdefault(values[r], "(none)" if not values[r] else f"graph {chr(65 + len(labels))}")
-    groups = _groups({r: labels[values[r]] for r in have})
+    for label in have:  # "graph A", "graph B", ... in entry order; "" is a missing stage
+        labels.setdefault(value[label], "(none)" if not value[label] else f"graph {chr(65 + len(labels))}")
+    groups = _groups({label: labels[value[label]] for label in have}, have)
     title = stage_catalog.kind(stage_catalog.split_key(key)[0]).title
     more = (
         f" (and {len(differing) - 1} later graph{'s' if len(differing) > 2 else ''})"
         if len(differing) > 1
         else ""
     )
-    detail = f"{title} differs: " + " | ".join(f"{_ranks_text(rs)}: {g}" for g, rs in groups.items()) + more
+    detail = f"{title} differs: " + " | ".join(f"{_ranks_text(ls)}: {g}" for g, ls in groups.items()) + more
     return [
         Divergence(
             "graph",
             cid,
             detail,
-            ranks=[r for r in have if values[r] != values[have[0]]],
+            ranks=[label for label in have if value[label] != value[have[0]]],
             groups=groups,
             stage_key=key,
         )

@@ -320,6 +320,21 @@ def read_records(path: str | Path, stats: TraceStats | None = None) -> Iterator[
             yield done
 
 
+def first_record_time(path: str | Path, max_lines: int = 1000) -> float | None:
+    """When the log's first record was written (seconds in the month, as `Record.time_s`)."""
+    try:
+        with open(path, "rb") as f:
+            for n, raw in enumerate(f):
+                m = _PREFIX_RE.match(raw)
+                if m is not None:
+                    return _time_s(m)
+                if n >= max_lines:
+                    break
+    except OSError:
+        return None
+    return None
+
+
 def _parse_envelope(
     raw: bytes, lineno: int, stats: TraceStats, *, last: bool
 ) -> tuple[str, dict[str, Any], float, int] | None:

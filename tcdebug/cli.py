@@ -76,7 +76,8 @@ def build_open_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--dump", metavar="OUT", help="write it as a dump folder instead of opening the app")
     parser.add_argument(
-        "--rank", help="with a multi-rank trace: start on this rank (or entry, e.g. '1 (2)': a second log of rank 1)"
+        "--rank",
+        help="with a multi-rank trace: start on this rank (or entry, e.g. '1 (2)': a second log of rank 1)",
     )
     return parser
 

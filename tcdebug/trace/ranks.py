@@ -141,7 +141,9 @@ def divergences(sessions: dict[str, Session]) -> list[Divergence]:
     first = order[0]
     numbers = {label: rank_number(label) for label in order}
     comps = {c.compile_id: c for label in reversed(order) for c in sessions[label].compiles.values()}
-    ids = sorted(comps, key=lambda cid: (comps[cid].run, comps[cid].frame_id, comps[cid].frame_compile_id, cid))
+    ids = sorted(
+        comps, key=lambda cid: (comps[cid].run, comps[cid].frame_id, comps[cid].frame_compile_id, cid)
+    )
     out: list[Divergence] = []
     for cid in ids:
         have = [label for label in order if cid in sessions[label].compiles]

@@ -151,6 +151,15 @@ def test_a_compile_id_in_two_runs_of_one_log_keeps_both_runs() -> None:
     assert len(session.graph_breaks()) == 4
 
 
+def test_an_id_started_again_by_the_same_process_is_a_new_run() -> None:
+    """torch._dynamo.reset() starts Dynamo's ids over: the second 0/0 is 0/0#2, not a replacement."""
+    session = trace.load_trace_session(TRACES / "reset")
+    assert [c.compile_id for c in session.ordered_compiles()] == ["0/0", "0/0#2"]
+    one, two = session.compiles["0/0"], session.compiles["0/0#2"]
+    assert one.status == two.status == "ok" and one.function == two.function == "f"
+    assert one.stages["dynamo_graph"].meta["line"] < two.stages["dynamo_graph"].meta["line"]
+
+
 def test_link_records_are_counted_and_kept(tmp_path: Path) -> None:
     src = log("restart")
     data = src.read_bytes()

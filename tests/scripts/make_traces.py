@@ -130,6 +130,10 @@ def make_two_runs() -> None:
         trim(joined, fresh("two_runs") / "dedicated_log_torch_trace_two_runs.log")
 
 
+def make_reset() -> None:
+    single("reset", "reset_rerun.py")
+
+
 def make_dup_ranks() -> None:
     """ranks_dup.py, then a shorter second run into the same folder, of which rank 1's log is kept."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -147,6 +151,7 @@ CASES = {
     "aoti": make_aoti,
     "restart": make_restart,
     "two_runs": make_two_runs,
+    "reset": make_reset,
     "dup_ranks": make_dup_ranks,
 }
 

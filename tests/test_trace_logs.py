@@ -279,3 +279,45 @@ def test_open_dump_writes_each_rank_log(tmp_path: Path) -> None:
     assert set(load_dump(out).compiles) == {"0/0", "0/1"}
     assert set(load_dump(out / "ranks" / "1").compiles) == {"0/0", "0/1", "1/0"}
     assert set(load_dump(out / "ranks" / "1_2").compiles) == {"0/0", "0/1"}
+
+
+# ----- the README's flows, from a fresh run ------------------------------------------------------------
+def _trace_and_open(tmp_path: Path, script: str, env_var: str) -> str:
+    """Run `script` under `env_var`=dir, then `tcdebug open dir --dump out`; the summary it prints."""
+    import os
+
+    env = dict(os.environ, TORCHINDUCTOR_FORCE_DISABLE_CACHES="1", **{env_var: str(tmp_path / "trace")})
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "tests" / "scripts" / "traces" / script)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    out = subprocess.run(
+        [sys.executable, "-m", "tcdebug", "open", str(tmp_path / "trace"), "--dump", str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+@pytest.mark.slow
+def test_a_fresh_export_trace_shows_the_data_dependent_error(tmp_path: Path) -> None:
+    summary = _trace_and_open(tmp_path, "export_dde.py", "TORCH_DTRACE")
+    assert "compiles: 2" in summary
+    assert "-/-    torch.export" in summary and "-/-#2  torch.export" in summary
+    assert "error: data-dependent guard: could not guard on Eq((((-u0)//3)) + 5, 0)" in summary
+
+
+@pytest.mark.slow
+def test_a_fresh_aoti_trace_shows_wrapper_and_kernels(tmp_path: Path) -> None:
+    summary = _trace_and_open(tmp_path, "aoti_cpu.py", "TORCH_TRACE")
+    assert "compiles: 1" in summary and "-/-    AOTInductor" in summary
+    files = {p.name for p in (tmp_path / "out" / "compiles" / "---").rglob("*")}
+    assert any("aoti_wrapper_code" in name for name in files)
+    assert any(name.startswith("cpp_fused") and name.endswith(".cpp") for name in files)

@@ -15,10 +15,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tcdebug import trace
 from tcdebug.summary import summary_text
-from tcdebug.trace.to_session import LazyKernel
+from tcdebug.trace.to_session import LazyKernel, TraceConverter
 
 TRACES = Path(__file__).resolve().parent / "data" / "traces"
 ROOT = Path(__file__).resolve().parent.parent
@@ -321,3 +323,38 @@ def test_a_fresh_aoti_trace_shows_wrapper_and_kernels(tmp_path: Path) -> None:
     files = {p.name for p in (tmp_path / "out" / "compiles" / "---").rglob("*")}
     assert any("aoti_wrapper_code" in name for name in files)
     assert any(name.startswith("cpp_fused") and name.endswith(".cpp") for name in files)
+
+
+# ----- fuzzing the converter with real records ----------------------------------------------------
+_RECORDS = {name: list(trace.read_records(log(name))) for name in ("restart", "aoti", "export")}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    picks=st.lists(
+        st.tuples(
+            st.sampled_from(sorted(_RECORDS)), st.integers(0, 10_000), st.integers(0, 3), st.integers(1, 3)
+        ),
+        max_size=60,
+    )
+)
+def test_any_order_of_real_records_converts_without_error(picks: list[tuple[str, int, int, int]]) -> None:
+    """Records of real logs, in any order, with any attempt and pid: events fold into a session."""
+    import copy
+
+    records = []
+    for name, index, attempt, pid in picks:
+        pool = _RECORDS[name]
+        record = copy.copy(pool[index % len(pool)])
+        record.envelope = dict(record.envelope)
+        if "frame_id" in record.envelope:
+            record.envelope["attempt"] = attempt
+        record.pid = pid
+        records.append(record)
+    session = trace.new_trace_session(log("restart"))
+    converter = TraceConverter(trace.TraceStats())
+    for ev in converter.events(iter(records)):
+        trace.apply_event(session, ev)
+    for cid, comp in session.compiles.items():
+        assert comp.compile_id == cid and comp.frame_id >= -1
+    assert trace.normalise(trace.normalise(summary_text(session))) == trace.normalise(summary_text(session))

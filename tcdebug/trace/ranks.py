@@ -150,8 +150,8 @@ def divergences(sessions: dict[str, Session]) -> list[Divergence]:
         ranks_with = {numbers[label] for label in have}
         missing = [label for label in order if numbers[label] not in ranks_with]
         if missing:
-            reasons = {sessions[label].compiles[cid].recompile_reason.strip() for label in have} - {""}
-            why = f", recompile: {sorted(reasons)[0].splitlines()[0]}" if reasons else ""
+            why_set = {sessions[label].compiles[cid].recompile_reason.strip() for label in have} - {""}
+            why = f", recompile: {sorted(why_set)[0].splitlines()[0]}" if why_set else ""
             out.append(
                 Divergence(
                     "compile_ids",
@@ -168,17 +168,17 @@ def divergences(sessions: dict[str, Session]) -> list[Divergence]:
         reasons = {label: normalise(v) for label, v in raw.items()}
         if len(set(reasons.values())) > 1:
             shown = {label: raw[label] or "(no recompile)" for label in have}
-            groups = _groups({label: reasons[label] for label in have}, have)
+            by_reason = _groups({label: reasons[label] for label in have}, have)
             out.append(
                 Divergence(
                     "recompile_reason",
                     cid,
                     "recompiles for different reasons: "
                     + "; ".join(
-                        f"{_ranks_text(ls)}: {shown[ls[0]].splitlines()[0]}" for ls in groups.values()
+                        f"{_ranks_text(ls)}: {shown[ls[0]].splitlines()[0]}" for ls in by_reason.values()
                     ),
                     ranks=[label for label in have if reasons[label] != reasons[have[0]]],
-                    groups={shown[ls[0]]: ls for ls in groups.values()},
+                    groups={shown[ls[0]]: ls for ls in by_reason.values()},
                 )
             )
         statuses = {label: sessions[label].compiles[cid].status for label in have}

@@ -375,8 +375,9 @@ class TraceConverter:
         lines = [f"Could not guard on data-dependent expression {expr}"]
         if md.get("unhinted_expr") and md["unhinted_expr"] != expr:
             lines.append(f"(unhinted: {md['unhinted_expr']})")
-        stack = md.get("stack") if isinstance(md.get("stack"), list) else []
-        user = [f for f in stack if isinstance(f, dict) and not _is_torch_file(str(f.get("filename", "")))]
+        stack = md.get("stack")
+        frames: list[Any] = stack if isinstance(stack, list) else []
+        user = [f for f in frames if isinstance(f, dict) and not _is_torch_file(str(f.get("filename", "")))]
         if user:
             lines.append("")
             lines.append("User stack (most recent call last):")
@@ -417,7 +418,7 @@ class TraceConverter:
         part = st.inductor_part = m.group(1) if m else self._part(st)
         kernels = split_output_code(code)
         assert record.ref is not None
-        lazy = [LazyKernel(record.ref, i, k) for i, k in enumerate(kernels)]
+        lazy: list[Kernel] = [LazyKernel(record.ref, i, k) for i, k in enumerate(kernels)]
         record.payload = None  # the log holds it; the stage reads it back when shown
         md = record.meta if isinstance(record.meta, dict) else {}
         meta = {"path": md.get("filename", ""), "kernel_count": len(kernels)}
@@ -428,11 +429,13 @@ class TraceConverter:
         md = record.meta if isinstance(record.meta, dict) else {}
         name = str(md.get("name", "graph_dump"))
         language = {"cpp": "cpp", "python": "python", "py": "python"}.get(str(md.get("type", "")), "text")
-        meta = {"path": str(md.get("filename", "")), "artifact": name}
+        meta: dict[str, Any] = {"path": str(md.get("filename", "")), "artifact": name}
         part = self._part(st)
         if name == _AOTI_KERNELS and record.ref is not None:
             kernels = split_cpp_kernels(record.ref.read())
-            lazy = [LazyKernel(record.ref, i, k, split_cpp_kernels) for i, k in enumerate(kernels)]
+            lazy: list[Kernel] = [
+                LazyKernel(record.ref, i, k, split_cpp_kernels) for i, k in enumerate(kernels)
+            ]
             meta["kernel_count"] = len(kernels)
             return self._stage(
                 cid,

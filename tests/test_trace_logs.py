@@ -101,6 +101,20 @@ def test_aoti_compile_shows_its_graphs_wrapper_and_kernels() -> None:
     assert comp.metrics.get("cache") is None or isinstance(comp.metrics["cache"], dict)
 
 
+def test_a_failed_export_then_aoti_in_one_log_are_separate_compiles(tmp_path: Path) -> None:
+    both = tmp_path / "both.log"
+    both.write_bytes(log("export").read_bytes() + log("aoti").read_bytes())
+    session = trace.load_trace_session(both)
+    comps = [(c.compile_id, c.function, c.status) for c in session.ordered_compiles()]
+    assert comps == [
+        ("-/-", "torch.export", "ok"),
+        ("-/-#2", "torch.export", "failed"),
+        ("-/-#3", "AOTInductor", "ok"),
+    ]
+    assert "aoti_wrapper_code.inference" in session.compiles["-/-#3"].stages
+    assert "aoti_wrapper_code.inference" not in session.compiles["-/-#2"].stages
+
+
 # ----- restarts and runs -----------------------------------------------------------------------------
 def test_every_restart_attempt_is_its_own_compile() -> None:
     session = trace.load_trace_session(TRACES / "restart")

@@ -360,12 +360,14 @@ class TraceConverter:
             yield from self._metrics(cid, st, record)
             self._global = None
             return
-        if key == "artifact" and name == "make_fx_fail_partial" and st.status == "compiling":
-            st.status, st.error = (
-                "failed",
-                st.error or "export failed (make_fx_fail_partial: the partial graph)",
-            )
         yield from self._dispatch(cid, st, record)
+        if key == "artifact" and name == "make_fx_fail_partial":
+            # the graph traced up to an export's error: that export is over
+            if st.status == "compiling":
+                st.status = "failed"
+                st.error = st.error or "export failed (make_fx_fail_partial: the graph traced so far)"
+            yield self._end(cid, st, {})
+            self._global = None
 
     def _data_dependent_error(self, cid: str, st: _CompileState, record: Record) -> dict[str, Any]:
         md = record.meta if isinstance(record.meta, dict) else {}

@@ -187,6 +187,10 @@ def test_link_records_are_counted_and_kept(tmp_path: Path) -> None:
     session = trace.load_trace_session(path)
     assert session.trace_stats["links"] == 1 and session.trace_stats["skipped"] == 0
     assert "link (0/0): perfetto: https://e.x/t" in session.notes
+    hostile = tmp_path / "hostile.log"
+    hostile.write_bytes(data[:at] + link.replace(b"https://e.x/t", b"\\u001b[2Jx\\nline") + data[at:])
+    (note,) = [n for n in trace.load_trace_session(hostile).notes if n.startswith("link")]
+    assert "\x1b" not in note and "\n" not in note
 
 
 # ----- several logs of one rank, and what differs between ranks by design -----------------------------

@@ -23,6 +23,7 @@ from tcdebug import stages as stage_catalog
 from tcdebug.dynamo_text import compile_outcome, recompile_reasons, split_graph_break
 from tcdebug.kernels import split_output_code
 from tcdebug.session import LOADED, Kernel, Session
+from tcdebug.textsafe import safe_line
 from tcdebug.trace.aoti import split_cpp_kernels
 from tcdebug.trace.reader import PayloadRef, Record, TraceStats, read_records
 
@@ -399,7 +400,8 @@ class TraceConverter:
     def _link(self, record: Record) -> dict[str, Any]:
         md = record.meta if isinstance(record.meta, dict) else {}
         where = f" ({record.compile_id})" if record.compile_id else ""
-        return {"type": "note", "text": f"link{where}: {md.get('name', '?')}: {md.get('url', '')}"}
+        text = f"link{where}: {md.get('name', '?')}: {md.get('url', '')}"
+        return {"type": "note", "text": safe_line(text)}  # one line, whatever the log holds
 
     # ----- per event kind ------------------------------------------------------------
     def _start(self, cid: str, record: Record) -> dict[str, Any]:

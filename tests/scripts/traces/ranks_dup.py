@@ -3,6 +3,7 @@
 `step` calls the global `ACT`; swapping it recompiles 0/1 on every rank, for the reason
 `___check_obj_id(...)` with an address that differs per process. `total` compiles 1/0.
 With `--short` the job stops after `step` (a second, shorter run into the same folder).
+With `--cuda` rank N runs on cuda:N (two GPUs): the graphs then differ only in the device index.
 """
 
 import os
@@ -35,16 +36,17 @@ def total(x: torch.Tensor) -> torch.Tensor:
     return (x * x).sum(dim=-1)
 
 
-def worker(rank: int, port: int, short: bool) -> None:
+def worker(rank: int, port: int, short: bool, cuda: bool) -> None:
     global ACT
     dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank, world_size=WORLD_SIZE)
+    device = f"cuda:{rank}" if cuda else "cpu"
     compiled = torch.compile(step, backend="aot_eager")
-    out = compiled(torch.randn(4, 8))
+    out = compiled(torch.randn(4, 8, device=device))
     ACT = act_b
-    out = compiled(torch.randn(4, 8))  # recompiles: the guard on ACT's identity fails
+    out = compiled(torch.randn(4, 8, device=device))  # recompiles: the guard on ACT's identity fails
     if not short:
         out = torch.compile(total, backend="aot_eager")(out)
-    dist.all_reduce(out)
+    dist.all_reduce(out.cpu())
     dist.destroy_process_group()
 
 
@@ -56,4 +58,5 @@ def _free_port() -> int:
 
 if __name__ == "__main__":
     os.environ.setdefault("TORCHINDUCTOR_FORCE_DISABLE_CACHES", "1")
-    mp.spawn(worker, args=(_free_port(), "--short" in sys.argv), nprocs=WORLD_SIZE, join=True)
+    flags = (_free_port(), "--short" in sys.argv, "--cuda" in sys.argv)
+    mp.spawn(worker, args=flags, nprocs=WORLD_SIZE, join=True)

@@ -87,6 +87,7 @@ def session_index(session: Session) -> dict[str, Any]:
         "notes": session.notes,
         "extra": session.extra,
         "rank": session.rank,
+        "rank_label": session.rank_label,  # "1 (2)": the second log of rank 1
         "trace_stats": session.trace_stats,
         "divergences": [asdict(d) if is_dataclass(d) else d for d in session.divergences],
         "compiles": [

@@ -296,6 +296,8 @@ def test_open_dump_writes_each_rank_log(tmp_path: Path) -> None:
     assert "ranks diverge" not in proc.stdout
     from tcdebug.dump import load_dump
 
+    index = json.loads((out / "session.json").read_text())
+    assert index["rank"] == 1 and index["rank_label"] == "1 (2)"
     assert set(load_dump(out).compiles) == {"0/0", "0/1"}
     assert set(load_dump(out / "ranks" / "1").compiles) == {"0/0", "0/1", "1/0"}
     assert set(load_dump(out / "ranks" / "1_2").compiles) == {"0/0", "0/1"}

@@ -13,6 +13,7 @@ from rich.text import Text
 
 from tcdebug import stages as stage_catalog
 from tcdebug.kernels import format_config
+from tcdebug.screens.safe_rich import safe_rich
 from tcdebug.screens.widgets.timeline import Ref
 from tcdebug.session import Compile, Kernel, Session, Stage
 
@@ -30,6 +31,14 @@ def _compile_title(comp: Compile) -> str:
 
 
 def view_for(session: Session, ref: Ref | None, *, paused_at: tuple[str, str] | None = None) -> View:
+    """What to show for `ref`. The header is made safe here; the text is made safe line by line
+    where it is painted (`CodeView`)."""
+    view = _view_for(session, ref, paused_at=paused_at)
+    view.header = safe_rich(view.header)
+    return view
+
+
+def _view_for(session: Session, ref: Ref | None, *, paused_at: tuple[str, str] | None = None) -> View:
     if ref is None:
         return View(Text("nothing selected", "dim"), _waiting(session))
     comp = session.compiles.get(ref.compile_id)

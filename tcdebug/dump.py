@@ -320,6 +320,8 @@ def read_confined(root: str | os.PathLike[str], rel: object, limit: int | None =
         dfd = _open_dir(root, parts[:-1], create=False)
     except Unreadable as exc:
         raise Unreadable(f"{rel}: {exc} (tcdebug reads only inside the dump folder)") from exc
+    except OSError as exc:
+        raise Unreadable(f"{rel}: {exc.strerror or exc}") from exc
     try:
         try:
             fd = os.open(parts[-1], os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dfd)

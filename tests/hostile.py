@@ -42,7 +42,10 @@ def unsafe_bytes(data: bytes) -> list[int]:
 
 def trace_line(envelope: dict, payload: str | None = None) -> str:
     if payload is not None:
-        envelope = {**envelope, "has_payload": hashlib.md5(payload.encode(), usedforsecurity=False).hexdigest()}
+        envelope = {
+            **envelope,
+            "has_payload": hashlib.md5(payload.encode(), usedforsecurity=False).hexdigest(),
+        }
     line = PREFIX + json.dumps(envelope) + "\n"
     if payload is not None:
         line += "".join(f"\t{p}\n" for p in payload.split("\n"))
@@ -59,7 +62,9 @@ def hostile_trace(folder: Path, evil: str = EVIL) -> Path:
         ids = {"frame_id": frame, "frame_compile_id": 0, "attempt": 0}
         stack = [{"line": 3, "name": f"fn{evil}", "filename": 0}]
         lines.append(trace_line({"dynamo_start": {"stack": stack}, **ids}))
-        lines.append(trace_line({"dynamo_output_graph": {"sizes": {}}, **ids}, f"class GraphModule:\n  # {evil}"))
+        lines.append(
+            trace_line({"dynamo_output_graph": {"sizes": {}}, **ids}, f"class GraphModule:\n  # {evil}")
+        )
         reason = f"Graph break in user code at /x.py:1\nGraph Break Reason: {evil}\nUser code traceback:\n"
         reason += f'  File "/tmp/{evil}.py", line 1, in f\n    y = g({evil})\n'
         artifact = {"artifact": {"name": "dynamo_graph_break_reason", "encoding": "string"}, **ids}
@@ -96,7 +101,9 @@ def hostile_session(evil: str = EVIL) -> Session:
         output=[OutputChunk("stdout", f"output {evil}\n")],
     )
     for cid in ("0/0", "!0/0", f"1/0{evil}", "..", "", "."):
-        comp = Compile(cid, function=f"fn{evil}", filename=f"/tmp/{evil}file.py", firstlineno=3, status="failed")
+        comp = Compile(
+            cid, function=f"fn{evil}", filename=f"/tmp/{evil}file.py", firstlineno=3, status="failed"
+        )
         comp.error = f"compile error {evil}"
         comp.recompile_reason = f"recompile {evil}"
         comp.graph_breaks = [GraphBreak(cid, f"graph break {evil}", [f'  File "/tmp/{evil}.py", line 1'])]
@@ -105,7 +112,12 @@ def hostile_session(evil: str = EVIL) -> Session:
         comp.stages["dynamo_graph"] = Stage("dynamo_graph", title=f"Dynamo {evil}", language="python",
                                             text=f"graph {evil}")  # fmt: skip
         comp.stages["kernel_source.inference"] = Stage(
-            "kernel_source", part="inference", title=evil, language="cpp", text=f"code {evil}", kernels=[kernel]
+            "kernel_source",
+            part="inference",
+            title=evil,
+            language="cpp",
+            text=f"code {evil}",
+            kernels=[kernel],
         )
         comp.stages["guards"] = Stage("guards", status="not_captured", reason=f"not here {evil}")
         session.compiles[cid] = comp

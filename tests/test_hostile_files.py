@@ -93,9 +93,10 @@ def test_a_hostile_trace_shows_as_visible_text_in_the_dump_summary(tmp_path: Pat
 
 def test_a_hostile_dump_shows_as_visible_text_in_the_dump_summary(tmp_path: Path) -> None:
     src = hostile_dump(tmp_path / "src")
-    assert ESCAPES in (src / "session.json").read_text(encoding="utf-8") or "\\u001b]52" in (
-        src / "session.json"
-    ).read_text()
+    assert (
+        ESCAPES in (src / "session.json").read_text(encoding="utf-8")
+        or "\\u001b]52" in (src / "session.json").read_text()
+    )
     proc = tcdebug("open", str(src), "--dump", str(tmp_path / "out"))
     assert proc.returncode == 0, proc.stderr
     assert_terminal_safe(proc.stdout + proc.stderr)
@@ -283,7 +284,10 @@ def test_the_example_from_the_issue(tmp_path: Path) -> None:
     (tmp_path / "session.json").write_text(json.dumps(index))
     proc = tcdebug("open", str(tmp_path), "--dump", str(tmp_path / "out"))
     assert proc.returncode == 2
-    assert one_error_line(proc) == "tcdebug: error: session.json: compiles[3].compile_id: expected a string, got 7"
+    assert (
+        one_error_line(proc)
+        == "tcdebug: error: session.json: compiles[3].compile_id: expected a string, got 7"
+    )
     assert not (tmp_path / "out").exists()
 
 
@@ -313,7 +317,9 @@ def test_reading_a_dump_opens_nothing_outside_it(mlp_copy: Path) -> None:
 
     def hostile(index: dict) -> None:
         stages = index["compiles"][0]["stages"]
-        for stage, path in zip(stages, ["../../../etc/passwd", "/etc/passwd", "compiles/../../x"], strict=False):
+        for stage, path in zip(
+            stages, ["../../../etc/passwd", "/etc/passwd", "compiles/../../x"], strict=False
+        ):
             stage["file"] = path
 
     edit_index(mlp_copy, hostile)
@@ -456,7 +462,9 @@ def test_read_only_out_gives_one_line(tmp_path: Path) -> None:
     ro.mkdir()
     if os.geteuid() != 0:
         ro.chmod(0o555)
-    elif subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", str(ro)], capture_output=True).returncode:
+    elif subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", str(ro)], capture_output=True
+    ).returncode:
         pytest.skip("root without mount: cannot make a read-only folder")
     try:
         proc = tcdebug("open", str(DATA / "mlp_cpu"), "--dump", str(ro / "out"))
@@ -471,7 +479,9 @@ def test_read_only_out_gives_one_line(tmp_path: Path) -> None:
 @contextlib.contextmanager
 def tiny_disk(path: Path, size: str = "40k"):
     path.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)], capture_output=True).returncode:
+    if subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)], capture_output=True
+    ).returncode:
         pytest.skip("cannot mount a small tmpfs here")
     try:
         yield path
@@ -523,7 +533,7 @@ def test_prepare_out_keeps_files_an_earlier_dump_does_not_list(tmp_path: Path) -
 def test_deep_json_in_a_trace_is_skipped_and_counted(tmp_path: Path) -> None:
     log = tmp_path / "deep.log"
     good = trace_line({"dynamo_start": {"stack": []}, "frame_id": 0, "frame_compile_id": 0})
-    deep = "V1123 10:45:15.432000 6261 x.py:1] {\"a\": " + "[" * 100_000 + "]" * 100_000 + "}\n"
+    deep = 'V1123 10:45:15.432000 6261 x.py:1] {"a": ' + "[" * 100_000 + "]" * 100_000 + "}\n"
     medium = trace_line({"dynamo_start": {"stack": json.loads("[" * 200 + "]" * 200)}, "frame_id": 1})
     log.write_text(good + deep + medium + good.replace('"frame_id": 0', '"frame_id": 2'))
     stats = trace.TraceStats()
@@ -533,13 +543,17 @@ def test_deep_json_in_a_trace_is_skipped_and_counted(tmp_path: Path) -> None:
     assert proc.returncode == 0 and "2 records nested too deeply skipped" in proc.stdout.decode()
 
 
-def test_a_long_line_is_skipped_counted_and_never_held(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_long_line_is_skipped_counted_and_never_held(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     log = tmp_path / "long.log"
     ids = {"frame_id": 0, "frame_compile_id": 0}
     with open(log, "w") as f:
         f.write(trace_line({"dynamo_start": {"stack": []}, **ids}))
         f.write(PREFIX_LONG + "x" * 30_000_000 + '"}\n')  # one 30 MB line
-        f.write(trace_line({"dynamo_output_graph": {}, **ids}, "graph\n" + "y" * 3_000_000))  # a long payload line
+        f.write(
+            trace_line({"dynamo_output_graph": {}, **ids}, "graph\n" + "y" * 3_000_000)
+        )  # a long payload line
         f.write(trace_line({"compilation_metrics": {"co_name": "f"}, **ids}))
     monkeypatch.setenv("TCDEBUG_MAX_LINE_BYTES", str(1 << 20))
     stats = trace.TraceStats()

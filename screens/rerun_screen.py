@@ -27,6 +27,7 @@ from tcdebug import rerun_spec
 from tcdebug.screens.safe_rich import safe_label, safe_rich
 from tcdebug.screens.widgets.guard_view import GuardView, verdict
 from tcdebug.session import PAUSED, CallInfo, Rerun, Session
+from tcdebug.textsafe import safe_line
 
 DTYPES = {
     "float": ["float32", "float16", "bfloat16", "float64"],
@@ -119,8 +120,8 @@ class RerunScreen(Screen[None]):
         call = self.call
         if call is None:
             return Text(f"compile {self.compile_id}: no recorded call to re-run", "bold red")
-        title = Text.assemble(("Re-run ", "bold"), (call.function, "bold cyan"))
-        where = f"{call.filename}:{call.firstlineno}" if call.filename else ""
+        title = Text.assemble(("Re-run ", "bold"), (safe_line(call.function), "bold cyan"))
+        where = safe_line(f"{call.filename}:{call.firstlineno}") if call.filename else ""
         title.append(
             f"  {where}  last of {call.count} call(s), grad {'on' if call.grad_enabled else 'off'}", "dim"
         )

@@ -396,6 +396,18 @@ def test_a_folder_that_is_not_a_dump_is_refused_untouched(tmp_path: Path) -> Non
     assert snapshot(out) == before
 
 
+def test_live_dump_refuses_a_folder_that_is_not_a_dump_before_running(tmp_path: Path) -> None:
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "notes.txt").write_text("my notes")
+    before = snapshot(out)
+    proc = tcdebug("--dump", str(out), str(ROOT / "samples" / "mlp.py"))
+    assert proc.returncode == 2
+    assert "not empty and not a tcdebug dump" in one_error_line(proc)
+    assert snapshot(out) == before
+    assert "compiles:" not in proc.stdout.decode()  # the script never ran
+
+
 def test_force_writes_beside_files_it_did_not_write(tmp_path: Path) -> None:
     out = tmp_path / "mine"
     out.mkdir()

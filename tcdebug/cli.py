@@ -127,11 +127,11 @@ def cmd_run(parser: argparse.ArgumentParser, argv: list[str]) -> int:
         target_argv = [ns.script, *ns.args]
         if not os.path.exists(ns.script):
             raise CliError(f"no such script: {ns.script}")
-    if ns.force and not ns.dump:
-        raise CliError("--force works with --dump OUT")
     else:
         target_argv = [default_script()]
         err(f"no script given, running the bundled sample {target_argv[0]}")
+    if ns.force and not ns.dump:
+        raise CliError("--force works with --dump OUT")
     unknown = [b for b in ns.breakpoints if b not in stage_catalog.STAGE_IDS]
     if unknown:
         raise CliError(

@@ -259,7 +259,7 @@ def prepare_out(out: str | os.PathLike[str], *, force: bool = False) -> Path:
 def remove_dump_files(root: Path) -> None:
     """Remove what an earlier dump in `root` lists (stage, kernel, index and output files), then
     the folders left empty. Files it does not list, and symlinks, stay (tcdebug did not write them)."""
-    rels = {"session.json", "output.txt", "session.json.tmp"}
+    rels: set[object] = {"session.json", "output.txt", "session.json.tmp"}
     try:
         index = json.loads(read_confined(root, "session.json"))
     except (OSError, ValueError, RecursionError):

@@ -555,6 +555,17 @@ def test_deep_json_in_a_trace_is_skipped_and_counted(tmp_path: Path) -> None:
     assert proc.returncode == 0 and "2 records nested too deeply skipped" in proc.stdout.decode()
 
 
+def test_a_fifo_or_device_as_a_trace_log_gives_one_line(tmp_path: Path) -> None:
+    folder = tmp_path / "trace"
+    folder.mkdir()
+    os.mkfifo(folder / "dedicated_log_torch_trace_fifo.log")  # reading would block forever
+    for path in (folder, folder / "dedicated_log_torch_trace_fifo.log"):
+        proc = tcdebug("open", str(path), "--dump", str(tmp_path / "out"))
+        assert proc.returncode == 2 and "TORCH_TRACE log" in one_error_line(proc)  # no hang
+    with pytest.raises(ValueError, match="not a regular file"):
+        list(trace.read_records("/dev/zero"))  # would never end
+
+
 def test_a_long_line_is_skipped_counted_and_never_held(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -23,6 +23,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -294,7 +295,7 @@ def read_records(path: str | Path, stats: TraceStats | None = None) -> Iterator[
     orphan_run = False
     offset = 0
     last_line_complete = True
-    with open(path_str, "rb") as f:
+    with _open_log(path_str) as f:
         for lineno, (raw, size) in enumerate(_lines(f, max_line_bytes()), 1):
             offset += size
             stats.lines += 1
@@ -354,6 +355,15 @@ def read_records(path: str | Path, stats: TraceStats | None = None) -> Iterator[
         done = _finish(pending, stats, at_eof=True)
         if done is not None:
             yield done
+
+
+def _open_log(path: str) -> Any:
+    """The log, opened for reading; a FIFO or a device (which would block or never end) is refused."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise ValueError(f"{path}: not a regular file")
+    return os.fdopen(fd, "rb")
 
 
 def _lines(f: Any, cap: int) -> Iterator[tuple[bytes | None, int]]:

@@ -561,7 +561,7 @@ def test_a_fifo_or_device_as_a_trace_log_gives_one_line(tmp_path: Path) -> None:
     os.mkfifo(folder / "dedicated_log_torch_trace_fifo.log")  # reading would block forever
     for path in (folder, folder / "dedicated_log_torch_trace_fifo.log"):
         proc = tcdebug("open", str(path), "--dump", str(tmp_path / "out"))
-        assert proc.returncode == 2 and "TORCH_TRACE log" in one_error_line(proc)  # no hang
+        assert proc.returncode == 2 and one_error_line(proc)  # one line, and no hang
     with pytest.raises(ValueError, match="not a regular file"):
         list(trace.read_records("/dev/zero"))  # would never end
 

@@ -514,6 +514,23 @@ def test_a_full_disk_gives_one_line_and_an_openable_dump(tmp_path: Path) -> None
         assert not list((disk / "out").rglob(".*.tmp"))
 
 
+@pytest.mark.slow
+def test_a_full_disk_during_a_live_dump_gives_one_line_and_an_openable_dump(tmp_path: Path) -> None:
+    script = tmp_path / "small.py"
+    script.write_text(
+        "import torch\n\n@torch.compile(backend='eager')\ndef f(x):\n    return x * 2\n\n"
+        "for n in range(1, 6):\n    f(torch.ones(n))\nprint('done')\n"
+    )
+    with tiny_disk(tmp_path / "disk", size="12k") as disk:
+        proc = tcdebug("--dump", str(disk / "out"), str(script))
+        assert proc.returncode == 2
+        assert "No space left on device" in one_error_line(proc)
+        reloaded = load_dump(disk / "out")
+        for comp in reloaded.compiles.values():
+            for stage in comp.stages.values():
+                assert not stage.get_text().startswith("not readable")
+
+
 def test_a_file_size_limit_midway_gives_one_line(tmp_path: Path) -> None:
     """RLIMIT_FSIZE: small files (the index) fit, a big stage file does not."""
     import resource

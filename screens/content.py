@@ -34,7 +34,10 @@ def _compile_title(comp: Compile) -> str:
 def view_for(session: Session, ref: Ref | None, *, paused_at: tuple[str, str] | None = None) -> View:
     """What to show for `ref`. The header is made safe here; the text is made safe line by line
     where it is painted (`CodeView`)."""
-    view = _view_for(session, ref, paused_at=paused_at)
+    try:
+        view = _view_for(session, ref, paused_at=paused_at)
+    except Exception as exc:  # a dump or log of an unexpected shape: say so, never crash the app
+        return View(Text(safe_line(f"cannot show this: {type(exc).__name__}: {exc}"), "red"), "")
     view.header = safe_rich(view.header)
     return view
 

@@ -177,3 +177,13 @@ def test_the_real_terminal_gets_no_hostile_sequence(tmp_path: Path) -> None:
     assert code == 0
     assert b"\x1b]52;" not in out and b"\x1b]2;PWNED" not in out and b"\xc2\x9b" not in out
     assert VISIBLE.encode() in out
+
+
+def test_kernel_metadata_of_the_wrong_shape_is_shown_not_fatal() -> None:
+    from tcdebug.screens.content import view_for
+    from tcdebug.session import Compile, Kernel, Session, Stage
+
+    kernel = Kernel("k", "python", "src", meta={"grid": [1], "launch_index": "x", "triton": {"size_hints": 3}})
+    comp = Compile("0/0", stages={"kernel_source": Stage("kernel_source", text="src", kernels=[kernel])})
+    view = view_for(Session(compiles={"0/0": comp}), Ref("0/0", "kernel_source", kernel="k"))
+    assert view.header.plain.startswith("cannot show this: ")

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from textual import work
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.notifications import SeverityLevel
 
 from tcdebug import session as model
 from tcdebug import stages as stage_catalog
@@ -30,6 +31,7 @@ from tcdebug.screens.ranks_screen import RanksScreen
 from tcdebug.screens.rerun_screen import RerunScreen, rerun_notice
 from tcdebug.screens.widgets.timeline import LIVE_STATES, Ref
 from tcdebug.session import Session, rerun_from_dict
+from tcdebug.textsafe import safe_line, safe_text
 
 READ_ONLY_MESSAGE = "nothing to step: opened from a dump"
 
@@ -74,7 +76,22 @@ class TcdebugApp(App[int]):
         self._quitting = False
         self._output_dirty = False
         if session.script:
-            self.title = f"tcdebug {os.path.basename(session.script)}"
+            self.title = safe_line(f"tcdebug {os.path.basename(session.script)}")
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Every toast (the screens' too) goes through here: made safe, and never read as markup
+        (a note or a reason holding `[@click=app.quit]` or an escape sequence stays text)."""
+        super().notify(
+            safe_text(message), title=safe_line(title), severity=severity, timeout=timeout, markup=False
+        )
 
     # ----- state ---------------------------------------------------------------------
     @property
@@ -133,11 +150,15 @@ class TcdebugApp(App[int]):
         stats = TraceStats()
         batch: list[dict[str, Any]] = []
         last = time.monotonic()
-        for event in iter_trace_events(path, stats):
-            batch.append(event)
-            if time.monotonic() - last > 0.1:
-                self.post_message(TraceEvents(batch))
-                batch, last = [], time.monotonic()
+        try:
+            for event in iter_trace_events(path, stats):
+                batch.append(event)
+                if time.monotonic() - last > 0.1:
+                    self.post_message(TraceEvents(batch))
+                    batch, last = [], time.monotonic()
+        except (OSError, ValueError, RecursionError, MemoryError) as exc:
+            # A log that cannot be read on: keep what came before, and say why in one line.
+            self.notify(f"{path}: reading stopped: {type(exc).__name__}: {exc}", severity="error", timeout=12)
         self.post_message(TraceEvents(batch, done=True, stats=stats))
 
     def on_trace_events(self, message: TraceEvents) -> None:

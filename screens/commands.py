@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
+from textual.markup import escape
 
 from tcdebug import stages as stage_catalog
 from tcdebug.screens.widgets.timeline import Ref
+from tcdebug.textsafe import safe_line
 
 if TYPE_CHECKING:
     from tcdebug.screens.app import TcdebugApp
@@ -48,14 +51,33 @@ class JumpCommands(Provider):
             )
         return entries
 
+    def _safe_entries(self) -> list[tuple[str, str, Callable[[], None]]]:
+        """Entries with names from scripts, logs and dumps made safe; the help text escaped, as
+        the palette reads it as markup (the prompt is given as `Content`, never read as markup)."""
+        return [
+            (safe_line(text), escape(safe_line(help_text)), cb) for text, help_text, cb in self._entries()
+        ]
+
     async def discover(self) -> Hits:
-        for text, help_text, callback in self._entries():
+        for text, help_text, callback in self._safe_entries():
             if not text.startswith(("break", "remove")):
-                yield DiscoveryHit(text, callback, help=help_text)
+                yield DiscoveryHit(Content(text), callback, text=text, help=help_text)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for text, help_text, callback in self._entries():
+        for text, help_text, callback in self._safe_entries():
             score = matcher.match(text)
             if score > 0:
-                yield Hit(score, matcher.highlight(text), callback, help=help_text)
+                yield Hit(score, _highlight(matcher, text), callback, text=text, help=help_text)
+
+
+def _highlight(matcher: Any, text: str) -> Content:
+    """`Matcher.highlight` without reading `text` as markup."""
+    content = Content(text)
+    score, offsets = matcher.fuzzy_search.match(matcher.query, text)
+    if not score:
+        return content
+    for offset in offsets:
+        if not text[offset].isspace():
+            content = content.stylize(matcher.match_style, offset, offset + 1)
+    return content

@@ -13,8 +13,10 @@ from rich.text import Text
 
 from tcdebug import stages as stage_catalog
 from tcdebug.kernels import format_config
+from tcdebug.screens.safe_rich import safe_rich
 from tcdebug.screens.widgets.timeline import Ref
 from tcdebug.session import Compile, Kernel, Session, Stage
+from tcdebug.textsafe import safe_line
 
 
 @dataclass
@@ -26,10 +28,21 @@ class View:
 
 
 def _compile_title(comp: Compile) -> str:
-    return f"{comp.compile_id} {comp.function}".strip()
+    return safe_line(f"{comp.compile_id} {comp.function}".strip())
 
 
 def view_for(session: Session, ref: Ref | None, *, paused_at: tuple[str, str] | None = None) -> View:
+    """What to show for `ref`. The header is made safe here; the text is made safe line by line
+    where it is painted (`CodeView`)."""
+    try:
+        view = _view_for(session, ref, paused_at=paused_at)
+    except Exception as exc:  # a dump or log of an unexpected shape: say so, never crash the app
+        return View(Text(safe_line(f"cannot show this: {type(exc).__name__}: {exc}"), "red"), "")
+    view.header = safe_rich(view.header)
+    return view
+
+
+def _view_for(session: Session, ref: Ref | None, *, paused_at: tuple[str, str] | None = None) -> View:
     if ref is None:
         return View(Text("nothing selected", "dim"), _waiting(session))
     comp = session.compiles.get(ref.compile_id)
@@ -79,12 +92,13 @@ def _stage_view(comp: Compile, stage: Stage, *, paused: bool) -> View:
     if paused:
         header.append("▶ paused here ", "bold reverse green")
         header.append(" ")
-    header.append(stage.title or stage.stage_id, "bold")
-    header.append(f"  {comp.compile_id} {comp.function}  ")
-    header.append(stage.key, "cyan")
+    # Rich drops some control characters on `append`; made safe first, they show instead.
+    header.append(safe_line(stage.title or stage.stage_id), "bold")
+    header.append(safe_line(f"  {comp.compile_id} {comp.function}  "))
+    header.append(safe_line(stage.key), "cyan")
     if not stage.captured:
         header.append("\nnot captured: ", "bold yellow")
-        header.append(stage.reason or "no reason given", "yellow")
+        header.append(safe_line(stage.reason or "no reason given"), "yellow")
         return View(header, stage.get_text(), "text", key=("stage", comp.compile_id, stage.key, "nc"))
     text = stage.get_text()
     lines = text.count("\n") + (0 if text.endswith("\n") else 1)
@@ -105,8 +119,8 @@ def _kernel_view(comp: Compile, stage: Stage, kernel: Kernel) -> View:
     index = stage.kernels.index(kernel)
     header = Text.assemble(
         (f"kernel {index + 1}/{len(stage.kernels)} ", "bold"),
-        (kernel.name, "bold cyan"),
-        f"  {comp.compile_id} {stage.key}",
+        (safe_line(kernel.name), "bold cyan"),
+        safe_line(f"  {comp.compile_id} {stage.key}"),
     )
     details = [kernel.kind or kernel.language]
     if kernel.configs:
@@ -115,7 +129,7 @@ def _kernel_view(comp: Compile, stage: Stage, kernel: Kernel) -> View:
         details.append("chosen " + format_config(kernel.chosen_config))
     if "grid" in kernel.meta:
         details.append(f"grid {_dims(kernel.meta['grid'])} block {_dims(kernel.meta.get('block'))}")
-    header.append("\n" + " · ".join(details), "dim")
+    header.append("\n" + safe_line(" · ".join(str(d) for d in details)), "dim")
     if stage.meta.get("md5_mismatch"):
         header.append(MD5_FLAG, "bold red")
     language = "cpp" if kernel.language in ("cpp", "c++") else "python" if kernel.language else "text"
@@ -182,7 +196,9 @@ def kernel_info_lines(kernel: Kernel) -> list[str]:
 def _pending_view(comp: Compile, ref: Ref) -> View:
     kind = stage_catalog.kind(ref.stage_id)
     header = Text.assemble(
-        (kind.title, "bold dim"), f"  {comp.compile_id} {comp.function}  ", (ref.key, "dim")
+        (kind.title, "bold dim"),
+        safe_line(f"  {comp.compile_id} {comp.function}  "),
+        (safe_line(ref.key), "dim"),
     )
     return View(
         header, f"Not reached yet: the target has not produced {kind.id} for compile {comp.compile_id}."

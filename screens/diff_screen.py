@@ -17,6 +17,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from tcdebug import stages as stage_catalog
+from tcdebug.screens.safe_rich import safe_rich
 from tcdebug.screens.widgets.highlight import plain_lines
 from tcdebug.screens.widgets.styled_view import StyledView
 from tcdebug.session import Compile, Session, Stage
@@ -188,19 +189,22 @@ class DiffScreen(Screen[None]):
         found = self.texts()
         title = self.query_one("#diff-title", Static)
         if isinstance(found, str):
-            title.update(Text.assemble(("diff ", "bold"), (found, "yellow")))
+            title.update(safe_rich(Text.assemble(("diff ", "bold"), (found, "yellow")), one_line=True))
             self.view.set_lines([Text(found, "yellow")])
             return
         old, new, old_name, new_name = found
         removed, added = diff_counts(old, new)
         layout = "side by side" if self.side_by_side else "unified"
         title.update(
-            Text.assemble(
-                ("diff ", "bold"),
-                (old_name, "bold red"),
-                " → ",
-                (new_name, "bold green"),
-                f"   -{removed} +{added} lines · {layout}",
+            safe_rich(
+                Text.assemble(
+                    ("diff ", "bold"),
+                    (old_name, "bold red"),
+                    " → ",
+                    (new_name, "bold green"),
+                    f"   -{removed} +{added} lines · {layout}",
+                ),
+                one_line=True,
             )
         )
         make = side_by_side_lines if self.side_by_side else unified_lines

@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from tcdebug.screens.safe_rich import safe_label
 from tcdebug.session import Session
 
 RankCallback = Callable[[str, Session, str], None]
@@ -88,10 +90,10 @@ class RanksScreen(Screen[None]):
         yield divs
         yield Footer()
 
-    def _title(self) -> str:
+    def _title(self) -> Text:
         n = len(self.session.ranks)
         shown = f"showing rank {self.current_rank}" if self.current_rank is not None else ""
-        return f" {n} rank{'s' if n != 1 else ''} · {shown}"
+        return Text(f" {n} rank{'s' if n != 1 else ''} · {shown}")
 
     def on_mount(self) -> None:
         ranks = self.query_one("#ranks-table", DataTable)
@@ -106,7 +108,7 @@ class RanksScreen(Screen[None]):
                 str(recompiles),
                 str(skipped),
                 diverges,
-                name,
+                safe_label(name),  # log names and divergence texts come from the logs: never markup
                 key=rank,
             )
         divs = self.query_one("#divergences-table", DataTable)
@@ -117,7 +119,13 @@ class RanksScreen(Screen[None]):
             )
         for i, d in enumerate(self.session.divergences):
             ranks_text = ", ".join(map(str, d.ranks))  # entry labels
-            divs.add_row(d.compile_id, d.kind.replace("_", " "), ranks_text, d.detail, key=f"div{i}")
+            divs.add_row(
+                safe_label(d.compile_id),
+                safe_label(d.kind.replace("_", " ")),
+                safe_label(ranks_text),
+                safe_label(d.detail),
+                key=f"div{i}",
+            )
         if self.current_rank is not None and self.current_rank in self.session.ranks:
             ranks.move_cursor(row=ranks.get_row_index(self.current_rank))
         ranks.focus()

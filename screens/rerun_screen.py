@@ -24,8 +24,10 @@ from textual.screen import Screen
 from textual.widgets import Checkbox, Footer, Input, Label, Select, Static
 
 from tcdebug import rerun_spec
+from tcdebug.screens.safe_rich import safe_label, safe_rich
 from tcdebug.screens.widgets.guard_view import GuardView, verdict
 from tcdebug.session import PAUSED, CallInfo, Rerun, Session
+from tcdebug.textsafe import safe_line
 
 DTYPES = {
     "float": ["float32", "float16", "bfloat16", "float64"],
@@ -112,11 +114,14 @@ class RerunScreen(Screen[None]):
         yield Footer()
 
     def _title(self) -> Text:
+        return safe_rich(self._raw_title())
+
+    def _raw_title(self) -> Text:
         call = self.call
         if call is None:
             return Text(f"compile {self.compile_id}: no recorded call to re-run", "bold red")
-        title = Text.assemble(("Re-run ", "bold"), (call.function, "bold cyan"))
-        where = f"{call.filename}:{call.firstlineno}" if call.filename else ""
+        title = Text.assemble(("Re-run ", "bold"), (safe_line(call.function), "bold cyan"))
+        where = safe_line(f"{call.filename}:{call.firstlineno}") if call.filename else ""
         title.append(
             f"  {where}  last of {call.count} call(s), grad {'on' if call.grad_enabled else 'off'}", "dim"
         )
@@ -125,7 +130,7 @@ class RerunScreen(Screen[None]):
 
     def _input_row(self, index: int, inp: dict[str, Any]) -> Horizontal:
         kind = inp.get("kind")
-        widgets: list[Any] = [Label(inp["name"], classes="rerun-name")]
+        widgets: list[Any] = [Label(safe_label(inp.get("name", "?")), classes="rerun-name")]
         if kind == "tensor":
             shape = ",".join(str(d) for d in inp["shape"])
             widgets.append(
@@ -136,7 +141,7 @@ class RerunScreen(Screen[None]):
             options = options if dtype in options else [dtype, *options]
             widgets.append(
                 Select(
-                    [(d, d) for d in options],
+                    [(safe_label(d), d) for d in options],
                     value=dtype,
                     allow_blank=False,
                     id=f"dtype-{index}",
@@ -144,7 +149,7 @@ class RerunScreen(Screen[None]):
                 )
             )
             grad = " grad" if inp.get("requires_grad") else ""
-            widgets.append(Label(f"{inp.get('device', '?')}{grad}", classes="rerun-device"))
+            widgets.append(Label(safe_label(f"{inp.get('device', '?')}{grad}"), classes="rerun-device"))
             marked = set(inp.get("dynamic_dims", []))
             for dim in range(len(inp["shape"])):
                 widgets.append(
@@ -163,7 +168,10 @@ class RerunScreen(Screen[None]):
             widgets.append(Label(kind, classes="rerun-device"))
         else:
             widgets.append(
-                Label(f"{inp.get('type', '?')} {inp.get('repr', '')} (kept as is)", classes="rerun-note")
+                Label(
+                    safe_label(f"{inp.get('type', '?')} {inp.get('repr', '')} (kept as is)"),
+                    classes="rerun-note",
+                )
             )
         return Horizontal(*widgets, classes="rerun-row")
 
@@ -243,11 +251,11 @@ class RerunScreen(Screen[None]):
         self.spec = self.build_spec()
         self.problems = self.validate(self.spec)
         self.query_one("#rerun-spec", Static).update(
-            Text.assemble(("spec: ", "dim"), (self.spec or "(empty)", "bold"))
+            safe_rich(Text.assemble(("spec: ", "dim"), (self.spec or "(empty)", "bold")), one_line=True)
         )
         status = self.query_one("#rerun-status", Static)
         if self.problems:
-            status.update(Text("\n".join(self.problems), "bold red"))
+            status.update(safe_rich(Text("\n".join(self.problems), "bold red")))
             self.add_class("-invalid")
         else:
             status.update(Text("F2 checks the guards · F5 runs it", "dim"))
@@ -356,4 +364,4 @@ class RerunScreen(Screen[None]):
 
     def _show_status(self, rerun: Rerun) -> None:
         text, style = verdict(rerun)
-        self.query_one("#rerun-status", Static).update(Text(text, style))
+        self.query_one("#rerun-status", Static).update(safe_rich(Text(text, style)))

@@ -9,6 +9,7 @@ tcdebug open PATH [--dump OUT]          open a dump or a TORCH_TRACE log
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import queue
 import sys
@@ -18,13 +19,25 @@ from typing import Any
 from tcdebug import __version__, protocol, rerun_spec
 from tcdebug import stages as stage_catalog
 from tcdebug.controller import TargetController
-from tcdebug.dump import DumpError, DumpWriter, load_dump, write_dump
+from tcdebug.dump import DumpError, DumpWriter, load_dump, make_dirs, prepare_out, write_dump
 from tcdebug.session import DIED, Session
 from tcdebug.summary import summary_text
+from tcdebug.textsafe import safe_line
 
 
 class CliError(Exception):
     """A one-line error for the user; exit code 2."""
+
+
+FORCE_HELP = (
+    "with --dump: also write into a non-empty OUT that is not a tcdebug dump, beside its files "
+    "(nothing tcdebug did not write is replaced or deleted)"
+)
+
+
+def err(text: object) -> None:
+    """One line on stderr, made safe for the terminal."""
+    print(f"tcdebug: {safe_line(text)}", file=sys.stderr)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -38,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--dump", metavar="OUT", help="run headless (no pauses) and write every stage to OUT/"
     )
+    parser.add_argument("--force", action="store_true", help=FORCE_HELP)
     parser.add_argument("--no-pause", action="store_true", help="run straight through without pausing")
     parser.add_argument(
         "--break",
@@ -75,6 +89,7 @@ def build_open_parser() -> argparse.ArgumentParser:
         "path", help="a folder written by --dump, a TORCH_TRACE log file, or a folder of them"
     )
     parser.add_argument("--dump", metavar="OUT", help="write it as a dump folder instead of opening the app")
+    parser.add_argument("--force", action="store_true", help=FORCE_HELP)
     parser.add_argument(
         "--rank",
         help="with a multi-rank trace: start on this rank (or entry, e.g. '1 (2)': a second log of rank 1)",
@@ -89,11 +104,15 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_open(build_open_parser().parse_args(argv[1:]))
         return cmd_run(build_parser(), argv)
     except CliError as exc:
-        print(f"tcdebug: error: {exc}", file=sys.stderr)
+        err(f"error: {exc}")
         return 2
     except KeyboardInterrupt:
-        print("tcdebug: interrupted", file=sys.stderr)
+        err("interrupted")
         return 130
+    except BrokenPipeError:  # e.g. `tcdebug ... | head`: the reader left
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 def default_script() -> str:
@@ -113,7 +132,9 @@ def cmd_run(parser: argparse.ArgumentParser, argv: list[str]) -> int:
             raise CliError(f"no such script: {ns.script}")
     else:
         target_argv = [default_script()]
-        print(f"tcdebug: no script given, running the bundled sample {target_argv[0]}", file=sys.stderr)
+        err(f"no script given, running the bundled sample {target_argv[0]}")
+    if ns.force and not ns.dump:
+        raise CliError("--force works with --dump OUT")
     unknown = [b for b in ns.breakpoints if b not in stage_catalog.STAGE_IDS]
     if unknown:
         raise CliError(
@@ -127,7 +148,9 @@ def cmd_run(parser: argparse.ArgumentParser, argv: list[str]) -> int:
         except rerun_spec.SpecError as exc:
             raise CliError(f"--rerun {spec!r}: {'; '.join(exc.messages)}") from exc
     if ns.dump:
-        return run_headless(target_argv, module=bool(ns.module), out=ns.dump, rerun_specs=ns.rerun)
+        return run_headless(
+            target_argv, module=bool(ns.module), out=ns.dump, rerun_specs=ns.rerun, force=ns.force
+        )
     mode = protocol.MODE_RUN if ns.no_pause else protocol.MODE_STEP
     require_terminal()
     from tcdebug.screens.app import run_live
@@ -135,10 +158,20 @@ def cmd_run(parser: argparse.ArgumentParser, argv: list[str]) -> int:
     return run_live(target_argv, module=bool(ns.module), mode=mode, breakpoints=set(ns.breakpoints))
 
 
-def run_headless(target_argv: list[str], *, module: bool, out: str, rerun_specs: list[str] = ()) -> int:
-    """`--dump`: run without pauses, keep OUT/ up to date, print a summary."""
+def run_headless(
+    target_argv: list[str], *, module: bool, out: str, rerun_specs: list[str] = (), force: bool = False
+) -> int:
+    """`--dump`: run without pauses, keep OUT/ up to date, print a summary.
+
+    OUT is checked before the script starts (see `prepare_out`). A write that fails midway (a
+    full disk) ends the run with one line and exit code 2; OUT keeps a consistent dump."""
     session = Session(script=target_argv[0], argv=target_argv)
-    writer = DumpWriter(session, out)
+    try:
+        prepare_out(out, force=force)
+        writer: DumpWriter | None = DumpWriter(session, out)
+    except DumpError as exc:
+        raise CliError(str(exc)) from exc
+    write_error = ""
     events: queue.Queue[dict[str, Any]] = queue.Queue()
     controller = TargetController(target_argv, module=module, mode=protocol.MODE_RUN, on_event=events.put)
     controller.start()
@@ -148,7 +181,12 @@ def run_headless(target_argv: list[str], *, module: bool, out: str, rerun_specs:
         while True:
             event = events.get()
             session.apply(event)
-            writer.on_event(event)
+            if writer is not None:
+                try:
+                    writer.on_event(event)
+                except DumpError as exc:
+                    write_error, writer = str(exc), None  # keep what is written; stop writing
+                    controller.close(timeout=5)
             kind = event.get("type")
             if kind == "ready":
                 if pending_reruns and session.exit_code == 0 and not rerun_started:
@@ -166,10 +204,16 @@ def run_headless(target_argv: list[str], *, module: bool, out: str, rerun_specs:
         controller.close(timeout=1)
         session.apply({"type": "target_died", "error": "interrupted"})
     finally:
-        writer.finish()
+        if writer is not None:
+            try:
+                writer.finish()
+            except DumpError as exc:
+                write_error = str(exc)
+    if write_error:
+        raise CliError(f"{write_error} (OUT holds what was written before; it opens as a dump)")
     print(summary_text(session, out=out))
     if session.error:
-        print(f"tcdebug: error: {session.error}", file=sys.stderr)
+        err(f"error: {session.error}")
     if session.state == DIED:
         return 1
     return session.exit_code if session.exit_code is not None else 1
@@ -185,6 +229,10 @@ def cmd_open(ns: argparse.Namespace) -> int:
     path = Path(ns.path)
     if not path.exists():
         raise CliError(f"no such file or folder: {path}")
+    if ns.force and not ns.dump:
+        raise CliError("--force works with --dump OUT")
+    if ns.dump and _inside(path, Path(ns.dump)):
+        raise CliError(f"{ns.dump}: is (or holds) what is being opened; give another folder for --dump")
     single_log = _single_trace_log(path) if not ns.dump and ns.rank is None else None
     if single_log is not None:
         # One log: the app reads it while it shows it, so the first compile appears at once.
@@ -194,14 +242,21 @@ def cmd_open(ns: argparse.Namespace) -> int:
     session = load_any(path, rank=ns.rank)
     if not ns.dump:
         return _open_app(session)
-    write_dump(session, ns.dump)
     ranks = session.ranks if len(session.ranks) > 1 else {}
-    for label, rank_session in ranks.items():  # every rank log, beside the one OUT/ itself holds
-        write_dump(rank_session, Path(ns.dump) / "ranks" / _rank_folder(label))
+    try:
+        prepare_out(ns.dump, force=ns.force)
+    except DumpError as exc:
+        raise CliError(str(exc)) from exc
+    try:
+        write_dump(session, ns.dump)
+        for label, rank_session in ranks.items():  # every rank log, beside the one OUT/ itself holds
+            write_dump(rank_session, make_dirs(ns.dump, f"ranks/{_rank_folder(label)}"))
+    except DumpError as exc:
+        raise CliError(f"{exc} (OUT holds what was written before; it opens as a dump)") from exc
     print(summary_text(session, out=ns.dump))
     if ranks:
         folders = ", ".join(f"{label} in ranks/{_rank_folder(label)}/" for label in ranks)
-        print(f"ranks: {folders} (under {ns.dump}/)")
+        print(safe_line(f"ranks: {folders} (under {ns.dump}/)"))
     return 0
 
 
@@ -209,6 +264,14 @@ def _rank_folder(label: str) -> str:
     from tcdebug.trace import label_folder
 
     return label_folder(label)
+
+
+def _inside(path: Path, out: Path) -> bool:
+    """True when `path` is `out` or lies inside it (writing OUT would replace what is read)."""
+    try:
+        return path.resolve().is_relative_to(out.resolve())
+    except OSError:
+        return False
 
 
 def _open_app(session: Session, *, stream_trace: str | None = None) -> int:
@@ -252,3 +315,5 @@ def load_any(path: Path, *, rank: int | str | None = None) -> Session:
         return load_trace_session(path, rank=rank)
     except (OSError, ValueError) as exc:
         raise CliError(f"{path}: {exc}") from exc
+    except (RecursionError, MemoryError) as exc:
+        raise CliError(f"{path}: could not be read ({type(exc).__name__})") from exc

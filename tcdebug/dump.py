@@ -13,10 +13,17 @@ Layout::
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import hashlib
+import itertools
 import json
 import os
 import re
+import stat
+import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import asdict, is_dataclass
 from pathlib import Path
 from typing import Any
@@ -35,45 +42,327 @@ from tcdebug.session import (
     stage_to_dict,
 )
 
+FORMAT = "tcdebug-session"  # the marker that says a folder is a tcdebug dump
 FORMAT_VERSION = 1
+MAX_FILE_BYTES_ENV = "TCDEBUG_MAX_FILE_BYTES"
+DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024
 _KERNEL_EXT = {"cpp": "cpp", "python": "py", "triton": "py"}
+_SAFE_CHARS_RE = re.compile(r"[^0-9A-Za-z_.-]")
+_COMPILE_ID_RE = re.compile(r"(?:!?\d+(?:/\d+)*(?:_\d+)?|-/-)(?:@\d+)?(?:#\d+)?")
+_MARKER_RE = re.compile(rb'\A\s*\{\s*"format"\s*:\s*"tcdebug-session"')
+_tmp_names = itertools.count()
 
 
 class DumpError(Exception):
-    pass
+    """A one-line problem with a dump folder (reading or writing it)."""
+
+
+class Unreadable(OSError):
+    """A file of a dump that tcdebug will not read; the text is the reason."""
+
+
+# ----- names --------------------------------------------------------------------------------
+def safe_name(name: object, *, hashed: bool = False, max_len: int = 100) -> str:
+    """A file-name component for a name that comes from a trace or a script.
+
+    A name of `[0-9A-Za-z_.-]` only, not starting with `.`, is kept as it is. Any other name (and
+    every name when `hashed`) gets its other characters replaced by `-` and `~` plus a hash of the
+    whole name appended: kept names never hold `~`, so two different names never share a file,
+    and `..`, `.`, `""` or `a/b` never leave their folder.
+    """
+    text = name if isinstance(name, str) else str(name)
+    clean = _SAFE_CHARS_RE.sub("-", text)
+    if not hashed and clean == text and text and not text.startswith(".") and len(text) <= max_len:
+        return text
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    return f"{clean.lstrip('.')[: max_len - 13]}~{digest}"
+
+
+def compile_dir_name(compile_id: str) -> str:
+    """The folder name of a compile: `0/1` -> `0-1`, `!0/1` -> `ca0-1`, `0/0@42` -> `0-0-p42`,
+    `0/0#2` -> `0-0-r2`, `-/-` (export, AOTInductor) -> `---`; any other id goes through `safe_name` (hashed, so never the same)."""
+    if _COMPILE_ID_RE.fullmatch(compile_id):
+        name = compile_id.replace("/", "-").replace("@", "-p").replace("#", "-r")
+        return "ca" + name[1:] if name.startswith("!") else name
+    return safe_name(compile_id, hashed=True)
 
 
 def compile_dir(compile_id: str) -> str:
-    return "compiles/" + re.sub(r"[^0-9A-Za-z_.-]", "-", compile_id.lstrip("!"))
+    return "compiles/" + compile_dir_name(compile_id)
 
 
 def stage_relpath(compile_id: str, stage: Stage) -> str:
     kind = stage_catalog.kind(stage.stage_id)
     order = stage_catalog.ORDER.get(stage.stage_id, 99)
-    return f"{compile_dir(compile_id)}/{order:02d}_{stage.key}.{kind.ext}"
+    return f"{compile_dir(compile_id)}/{order:02d}_{safe_name(stage.key)}.{kind.ext}"
 
 
-def write_stage_files(out: Path, compile_id: str, stage: Stage) -> None:
-    """Write a stage's text (and its kernels) under `out`, setting `stage.file`."""
+def write_stage_files(out: Path, compile_id: str, stage: Stage, taken: set[str] | None = None) -> None:
+    """Write a stage's text (and its kernels) under `out`, setting `stage.file`.
+
+    `taken`: kernel files other stages of the compile already use (each kernel gets its own)."""
     if not stage.captured:
         return
     rel = stage_relpath(compile_id, stage)
-    _write(out / rel, stage.get_text())
+    write_file(out, rel, stage.get_text())
     stage.file = rel
+    used = set(taken or ())
     for kernel in stage.kernels:
-        krel = f"{compile_dir(compile_id)}/kernels/{kernel.name}.{_KERNEL_EXT.get(kernel.language, 'txt')}"
-        _write(out / krel, kernel.source)
+        ext = _KERNEL_EXT.get(kernel.language, "txt")
+        base = f"{compile_dir(compile_id)}/kernels/{safe_name(kernel.name)}"
+        krel, n = f"{base}.{ext}", 1
+        while krel in used:
+            n += 1
+            krel = f"{base}~{n}.{ext}"
+        used.add(krel)
+        write_file(out, krel, kernel.source)
         kernel.meta["file"] = krel
 
 
-def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8", errors="replace")
+def _kernel_files(comp: Compile, but: Stage | None = None) -> set[str]:
+    return {
+        str(k.meta["file"])
+        for s in comp.stages.values()
+        if s is not but
+        for k in s.kernels
+        if isinstance(k.meta.get("file"), str)
+    }
+
+
+# ----- writing without following symlinks ---------------------------------------------------
+def _split_rel(rel: str) -> list[str]:
+    parts = rel.split("/")
+    if not rel or os.path.isabs(rel) or any(p in ("", ".", "..") or "\x00" in p for p in parts):
+        raise Unreadable(f"{rel!r} is not a plain relative path")
+    return parts
+
+
+def _open_dir(root: str | os.PathLike[str], parts: list[str], *, create: bool) -> int:
+    """A descriptor of root/parts..., walking each part without following a symlink."""
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        for part in parts:
+            if create:
+                with contextlib.suppress(FileExistsError):
+                    os.mkdir(part, 0o777, dir_fd=fd)
+            try:
+                sub = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
+            except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                    raise Unreadable(f"{part} is a symbolic link or not a folder") from exc
+                raise
+            os.close(fd)
+            fd = sub
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def write_file(root: str | os.PathLike[str], rel: str, text: str | bytes) -> None:
+    """Write `root/rel` whole or not at all: into a fresh file beside it, then renamed over it.
+
+    No part of `rel` may be a symlink (a planted one is an error, never followed), and a file
+    already there is replaced, never written through (so a hard link elsewhere is untouched).
+    Errors become `DumpError` naming the file."""
+    data = text.encode("utf-8", errors="replace") if isinstance(text, str) else text
+    try:
+        parts = _split_rel(rel)
+        dfd = _open_dir(root, parts[:-1], create=True)
+        try:
+            tmp = f".{parts[-1][:80]}.{os.getpid()}.{next(_tmp_names)}.tmp"
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+            fd = os.open(tmp, flags, 0o644, dir_fd=dfd)
+            try:
+                with os.fdopen(fd, "wb") as f:
+                    f.write(data)
+                os.replace(tmp, parts[-1], src_dir_fd=dfd, dst_dir_fd=dfd)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp, dir_fd=dfd)
+                raise
+        finally:
+            os.close(dfd)
+    except OSError as exc:
+        reason = str(exc) if isinstance(exc, Unreadable) else exc.strerror or str(exc)
+        raise DumpError(f"{Path(root) / rel}: cannot write it: {reason}") from exc
+
+
+def make_dirs(root: str | os.PathLike[str], rel: str) -> Path:
+    """Create `root/rel` (no symlink followed on the way) and return it."""
+    try:
+        os.close(_open_dir(root, _split_rel(rel), create=True))
+    except OSError as exc:
+        raise DumpError(f"{Path(root) / rel}: cannot create it: {exc}") from exc
+    return Path(root) / rel
+
+
+# ----- OUT: what --dump may write into ------------------------------------------------------
+def is_dump_dir(path: str | os.PathLike[str]) -> bool:
+    """True when `path` holds a session.json (a regular file) that starts with tcdebug's marker."""
+    try:
+        fd = os.open(Path(path) / "session.json", os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        return stat.S_ISREG(os.fstat(fd).st_mode) and bool(_MARKER_RE.match(os.read(fd, 256)))
+    finally:
+        os.close(fd)
+
+
+WRITTEN_NAMES = ("session.json", "output.txt", "compiles", "ranks")
+
+
+def prepare_out(out: str | os.PathLike[str], *, force: bool = False) -> Path:
+    """Check (before anything runs) that `--dump OUT` may write OUT, and make it ready.
+
+    OUT must be absent (it is created), an empty folder, or an earlier tcdebug dump (the files it
+    lists are removed). Anything else is refused with a `DumpError`, nothing touched. `force`
+    writes into a non-dump folder beside its files, as long as none has a name tcdebug writes."""
+    path = Path(out)
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        try:
+            path.mkdir()
+        except OSError as exc:
+            raise DumpError(f"{out}: cannot create the dump folder: {exc.strerror or exc}") from exc
+        return path
+    except OSError as exc:
+        raise DumpError(f"{out}: {exc.strerror or exc}") from exc
+    if stat.S_ISLNK(st.st_mode):
+        raise DumpError(f"{out}: is a symbolic link; give the folder itself")
+    if not stat.S_ISDIR(st.st_mode):
+        raise DumpError(f"{out}: exists and is not a folder")
+    try:
+        entries = os.listdir(path)
+        probe = tempfile.NamedTemporaryFile(dir=path, prefix=".tcdebug-probe-")  # noqa: SIM115
+        probe.close()
+    except OSError as exc:
+        raise DumpError(f"{out}: not writable ({exc.strerror or exc})") from exc
+    if not entries:
+        return path
+    if is_dump_dir(path):
+        remove_dump_files(path)
+        return path
+    if not force:
+        raise DumpError(
+            f"{out}: not empty and not a tcdebug dump; refusing to write into it "
+            "(give a new or empty folder, or --force to write beside its files)"
+        )
+    clash = sorted(set(entries) & set(WRITTEN_NAMES))
+    if clash:
+        raise DumpError(f"{out}: --force would replace {', '.join(clash)}, which tcdebug did not write")
+    return path
+
+
+def remove_dump_files(root: Path) -> None:
+    """Remove what an earlier dump in `root` lists (stage, kernel, index and output files), then
+    the folders left empty. Files it does not list, and symlinks, stay (tcdebug did not write them)."""
+    rels: set[object] = {"session.json", "output.txt", "session.json.tmp"}
+    try:
+        index = json.loads(read_confined(root, "session.json"))
+    except (OSError, ValueError, RecursionError):
+        index = {}
+    compiles = index.get("compiles") if isinstance(index, dict) else None
+    for c in compiles if isinstance(compiles, list) else []:
+        for s in c.get("stages", []) if isinstance(c, dict) and isinstance(c.get("stages"), list) else []:
+            if not isinstance(s, dict):
+                continue
+            rels.add(s.get("file"))
+            for k in s.get("kernels", []) if isinstance(s.get("kernels"), list) else []:
+                rels.add(
+                    k.get("meta", {}).get("file")
+                    if isinstance(k, dict) and isinstance(k.get("meta"), dict)
+                    else None
+                )
+    for rel in rels:
+        if isinstance(rel, str) and rel:
+            with contextlib.suppress(OSError):
+                parts = _split_rel(rel)
+                dfd = _open_dir(root, parts[:-1], create=False)
+                try:
+                    if stat.S_ISREG(os.stat(parts[-1], dir_fd=dfd, follow_symlinks=False).st_mode):
+                        os.unlink(parts[-1], dir_fd=dfd)
+                finally:
+                    os.close(dfd)
+    ranks = root / "ranks"
+    if ranks.is_dir() and not ranks.is_symlink():
+        for sub in ranks.iterdir():
+            if sub.is_dir() and not sub.is_symlink() and is_dump_dir(sub):
+                remove_dump_files(sub)
+    for top in ("compiles", "ranks"):
+        if (root / top).is_symlink():
+            continue
+        for dirpath, _dirs, _files in os.walk(root / top, topdown=False):
+            with contextlib.suppress(OSError):
+                os.rmdir(dirpath)  # only when empty; a symlink is never a dirpath here
+
+
+# ----- reading, confined to the dump folder -------------------------------------------------
+def max_file_bytes() -> int:
+    """The most bytes tcdebug reads of one file of a dump ($TCDEBUG_MAX_FILE_BYTES, default 256 MiB)."""
+    try:
+        value = int(os.environ.get(MAX_FILE_BYTES_ENV, ""))
+    except ValueError:
+        return DEFAULT_MAX_FILE_BYTES
+    return value if value > 0 else DEFAULT_MAX_FILE_BYTES
+
+
+def read_confined(root: str | os.PathLike[str], rel: object, limit: int | None = None) -> str:
+    """The text of `root/rel`, where `rel` is a relative path that stays inside `root`, through no
+    symlink, to a regular file of at most `limit` bytes. Anything else raises `Unreadable`."""
+    if not isinstance(rel, str):
+        raise Unreadable(f"file is {type(rel).__name__}, not a path")
+    limit = max_file_bytes() if limit is None else limit
+    parts = _split_rel(rel)
+    try:
+        dfd = _open_dir(root, parts[:-1], create=False)
+    except Unreadable as exc:
+        raise Unreadable(f"{rel}: {exc} (tcdebug reads only inside the dump folder)") from exc
+    except OSError as exc:
+        raise Unreadable(f"{rel}: {exc.strerror or exc}") from exc
+    try:
+        try:
+            fd = os.open(parts[-1], os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dfd)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise Unreadable(
+                    f"{rel}: a symbolic link (tcdebug reads only inside the dump folder)"
+                ) from exc
+            raise Unreadable(f"{rel}: {exc.strerror or exc}") from exc
+    finally:
+        os.close(dfd)
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(f.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise Unreadable(f"{rel}: not a regular file ({_file_kind(st.st_mode)})")
+        if st.st_size > limit:
+            raise Unreadable(
+                f"{rel}: {st.st_size} bytes, more than the {limit} allowed ({MAX_FILE_BYTES_ENV})"
+            )
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise Unreadable(f"{rel}: more than the {limit} bytes allowed ({MAX_FILE_BYTES_ENV})")
+    return data.decode("utf-8", errors="replace")
+
+
+def _file_kind(mode: int) -> str:
+    for test, name in (
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISDIR, "a folder"),
+    ):
+        if test(mode):
+            return name
+    return "not a regular file"
 
 
 def session_index(session: Session) -> dict[str, Any]:
     return {
-        "format": "tcdebug-session",
+        "format": FORMAT,
         "version": FORMAT_VERSION,
         "origin": session.origin,
         "script": session.script,
@@ -122,23 +411,58 @@ def write_dump(session: Session, out: str | os.PathLike[str]) -> Path:
     """Write the whole session to `out` (stage files, output.txt, session.json)."""
     out_path = Path(out)
     out_path.mkdir(parents=True, exist_ok=True)
-    for comp in session.compiles.values():
-        for stage in comp.stages.values():
-            if stage.captured and not (stage.file and (out_path / stage.file).exists()):
-                write_stage_files(out_path, comp.compile_id, stage)
+    if not _is_file(out_path, "session.json"):  # openable from the start, whatever happens next
+        write_file(out_path, "session.json", json.dumps({**session_index(session), "compiles": []}, indent=1))
+    pending = [
+        (comp, stage)
+        for comp in session.compiles.values()
+        for stage in comp.stages.values()
+        if stage.captured and not (stage.file and _is_file(out_path, stage.file))
+    ]
+    done = 0
+    try:
+        for comp, stage in pending:
+            write_stage_files(out_path, comp.compile_id, stage, _kernel_files(comp, but=stage))
+            done += 1
+    except DumpError:
+        for _comp, stage in pending[done:]:  # the index must not name files that are not there
+            stage.file = ""
+        _try_write_index(session, out_path)
+        raise
     write_index(session, out_path)
     return out_path
 
 
+def _try_write_index(session: Session, out: Path) -> None:
+    with contextlib.suppress(DumpError):
+        write_index(session, out)
+
+
+def _is_file(root: Path, rel: str) -> bool:
+    try:
+        parts = _split_rel(rel)
+        dfd = _open_dir(root, parts[:-1], create=False)
+    except OSError:
+        return False
+    try:
+        return stat.S_ISREG(os.stat(parts[-1], dir_fd=dfd, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
+    finally:
+        os.close(dfd)
+
+
 def write_index(session: Session, out: Path) -> None:
-    _write(out / "output.txt", session.output_text())
-    tmp = out / "session.json.tmp"
-    tmp.write_text(json.dumps(session_index(session), indent=1, default=str), encoding="utf-8")
-    os.replace(tmp, out / "session.json")
+    """output.txt, then session.json: each replaced whole (see `write_file`)."""
+    write_file(out, "output.txt", session.output_text())
+    write_file(out, "session.json", json.dumps(session_index(session), indent=1, default=str))
 
 
 class DumpWriter:
-    """Keeps a dump folder up to date while a live session runs."""
+    """Keeps a dump folder up to date while a live session runs.
+
+    session.json is written at once (an empty session), so OUT is an openable dump from the
+    start. A write that fails (a full disk) raises `DumpError`; what was written stays consistent."""
 
     # The index is rewritten whole; at most this often between compiles, so a run of hundreds
     # of compiles does not spend quadratic time on it. Ends of runs always write it.
@@ -149,6 +473,7 @@ class DumpWriter:
         self.out = Path(out)
         self.out.mkdir(parents=True, exist_ok=True)
         self._index_written = 0.0
+        write_index(session, self.out)
 
     def on_event(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
@@ -157,9 +482,16 @@ class DumpWriter:
                 event["compile_id"], stage_catalog.stage_key(event["stage"], event.get("part", ""))
             )
             if stage is not None:
-                write_stage_files(self.out, event["compile_id"], stage)
-                stage.text = None  # the file holds it now
-                stage.loader = _file_loader(self.out / stage.file) if stage.file else None
+                comp = self.session.compiles[event["compile_id"]]
+                try:
+                    write_stage_files(self.out, event["compile_id"], stage, _kernel_files(comp, but=stage))
+                except DumpError:
+                    stage.file = ""
+                    _try_write_index(self.session, self.out)
+                    raise
+                if stage.file:
+                    stage.text = None  # the file holds it now
+                    stage.loader = _file_loader(self.out, stage.file)
         now = time.monotonic()
         if kind in ("script_end", "rerun", "target_died", "target_exited") or (
             kind == "compile_end" and now - self._index_written >= self.INDEX_INTERVAL_S
@@ -171,23 +503,172 @@ class DumpWriter:
         return write_dump(self.session, self.out)
 
 
-def _file_loader(path: Path):  # noqa: ANN202 - returns a zero-arg callable
-    return lambda: path.read_text(encoding="utf-8", errors="replace")
+def _file_loader(root: Path, rel: str):  # noqa: ANN202 - returns a zero-arg callable
+    def load() -> str:
+        try:
+            return read_confined(root, rel)
+        except Unreadable as exc:
+            return f"not readable: {exc}"
+
+    return load
+
+
+# ----- session.json, validated field by field -----------------------------------------------
+_STR, _INT, _NUM, _BOOL, _LIST, _DICT = (
+    "a string",
+    "an integer",
+    "a number",
+    "true or false",
+    "a list",
+    "an object",
+)
+_CHECKS: dict[str, Callable[[Any], bool]] = {
+    _STR: lambda v: isinstance(v, str),
+    _INT: lambda v: isinstance(v, int) and not isinstance(v, bool),
+    _NUM: lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    _BOOL: lambda v: isinstance(v, bool),
+    _LIST: lambda v: isinstance(v, list),
+    _DICT: lambda v: isinstance(v, dict),
+}
+# field -> (expected, may be null); a field missing is fine unless listed in _REQUIRED.
+_TOP = {
+    "format": (_STR, False), "version": (_INT, False), "origin": (_STR, False), "script": (_STR, False),
+    "argv": (_LIST, False), "torch_version": (_STR, False), "python": (_STR, False),
+    "device": (_STR, False), "state": (_STR, False), "exit_code": (_INT, True), "error": (_STR, False),
+    "notes": (_LIST, False), "extra": (_DICT, False), "rank": (_INT, True), "trace_stats": (_DICT, False),
+    "divergences": (_LIST, False), "compiles": (_LIST, False), "reruns": (_LIST, False),
+    "calls": (_LIST, False),
+}  # fmt: skip
+_COMPILE = {
+    "compile_id": (_STR, False), "function": (_STR, False), "filename": (_STR, False),
+    "firstlineno": (_INT, False), "status": (_STR, False), "error": (_STR, False), "rank": (_INT, True),
+    "recompile_reason": (_STR, False), "elapsed_s": (_NUM, False), "metrics": (_DICT, False),
+    "graph_breaks": (_LIST, False), "stages": (_LIST, False),
+}  # fmt: skip
+_BREAK = {"reason": (_STR, False), "user_stack": (_LIST, False)}
+_STAGE = {
+    "id": (_STR, False), "key": (_STR, False), "part": (_STR, False), "title": (_STR, False),
+    "language": (_STR, False), "status": (_STR, False), "reason": (_STR, False), "file": (_STR, False),
+    "elapsed_s": (_NUM, False), "meta": (_DICT, False), "kernels": (_LIST, False), "text": (_STR, True),
+}  # fmt: skip
+_KERNEL = {
+    "name": (_STR, False), "language": (_STR, False), "kind": (_STR, False), "configs": (_LIST, False),
+    "chosen_config": (_DICT, True), "provenance": (_LIST, False), "meta": (_DICT, False),
+    "source": (_STR, False),
+}  # fmt: skip
+_RERUN = {
+    "rerun_id": (_INT, False), "function": (_STR, False), "compile_id": (_STR, False), "spec": (_STR, False),
+    "inputs": (_LIST, False), "checks": (_LIST, False), "reused": (_STR, False), "produced": (_LIST, False),
+    "status": (_STR, False), "error": (_STR, False), "token": (_STR, False), "dynamic": (_STR, False),
+    "key": (_STR, False),
+}  # fmt: skip
+_CHECK = {
+    "compile_id": (_STR, False),
+    "passed": (_BOOL, False),
+    "reason": (_STR, False),
+    "guards": (_LIST, False),
+}
+_GUARD = {
+    "text": (_STR, False), "passed": (_BOOL, False), "reason": (_STR, False), "kind": (_STR, False),
+    "source": (_STR, False), "checked": (_BOOL, False),
+}  # fmt: skip
+_CALL = {
+    "key": (_STR, False), "function": (_STR, False), "filename": (_STR, False), "firstlineno": (_INT, False),
+    "compile_ids": (_LIST, False), "inputs": (_LIST, False), "dynamic": (_BOOL, True),
+    "grad_enabled": (_BOOL, False), "count": (_INT, False), "guard_check": (_STR, False),
+}  # fmt: skip
+
+
+def _shown(value: Any) -> str:
+    try:
+        text = json.dumps(value, default=str)
+    except (ValueError, RecursionError):
+        text = type(value).__name__
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _check_object(
+    value: Any, where: str, fields: dict[str, tuple[str, bool]], required: tuple[str, ...] = ()
+) -> None:
+    if not isinstance(value, dict):
+        raise DumpError(f"session.json: {where}: expected {_DICT}, got {_shown(value)}")
+    for name in required:
+        if name not in value:
+            raise DumpError(f"session.json: {where + '.' if where else ''}{name}: missing")
+    for name, (expected, nullable) in fields.items():
+        if name in value and not (value[name] is None and nullable) and not _CHECKS[expected](value[name]):
+            raise DumpError(
+                f"session.json: {where + '.' if where else ''}{name}: expected {expected}, got {_shown(value[name])}"
+            )
+
+
+def _check_items(items: list[Any], where: str, expected: str) -> None:
+    for i, item in enumerate(items):
+        if not _CHECKS[expected](item):
+            raise DumpError(f"session.json: {where}[{i}]: expected {expected}, got {_shown(item)}")
+
+
+def validate_index(index: Any) -> None:
+    """Raise `DumpError` naming the first field of a session.json that has the wrong type or is
+    missing, e.g. `session.json: compiles[3].compile_id: expected a string, got 7`."""
+    if not isinstance(index, dict) or index.get("format") != FORMAT:
+        raise DumpError(f'session.json: not a tcdebug session index (no "format": "{FORMAT}")')
+    _check_object(index, "", _TOP, required=("format", "version"))
+    if index["version"] > FORMAT_VERSION:
+        raise DumpError(
+            f"session.json: version {index['version']} was written by a newer tcdebug (this one reads {FORMAT_VERSION})"
+        )
+    for name in ("argv", "notes"):
+        _check_items(index.get(name, []), name, _STR)
+    for i, comp in enumerate(index.get("compiles", [])):
+        where = f"compiles[{i}]"
+        _check_object(comp, where, _COMPILE, required=("compile_id",))
+        for j, gb in enumerate(comp.get("graph_breaks", [])):
+            _check_object(gb, f"{where}.graph_breaks[{j}]", _BREAK)
+            _check_items(gb.get("user_stack", []), f"{where}.graph_breaks[{j}].user_stack", _STR)
+        for j, stage in enumerate(comp.get("stages", [])):
+            swhere = f"{where}.stages[{j}]"
+            _check_object(stage, swhere, _STAGE, required=("id",))
+            for k, kernel in enumerate(stage.get("kernels", [])):
+                _check_object(kernel, f"{swhere}.kernels[{k}]", _KERNEL)
+                _check_items(kernel.get("configs", []), f"{swhere}.kernels[{k}].configs", _DICT)
+    for i, rerun in enumerate(index.get("reruns", [])):
+        _check_object(rerun, f"reruns[{i}]", _RERUN)
+        _check_items(rerun.get("produced", []), f"reruns[{i}].produced", _STR)
+        _check_items(rerun.get("inputs", []), f"reruns[{i}].inputs", _DICT)
+        for j, check in enumerate(rerun.get("checks", [])):
+            _check_object(check, f"reruns[{i}].checks[{j}]", _CHECK)
+            for k, guard in enumerate(check.get("guards", [])):
+                _check_object(guard, f"reruns[{i}].checks[{j}].guards[{k}]", _GUARD)
+    for i, call in enumerate(index.get("calls", [])):
+        _check_object(call, f"calls[{i}]", _CALL)
+        _check_items(call.get("compile_ids", []), f"calls[{i}].compile_ids", _STR)
+        _check_items(call.get("inputs", []), f"calls[{i}].inputs", _DICT)
 
 
 def load_dump(path: str | os.PathLike[str]) -> Session:
-    """Rebuild a session from a dump folder. Stage texts are read when first shown."""
+    """Rebuild a session from a dump folder. Stage texts are read when first shown.
+
+    Every file is read through `read_confined`: a path that leaves the folder, a symlink, a FIFO,
+    a device or a file over the size cap makes that stage say `not readable: <reason>`."""
     root = Path(path)
-    index_file = root / "session.json" if root.is_dir() else root
-    root = index_file.parent
+    if not root.is_dir():
+        if root.name != "session.json":
+            raise DumpError(f"{path}: not a dump folder")
+        root = root.parent
     try:
-        index = json.loads(index_file.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise DumpError(f"{index_file}: no session.json here (is this a tcdebug dump?)") from exc
+        raw = read_confined(root, "session.json")
+    except Unreadable as exc:
+        if isinstance(exc.__cause__, FileNotFoundError) or not (root / "session.json").exists():
+            raise DumpError(f"{root}: no session.json here (is this a tcdebug dump?)") from exc
+        raise DumpError(f"{root / 'session.json'}: not readable: {exc}") from exc
+    try:
+        index = json.loads(raw)
+    except RecursionError as exc:
+        raise DumpError("session.json: not valid JSON (nested too deeply)") from exc
     except ValueError as exc:
-        raise DumpError(f"{index_file}: not valid JSON ({exc})") from exc
-    if not isinstance(index, dict) or index.get("format") != "tcdebug-session":
-        raise DumpError(f"{index_file}: not a tcdebug session index")
+        raise DumpError(f"session.json: not valid JSON ({exc})") from exc
+    validate_index(index)
     session = Session(
         script=index.get("script", ""),
         argv=list(index.get("argv", [])),
@@ -222,16 +703,47 @@ def load_dump(path: str | os.PathLike[str]) -> Session:
         for s in c.get("stages", []):
             stage = stage_from_dict({**s, "stage": s.get("id")})
             if stage.file:
-                stage.loader = _file_loader(root / stage.file)
+                _attach_file(root, stage)
             for kernel in stage.kernels:
                 kfile = kernel.meta.get("file")
-                if kfile and (root / kfile).exists():
-                    kernel.source = (root / kfile).read_text(encoding="utf-8", errors="replace")
+                if kfile:
+                    try:
+                        kernel.source = read_confined(root, kfile)
+                    except Unreadable as exc:
+                        kernel.source = f"not readable: {exc}"
             comp.stages[stage.key] = stage
         session.compiles[comp.compile_id] = comp
     session.reruns = [rerun_from_dict(r) for r in index.get("reruns", [])]
     session.calls = [call_from_dict(c) for c in index.get("calls", [])]
-    output = root / "output.txt"
-    if output.exists():
-        session.output = [OutputChunk("stdout", output.read_text(encoding="utf-8", errors="replace"))]
+    if (root / "output.txt").exists() or (root / "output.txt").is_symlink():
+        try:
+            session.output = [OutputChunk("stdout", read_confined(root, "output.txt"))]
+        except Unreadable as exc:
+            session.notes.append(f"output.txt not readable: {exc}")
     return session
+
+
+def _attach_file(root: Path, stage: Stage) -> None:
+    """Check the stage's file now (path, type, size) and read it lazily; a bad one says why."""
+    try:
+        parts = _split_rel(stage.file)
+        dfd = _open_dir(root, parts[:-1], create=False)
+        try:
+            st = os.stat(parts[-1], dir_fd=dfd, follow_symlinks=False)
+        finally:
+            os.close(dfd)
+        if stat.S_ISLNK(st.st_mode):
+            raise Unreadable(f"{stage.file}: a symbolic link (tcdebug reads only inside the dump folder)")
+        if not stat.S_ISREG(st.st_mode):
+            raise Unreadable(f"{stage.file}: not a regular file ({_file_kind(st.st_mode)})")
+        if st.st_size > max_file_bytes():
+            raise Unreadable(f"{stage.file}: {st.st_size} bytes, more than allowed ({MAX_FILE_BYTES_ENV})")
+    except Unreadable as exc:
+        stage.text, stage.loader = f"not readable: {exc}", None
+        stage.meta["not_readable"] = str(exc)
+        return
+    except OSError as exc:
+        stage.text, stage.loader = f"not readable: {stage.file}: {exc.strerror or exc}", None
+        stage.meta["not_readable"] = str(exc)
+        return
+    stage.loader = _file_loader(root, stage.file)

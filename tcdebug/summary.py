@@ -6,6 +6,7 @@ import os
 
 from tcdebug.errors import first_line
 from tcdebug.session import Compile, Rerun, Session
+from tcdebug.textsafe import safe_line
 
 
 def short_reason(reason: str) -> str:
@@ -34,14 +35,14 @@ def _cudagraph_lines(compiles: list[Compile]) -> list[str]:
         where = f"  {comp.compile_id:<6} {stage.part or '-':<9}"
         if meta.get("skipped"):
             reasons = meta.get("skip_reasons") or ["?"]
-            reason = reasons[0].split(" Found from")[0].strip().rstrip(".")
+            reason = str(reasons[0]).split(" Found from")[0].strip().rstrip(".")
             lines.append(f"{where} skipped: {first_line(reason)}")
             continue
         kernels = len(stage.kernels)
         line = f"{where} {meta.get('recordings', 0)} recording(s), {kernels} kernels captured"
         rerecords = meta.get("rerecord_reasons") or []
         if rerecords:
-            line += f"; re-recorded: {first_line(rerecords[-1], 100)}"
+            line += f"; re-recorded: {first_line(str(rerecords[-1]), 100)}"
         lines.append(line)
     return lines
 
@@ -74,7 +75,7 @@ def summary_text(session: Session, *, out: str | None = None) -> str:
     for gb in breaks:
         lines.append(f"  {gb.compile_id:<6} {short_reason(gb.reason)}")
         if gb.user_stack:
-            lines.append(f"         at {gb.user_stack[-1].strip().splitlines()[0]}")
+            lines.append(f"         at {first_line(str(gb.user_stack[-1]))}")
     recompiles = session.recompiles()
     lines.append(f"recompiles: {len(recompiles)}")
     for comp in recompiles:
@@ -93,7 +94,8 @@ def summary_text(session: Session, *, out: str | None = None) -> str:
     if out:
         files = sum(1 for c in compiles for s in c.stages.values() if s.file)
         lines.append(f"dump: {out}/ (session.json, output.txt, {files} stage files)")
-    return "\n".join(lines)
+    # Names, reasons and notes come from scripts, logs and dumps: one sanitizer for all of it.
+    return "\n".join(safe_line(line) for line in lines)
 
 
 def rerun_lines(rerun: Rerun) -> list[str]:

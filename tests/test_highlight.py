@@ -32,6 +32,7 @@ def test_every_recorded_stage_highlights_line_for_line(name, compile_id, stage):
         assert any(span.style for line in lines for span in line.spans), "nothing was coloured"
 
 
-def test_escapes_and_control_characters_are_dropped():
-    assert clean_line("\x1b[31mred\x1b[0m\tend\x07") == "red end"
+def test_escapes_and_control_characters_show_as_visible_text():
+    assert clean_line("\x1b[31mred\x1b[0m\tend\x07") == "␛[31mred␛[0m    end\\x07"
+    assert clean_line("\x1b]52;c;aGk=\x07\x1b]2;PWNED\x07") == "␛]52;c;aGk=\\x07␛]2;PWNED\\x07"
     assert clean_line("progress 10%\rprogress 100%") == "progress 100%"

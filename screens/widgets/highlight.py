@@ -7,7 +7,6 @@ plain one in place.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from functools import lru_cache
 
@@ -31,12 +30,10 @@ from rich.style import Style
 from rich.syntax import PygmentsSyntaxTheme, Syntax
 from rich.text import Text
 
+from tcdebug.textsafe import is_safe, safe_line
+
 TAB_SIZE = 4
 THEME = "monokai"
-
-# ANSI escape sequences and control characters would corrupt the terminal.
-_ESCAPE_RE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b.")
-_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 class DisLexer(RegexLexer):
@@ -110,13 +107,14 @@ class IRLexer(RegexLexer):
 
 
 def clean_line(line: str) -> str:
-    """One line made safe to paint: tabs expanded, escapes and control characters dropped."""
+    """One line made safe to paint: a carriage return keeps what was written after it (progress
+    bars), tabs are expanded, and every other control character or escape sequence shows as
+    visible text (`tcdebug.textsafe.safe_line`: ESC as `␛`), never reaching the terminal."""
     if "\r" in line:
         parts = [p for p in line.split("\r") if p]
         line = parts[-1] if parts else ""
-    if "\x1b" in line:
-        line = _ESCAPE_RE.sub("", line)
-    line = _CONTROL_RE.sub("", line) if _CONTROL_RE.search(line) else line
+    if not is_safe(line, one_line=True):
+        line = safe_line(line)
     return line.expandtabs(TAB_SIZE) if "\t" in line else line
 
 

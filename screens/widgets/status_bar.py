@@ -11,6 +11,7 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from tcdebug import session as model
+from tcdebug.textsafe import safe_line
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
@@ -31,10 +32,10 @@ def state_text(session: model.Session, *, busy: bool, read_only: bool, frame: in
     if read_only:
         recorded = session.extra.get("recorded_state") or ""
         label = f"{session.origin}: {recorded}" if recorded else session.origin
-        return Text(label, "bold cyan")
+        return Text(safe_line(label), "bold cyan")
     line = session.status_line.splitlines()[0] if session.status_line else ""
     if busy:
-        return Text(f"{SPINNER[frame % len(SPINNER)]} {line}…", "bold yellow")
+        return Text(safe_line(f"{SPINNER[frame % len(SPINNER)]} {line}…"), "bold yellow")
     style = {
         model.PAUSED: "bold green",
         model.FINISHED: "bold",
@@ -42,7 +43,7 @@ def state_text(session: model.Session, *, busy: bool, read_only: bool, frame: in
         model.DIED: "bold red",
         model.STOPPED: "bold",
     }.get(session.state, "")
-    return Text(line, style)
+    return Text(safe_line(line), style)
 
 
 class StatusBar(Horizontal):
@@ -75,11 +76,11 @@ class StatusBar(Horizontal):
     ) -> None:
         self._session, self._busy, self._read_only = session, busy, read_only
         info = Text.assemble((" tcdebug ", "bold reverse"), " ")
-        info.append(display_path(session.script) or "(no script)", "bold")
+        info.append(safe_line(display_path(session.script)) or "(no script)", "bold")
         if session.torch_version:
-            info.append(f" · torch {session.torch_version}")
+            info.append(safe_line(f" · torch {session.torch_version}"))
         if session.device:
-            info.append(f" · {session.device}")
+            info.append(safe_line(f" · {session.device}"))
         if breakpoints:
             info.append(" · ")
             info.append("● " + ",".join(sorted(breakpoints)), "red")

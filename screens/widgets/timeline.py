@@ -10,7 +10,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from rich.control import strip_control_codes
 from rich.text import Span, Text
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
@@ -21,6 +20,7 @@ from textual.widgets.option_list import Option
 from tcdebug import stages as stage_catalog
 from tcdebug.errors import first_line
 from tcdebug.session import Compile, Session, Stage
+from tcdebug.textsafe import safe_line
 
 PART_TAGS = {"forward": "fwd", "backward": "bwd", "inference": "inf"}
 LIVE_STATES = ("starting", "running", "paused")
@@ -34,6 +34,17 @@ def is_artifact(key: str) -> bool:
 _AOT_TRAINING = {"aot_joint", "aot_forward", "aot_backward"}
 
 
+def _encode_part(part: str) -> str:
+    """A part of an option id: names from a log may hold the separator (\\x1f) or the escape (\\x1e)."""
+    if "\x1e" in part or "\x1f" in part:
+        return part.replace("\x1e", "\x1e0").replace("\x1f", "\x1e1")
+    return part
+
+
+def _decode_part(part: str) -> str:
+    return part.replace("\x1e1", "\x1f").replace("\x1e0", "\x1e") if "\x1e" in part else part
+
+
 @dataclass(frozen=True)
 class Ref:
     """What a timeline row points at."""
@@ -45,11 +56,11 @@ class Ref:
 
     @property
     def id(self) -> str:
-        return "\x1f".join((self.compile_id, self.key, self.kernel, self.item))
+        return "\x1f".join(map(_encode_part, (self.compile_id, self.key, self.kernel, self.item)))
 
     @classmethod
     def from_id(cls, option_id: str) -> Ref:
-        compile_id, key, kernel, item = option_id.split("\x1f")
+        compile_id, key, kernel, item = map(_decode_part, option_id.split("\x1f"))
         return cls(compile_id, key, kernel, item)
 
     @property
@@ -108,7 +119,7 @@ def _assemble(*parts: str | tuple[str, str]) -> Text:
     offset = 0
     for part in parts:
         text, style = (part, "") if isinstance(part, str) else part
-        text = strip_control_codes(text)
+        text = safe_line(text)  # names and reasons come from scripts, logs and dumps
         if not text:
             continue
         if style:
@@ -200,7 +211,7 @@ def compile_rows(comp: Compile, state: TimelineState) -> list[Row]:
         rows.append(
             Row(
                 Ref(cid, item="recompile"),
-                Text(f"  ↻ recompile: {first_line(comp.recompile_reason, 60)}", "magenta"),
+                Text(safe_line(f"  ↻ recompile: {first_line(comp.recompile_reason, 60)}"), "magenta"),
             )
         )
     stages = comp.ordered_stages()
@@ -248,11 +259,11 @@ def compile_rows(comp: Compile, state: TimelineState) -> list[Row]:
         rows.append(
             Row(
                 Ref(cid, item=f"break:{number}"),
-                Text(f"  ⚠ graph break: {first_line(gb.reason, 60)}", "yellow"),
+                Text(safe_line(f"  ⚠ graph break: {first_line(gb.reason, 60)}"), "yellow"),
             )
         )
     if comp.status == "failed" and comp.error:
-        rows.append(Row(Ref(cid, item="error"), Text(f"  ✗ {first_line(comp.error, 60)}", "red")))
+        rows.append(Row(Ref(cid, item="error"), Text(safe_line(f"  ✗ {first_line(comp.error, 60)}"), "red")))
     return rows
 
 

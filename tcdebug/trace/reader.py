@@ -11,6 +11,10 @@ Payloads are not kept: a record carries a `PayloadRef` (file offsets) and the te
 back when first shown. Bad input (malformed lines, truncation, non-UTF-8 bytes, unknown event
 keys) is skipped and counted in `TraceStats`, never raised. A complete payload whose md5 does not
 match is kept, flagged (`Record.md5_ok`) and counted, as tlparse does: its text may be all there is.
+
+Hostile logs too: the file is read in chunks, a line longer than `max_line_bytes()` is skipped
+(and counted) without ever being held whole, JSON nested deeper than `MAX_DEPTH` is skipped, and
+any other exception inside one record skips (and counts) that record.
 """
 
 from __future__ import annotations
@@ -18,12 +22,16 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 import re
+import stat
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from tcdebug.dump import max_file_bytes
 
 # `[rank0]:` only appears in text logs, but a copy-pasted trace may carry it.
 _PREFIX_RE = re.compile(
@@ -110,8 +118,26 @@ EAGER_ARTIFACTS = frozenset(
     }
 )
 
+MAX_LINE_BYTES_ENV = "TCDEBUG_MAX_LINE_BYTES"
+DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024  # torch writes payloads line by line: real lines are far shorter
+MAX_DEPTH = 64  # JSON nesting of an envelope; torch's are a few levels deep
+CHUNK_BYTES = 1024 * 1024
+
+
+def max_line_bytes() -> int:
+    """The longest line read ($TCDEBUG_MAX_LINE_BYTES, default 64 MiB); longer ones are skipped."""
+    try:
+        value = int(os.environ.get(MAX_LINE_BYTES_ENV, ""))
+    except ValueError:
+        return DEFAULT_MAX_LINE_BYTES
+    return value if value > 0 else DEFAULT_MAX_LINE_BYTES
+
+
 STAT_LABELS = {
     "malformed": "malformed lines",
+    "too_long": "lines longer than the limit",
+    "too_deep": "records nested too deeply",
+    "failed": "records that could not be read",
     "truncated": "truncated records",
     "bad_utf8": "records with non-UTF-8 bytes",
     "unknown": "records with an unknown event key",
@@ -129,11 +155,14 @@ class TraceStats:
     md5_mismatch: int = 0
     bad_utf8: int = 0
     unknown: int = 0
+    too_long: int = 0
+    too_deep: int = 0
+    failed: int = 0
     unknown_keys: Counter[str] = field(default_factory=Counter)
     links: int = 0  # `link` records (kept, shown as notes)
 
     def skipped(self) -> int:
-        return self.malformed + self.truncated + self.bad_utf8 + self.unknown
+        return sum(getattr(self, key) for key in STAT_LABELS)
 
     def as_dict(self) -> dict[str, int]:
         d = {k: getattr(self, k) for k in ("lines", "records", "md5_mismatch", "links", *STAT_LABELS)}
@@ -170,6 +199,9 @@ class PayloadRef:
 
 @functools.lru_cache(maxsize=16)
 def _read_payload(path: str, offset: int, length: int) -> str:
+    limit = max_file_bytes()
+    if length > limit:
+        return f"not readable: the payload is {length} bytes, more than the {limit} allowed (TCDEBUG_MAX_FILE_BYTES)"
     with open(path, "rb") as f:
         f.seek(offset)
         data = f.read(length)
@@ -230,9 +262,12 @@ class Record:
 class _Pending:
     """A record whose payload lines are still being read."""
 
-    __slots__ = ("path", "record", "expect", "md5", "first", "start", "end", "bad_utf8", "lines", "count")
+    __slots__ = (
+        "path", "record", "expect", "md5", "first", "start", "end", "bad_utf8", "lines", "count", "too_long"
+    )  # fmt: skip
 
     def __init__(self, path: str, record: Record, expect: str, start: int, keep: bool, count: bool) -> None:
+        self.too_long = False
         self.path = path
         self.record = record
         self.expect = expect
@@ -266,11 +301,18 @@ def read_records(path: str | Path, stats: TraceStats | None = None) -> Iterator[
     orphan_run = False
     offset = 0
     last_line_complete = True
-    with open(path_str, "rb") as f:
-        for lineno, raw in enumerate(f, 1):
-            offset += len(raw)
+    with _open_log(path_str) as f:
+        for lineno, (raw, size) in enumerate(_lines(f, max_line_bytes()), 1):
+            offset += size
             stats.lines += 1
-            last_line_complete = raw.endswith(b"\n")
+            if raw is None:  # a line over the limit, never held whole
+                stats.too_long += 1
+                if pending is not None:
+                    pending.too_long = True  # its payload cannot be checked: the record is dropped
+                else:
+                    skipping = True
+                continue
+            last_line_complete = size > len(raw)
             if raw.startswith(b"\t"):
                 if pending is not None:
                     _add_payload_line(pending, raw, offset)
@@ -287,26 +329,31 @@ def read_records(path: str | Path, stats: TraceStats | None = None) -> Iterator[
             skipping = False
             if not raw.strip():
                 continue  # tlparse ignores blank lines too
-            parsed = _parse_envelope(raw, lineno, stats, last=not last_line_complete)
-            if parsed is None:
+            try:
+                parsed = _parse_envelope(raw, lineno, stats, last=not last_line_complete)
+                if parsed is None:
+                    skipping = True
+                    continue
+                key, envelope, time_s, pid = parsed
+                if key == "str":
+                    _intern(envelope.get("str"), intern, stats)
+                    stats.records += 1
+                    continue
+                if key not in KNOWN_EVENTS:
+                    stats.unknown += 1
+                    stats.unknown_keys[key[:80]] += 1
+                    skipping = True
+                    continue
+                record = Record(
+                    lineno=lineno, key=key, meta=envelope[key], envelope=envelope, time_s=time_s, pid=pid
+                )
+                if key == "link":
+                    stats.links += 1
+                _resolve_interned(record, intern)
+            except Exception:  # anything else wrong with this one record: skip it, counted
+                stats.failed += 1
                 skipping = True
                 continue
-            key, envelope, time_s, pid = parsed
-            if key == "str":
-                _intern(envelope.get("str"), intern, stats)
-                stats.records += 1
-                continue
-            if key not in KNOWN_EVENTS:
-                stats.unknown += 1
-                stats.unknown_keys[key] += 1
-                skipping = True
-                continue
-            record = Record(
-                lineno=lineno, key=key, meta=envelope[key], envelope=envelope, time_s=time_s, pid=pid
-            )
-            if key == "link":
-                stats.links += 1
-            _resolve_interned(record, intern)
             expect = envelope.get("has_payload")
             if expect is None:
                 stats.records += 1
@@ -323,16 +370,78 @@ def read_records(path: str | Path, stats: TraceStats | None = None) -> Iterator[
 def first_record_time(path: str | Path, max_lines: int = 1000) -> float | None:
     """When the log's first record was written (seconds in the month, as `Record.time_s`)."""
     try:
-        with open(path, "rb") as f:
+        with _open_log(str(path)) as f:
             for n, raw in enumerate(f):
                 m = _PREFIX_RE.match(raw)
                 if m is not None:
                     return _time_s(m)
                 if n >= max_lines:
                     break
-    except OSError:
+    except (OSError, ValueError):
         return None
     return None
+
+
+def _open_log(path: str) -> Any:
+    """The log, opened for reading; a FIFO or a device (which would block or never end) is refused."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise ValueError(f"{path}: not a regular file")
+    return os.fdopen(fd, "rb")
+
+
+def _lines(f: Any, cap: int) -> Iterator[tuple[bytes | None, int]]:
+    """(line without its newline, its size with it) for each line of `f`, read in chunks; (None,
+    size) for a line over `cap` bytes, dropped as it streams by: memory stays bounded by `cap`
+    plus a chunk."""
+    partial: list[bytes] = []
+    held = 0  # bytes in `partial`
+    dropped = -1  # >= 0: bytes of the over-long line being dropped
+    while True:
+        chunk = f.read(CHUNK_BYTES)
+        if not chunk:
+            break
+        pieces = chunk.split(b"\n")
+        tail = pieces.pop()
+        for piece in pieces:
+            if dropped >= 0:
+                yield None, dropped + len(piece) + 1
+                dropped = -1
+                continue
+            if partial:
+                partial.append(piece)
+                piece, held = b"".join(partial), 0
+                partial = []
+            yield (None if len(piece) >= cap else piece), len(piece) + 1
+        if not tail:
+            continue
+        if dropped >= 0:
+            dropped += len(tail)
+        elif held + len(tail) > cap:
+            dropped, partial, held = held + len(tail), [], 0
+        else:
+            partial.append(tail)
+            held += len(tail)
+    if dropped >= 0:
+        yield None, dropped
+    elif partial:
+        yield b"".join(partial), held
+
+
+def _too_deep(value: Any, limit: int) -> bool:
+    """True when `value` nests lists/dicts deeper than `limit` (checked without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        elif not isinstance(item, list):
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in item if isinstance(child, (list, dict)))
+    return False
 
 
 def _parse_envelope(
@@ -352,16 +461,34 @@ def _parse_envelope(
     except UnicodeDecodeError:
         stats.bad_utf8 += 1
         return None
+    if text.count("[") + text.count("{") > MAX_DEPTH and _nesting_at_least(text, MAX_DEPTH):
+        stats.too_deep += 1
+        return None
     try:
         envelope = json.loads(text)
+    except RecursionError:
+        stats.too_deep += 1
+        return None
     except ValueError:
         _bad(stats, last)
+        return None
+    if isinstance(envelope, dict) and _too_deep(envelope, MAX_DEPTH):
+        stats.too_deep += 1
         return None
     key = event_key(envelope) if isinstance(envelope, dict) else None
     if key is None:
         _bad(stats, last)
         return None
     return key, envelope, _time_s(m), int(m["pid"])
+
+
+_OPEN_RUN_RE = re.compile(r"(?:\s*[\[{])+")
+
+
+def _nesting_at_least(text: str, limit: int) -> bool:
+    """A cheap first look: `limit` opening brackets in a row (e.g. 100,000 `[`) is nested too
+    deeply for sure, and is refused before the JSON parser recurses into it."""
+    return any(m.group().count("[") + m.group().count("{") >= limit for m in _OPEN_RUN_RE.finditer(text))
 
 
 def _bad(stats: TraceStats, last: bool) -> None:
@@ -393,8 +520,8 @@ def _resolve_interned(record: Record, table: dict[int, str]) -> None:
 
 def _add_payload_line(p: _Pending, raw: bytes, end: int) -> None:
     p.end = end
-    content = raw[1:-1] if raw.endswith(b"\n") else raw[1:]
-    content = content.removesuffix(b"\r")  # a log that went through a CRLF conversion
+    # `raw` comes without its newline (see `_lines`); a CRLF conversion leaves a `\r`
+    content = raw[1:].removesuffix(b"\r")
     if not p.first:
         p.md5.update(b"\n")
     p.md5.update(content)
@@ -413,6 +540,8 @@ def _add_payload_line(p: _Pending, raw: bytes, end: int) -> None:
 def _finish(p: _Pending, stats: TraceStats, *, at_eof: bool) -> Record | None:
     """Check the payload (md5, UTF-8); a bad payload at the end of the file is a truncation."""
     digest = p.md5.hexdigest()
+    if p.too_long:
+        return None  # counted as a long line already
     if p.bad_utf8:
         stats.bad_utf8 += 1
         return None

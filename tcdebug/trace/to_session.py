@@ -191,7 +191,12 @@ class TraceConverter:
             if self.rank is None and record.rank is not None:
                 self.rank = record.rank
                 yield {"type": "trace_info", "rank": record.rank}
-            yield from self.convert(record)
+            try:  # a record of a shape torch never writes is skipped and counted, never fatal
+                converted = list(self.convert(record))
+            except Exception:
+                self.stats.failed += 1
+                continue
+            yield from converted
         for cid, st in self.compiles.items():
             if not st.ended:
                 if st.status != "compiling":  # e.g. an export that failed: no metrics follow

@@ -27,6 +27,7 @@ from tcdebug.session import (
     Compile,
     GraphBreak,
     OutputChunk,
+    ProcessInfo,
     Session,
     Stage,
     call_from_dict,
@@ -89,6 +90,8 @@ def session_index(session: Session) -> dict[str, Any]:
         "rank": session.rank,
         "trace_stats": session.trace_stats,
         "divergences": [asdict(d) if is_dataclass(d) else d for d in session.divergences],
+        "main_pid": session.main_pid,
+        "processes": [asdict(p) for p in session.processes.values()],
         "compiles": [
             {
                 "compile_id": c.compile_id,
@@ -98,6 +101,8 @@ def session_index(session: Session) -> dict[str, Any]:
                 "status": c.status,
                 "error": c.error,
                 "rank": c.rank,
+                "process": c.process,
+                "pid": c.pid,
                 "recompile_reason": c.recompile_reason,
                 "elapsed_s": round(c.elapsed_s, 6),
                 "metrics": c.metrics,
@@ -201,6 +206,17 @@ def load_dump(path: str | os.PathLike[str]) -> Session:
         extra=dict(index.get("extra", {})),
     )
     session.extra["recorded_state"] = index.get("state", "")
+    main_pid = index.get("main_pid")
+    session.main_pid = main_pid if isinstance(main_pid, int) else None
+    for p in index.get("processes", []) if isinstance(index.get("processes"), list) else []:
+        if isinstance(p, dict) and isinstance(p.get("pid"), int):
+            session.processes[p["pid"]] = ProcessInfo(
+                pid=p["pid"],
+                label=str(p.get("label") or f"pid {p['pid']}"),
+                ppid=int(p.get("ppid") or 0) if isinstance(p.get("ppid"), int) else 0,
+                main=bool(p.get("main")),
+                ended=bool(p.get("ended")),
+            )
     for c in index.get("compiles", []):
         comp = Compile(
             compile_id=c["compile_id"],
@@ -213,6 +229,8 @@ def load_dump(path: str | os.PathLike[str]) -> Session:
             elapsed_s=c.get("elapsed_s", 0.0),
             metrics=dict(c.get("metrics", {})),
             rank=c.get("rank"),
+            process=str(c.get("process") or ""),
+            pid=c.get("pid") if isinstance(c.get("pid"), int) else None,
         )
         comp.graph_breaks = [
             GraphBreak(comp.compile_id, gb.get("reason", ""), list(gb.get("user_stack", [])))

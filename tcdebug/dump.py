@@ -72,10 +72,12 @@ def _write(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8", errors="replace")
 
 
-def session_index(session: Session) -> dict[str, Any]:
+def session_index(session: Session, *, complete: bool = True) -> dict[str, Any]:
     return {
         "format": "tcdebug-session",
         "version": FORMAT_VERSION,
+        # False while a live run is still writing it: a dump whose tcdebug was killed says so.
+        "complete": complete,
         "origin": session.origin,
         "script": session.script,
         "argv": session.argv,
@@ -122,7 +124,7 @@ def _rerun_dict(rerun: Any) -> dict[str, Any]:
     return asdict(rerun)
 
 
-def write_dump(session: Session, out: str | os.PathLike[str]) -> Path:
+def write_dump(session: Session, out: str | os.PathLike[str], *, complete: bool = True) -> Path:
     """Write the whole session to `out` (stage files, output.txt, session.json)."""
     out_path = Path(out)
     out_path.mkdir(parents=True, exist_ok=True)
@@ -130,29 +132,56 @@ def write_dump(session: Session, out: str | os.PathLike[str]) -> Path:
         for stage in comp.stages.values():
             if stage.captured and not (stage.file and (out_path / stage.file).exists()):
                 write_stage_files(out_path, comp.compile_id, stage)
-    write_index(session, out_path)
+    write_index(session, out_path, complete=complete)
     return out_path
 
 
-def write_index(session: Session, out: Path) -> None:
-    _write(out / "output.txt", session.output_text())
-    tmp = out / "session.json.tmp"
-    tmp.write_text(json.dumps(session_index(session), indent=1, default=str), encoding="utf-8")
-    os.replace(tmp, out / "session.json")
+def write_index(session: Session, out: Path, *, complete: bool = True) -> None:
+    _replace_file(out / "output.txt", session.output_text())
+    _replace_file(
+        out / "session.json", json.dumps(session_index(session, complete=complete), indent=1, default=str)
+    )
+
+
+def _replace_file(path: Path, text: str) -> None:
+    """Replace `path` atomically: a reader sees the old file or the new one, never half of one.
+    The new file is created beside it, never through a symlink, and renamed over it (a symlink
+    at `path` is replaced, its target untouched)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    for attempt in range(100):
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{attempt}.tmp")
+        try:
+            fd = os.open(tmp, flags, 0o644)
+        except FileExistsError:
+            continue
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as fh:
+                fh.write(text)
+            os.replace(tmp, path)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+        return
+    raise OSError(f"cannot create a temporary file beside {path}")
 
 
 class DumpWriter:
     """Keeps a dump folder up to date while a live session runs."""
 
-    # The index is rewritten whole; at most this often between compiles, so a run of hundreds
-    # of compiles does not spend quadratic time on it. Ends of runs always write it.
+    # The index is rewritten whole (atomically, marked `"complete": false` until `finish`): at
+    # every compile's end and the end of the script, and for anything else at most this often,
+    # so a dump is openable at any moment, even after tcdebug was killed.
     INDEX_INTERVAL_S = 1.0
 
     def __init__(self, session: Session, out: str | os.PathLike[str]) -> None:
         self.session = session
         self.out = Path(out)
         self.out.mkdir(parents=True, exist_ok=True)
-        self._index_written = 0.0
+        self._dirty = False
+        self._write_index()
 
     def on_event(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
@@ -164,15 +193,25 @@ class DumpWriter:
                 write_stage_files(self.out, event["compile_id"], stage)
                 stage.text = None  # the file holds it now
                 stage.loader = _file_loader(self.out / stage.file) if stage.file else None
-        now = time.monotonic()
-        if kind in ("script_end", "rerun", "target_died", "target_exited") or (
-            kind == "compile_end" and now - self._index_written >= self.INDEX_INTERVAL_S
-        ):
-            write_index(self.session, self.out)
-            self._index_written = now
+        self._dirty = True
+        if kind in ("compile_end", "script_end", "rerun", "target_died", "target_exited"):
+            self._write_index()
+        else:
+            self.tick()
+
+    def tick(self) -> None:
+        """Write what changed if the index is older than `INDEX_INTERVAL_S` (call it now and then)."""
+        if self._dirty and time.monotonic() - self._index_written >= self.INDEX_INTERVAL_S:
+            self._write_index()
+
+    def _write_index(self) -> None:
+        write_index(self.session, self.out, complete=False)
+        self._index_written = time.monotonic()
+        self._dirty = False
 
     def finish(self) -> Path:
-        return write_dump(self.session, self.out)
+        """The final index (`"complete": true`): the run ended, or was interrupted and says so."""
+        return write_dump(self.session, self.out, complete=True)
 
 
 def _file_loader(path: Path):  # noqa: ANN202 - returns a zero-arg callable
@@ -206,6 +245,13 @@ def load_dump(path: str | os.PathLike[str]) -> Session:
         extra=dict(index.get("extra", {})),
     )
     session.extra["recorded_state"] = index.get("state", "")
+    if index.get("complete") is False:
+        # Written by a tcdebug that was killed before it could finish the dump.
+        session.extra["recorded_state"] = "interrupted"
+        session.extra["interrupted"] = True
+        session.notes.append(
+            "interrupted: tcdebug ended before this dump was finished; it holds what was written"
+        )
     main_pid = index.get("main_pid")
     session.main_pid = main_pid if isinstance(main_pid, int) else None
     for p in index.get("processes", []) if isinstance(index.get("processes"), list) else []:

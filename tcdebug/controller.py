@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -268,8 +269,11 @@ class TargetController:
         assert self.proc is not None
         code = self.proc.wait()
         self.returncode = proctree.exit_status(code)
-        # The script's main process is gone: whatever it left running is ended now, as the
-        # terminal would leave nothing behind.
+        # The script's main process is gone: whatever it left running is ended now, after a
+        # moment to exit on its own (multiprocessing's resource tracker, pool workers do).
+        deadline = time.monotonic() + 0.5
+        while self.scan_tree() and time.monotonic() < deadline:
+            time.sleep(0.05)
         ended = self.end_tree(grace=1.0)
         if ended:
             self.ended = ended

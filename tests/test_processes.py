@@ -19,11 +19,11 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, SCRIPTS, run_tcdebug
-from pilot import wait_until
+from pilot import status_text, wait_until
 
 from tcdebug import session as model
 from tcdebug.dump import load_dump
-from tcdebug.screens.app import build_live_app
+from tcdebug.screens.app import TcdebugApp, build_live_app
 from tcdebug.screens.widgets.timeline import TimelineState, build_rows
 
 pytestmark = pytest.mark.slow
@@ -123,12 +123,20 @@ async def test_app_shows_a_forked_childs_compiles_grouped_by_process() -> None:
         await pilot.press("q")
 
 
+async def palette(pilot, command: str) -> None:
+    """Run a command from the command palette, typed as a user would."""
+    await pilot.press("ctrl+p", *["space" if ch == " " else ch for ch in command])
+    await pilot.pause(0.5)
+    await pilot.press("enter")
+
+
 async def test_app_steps_dataloader_workers_chosen_to_step() -> None:
     app = build_live_app([WORKERS])
     async with app.run_test(size=(100, 40)) as pilot:
         # Before any worker exists: every process the script forks pauses at its first stage.
         await wait_until(pilot, lambda: app.is_live and app.controller.pid is not None, what="start")
-        app.step_new_processes(True)
+        await palette(pilot, "step new processes")
+        await wait_until(pilot, lambda: app.controller.step_new_processes, what="the palette command")
         await wait_until(pilot, lambda: app.session.paused_pid is not None, what="a worker's pause")
         pid = app.session.paused_pid
         assert app.session.processes[pid].label.startswith("worker ")
@@ -139,6 +147,8 @@ async def test_app_steps_dataloader_workers_chosen_to_step() -> None:
         await wait_until(
             pilot, lambda: app.session.pauses.get(pid) == (f"0/0@{pid}", "bytecode_before"), what="a step"
         )
+        await palette(pilot, f"run {app.session.process_label(pid)} free")
+        await wait_until(pilot, lambda: not app.session.processes[pid].stepping, what="run free")
         for _ in range(20):  # let every worker run free to the end
             if _finished(app):
                 break
@@ -338,7 +348,7 @@ def test_a_signal_to_dump_finishes_the_dump_and_ends_the_tree(tmp_path: Path, si
             proc.kill()
 
 
-def test_a_killed_dump_still_opens_marked_interrupted(tmp_path: Path) -> None:
+async def test_a_killed_dump_still_opens_marked_interrupted(tmp_path: Path) -> None:
     out, pids = tmp_path / "out", tmp_path / "pids"
     proc = subprocess.Popen(
         [sys.executable, "-m", "tcdebug", "--dump", str(out), HELPER, str(pids), "wait"],
@@ -364,6 +374,10 @@ def test_a_killed_dump_still_opens_marked_interrupted(tmp_path: Path) -> None:
         assert session.compiles["0/0"].stages["source"].get_text()
         opened = run_tcdebug("open", str(out), "--dump", str(tmp_path / "copy"), timeout=60)
         assert opened.returncode == 0 and "interrupted" in opened.stdout, opened.stderr
+        app = TcdebugApp(load_dump(out), read_only=True)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause(0.2)
+            assert status_text(app) == "dump: interrupted"
     finally:
         if proc.poll() is None:
             proc.kill()

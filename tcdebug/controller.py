@@ -378,15 +378,15 @@ class TargetController:
         try:
             proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
-            pass
-        self.end_tree(grace=2.0)
+            self.end_tree(grace=2.0)  # the target too
         if proc.poll() is None:
             self._signal(signal.SIGKILL)
         try:
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
-        self._done.wait(timeout=5)
+        # Once the target is gone, `_wait_process` ends what it left running and says so.
+        self._done.wait(timeout=10)
         self._close_listener()
 
     def kill(self) -> None:

@@ -333,6 +333,10 @@ def test_a_signal_to_dump_finishes_the_dump_and_ends_the_tree(tmp_path: Path, si
     try:
         helper = read_pids(pids)
         target = index(out)["main_pid"]
+        output = out / "output.txt"
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and "helper started" not in output.read_text():
+            time.sleep(0.1)  # the index and output.txt are kept current while the script runs
         proc.send_signal(sig)
         stdout, _ = proc.communicate(timeout=20)
         assert proc.returncode == 128 + sig

@@ -372,6 +372,8 @@ async def test_a_killed_dump_still_opens_marked_interrupted(tmp_path: Path) -> N
         proc.wait(timeout=10)
         data = index(out)
         assert data["complete"] is False
+        # With tcdebug gone, the target ends the script's processes and itself.
+        assert gone_soon([target, *helper]), "the script's processes outlived a killed tcdebug"
         session = load_dump(out)
         assert session.extra["recorded_state"] == "interrupted"
         assert list(session.compiles) == ["0/0"]

@@ -267,13 +267,15 @@ class TcdebugApp(App[int]):
         info = self.session.processes.get(pid)
         label = self.session.process_label(pid)
         if info is None or info.ended or not self.controller.step_process(pid, stepping):
-            self.notify(f"{label} is not running", severity="warning")
+            self.notify(f"{label} is not running", severity="warning", markup=False)
             return
         info.stepping = stepping
         if not stepping and self.session.paused_pid == pid:
             self._apply({"type": "resumed", "pid": pid})
         self.notify(
-            f"{label}: {'stepping: it pauses at its next stage' if stepping else 'runs free'}", timeout=4
+            f"{label}: {'stepping: it pauses at its next stage' if stepping else 'runs free'}",
+            timeout=4,
+            markup=False,
         )
         self.main_screen.refresh_session()
 

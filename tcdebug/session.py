@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from tcdebug import stages as stage_catalog
+from tcdebug.textsafe import safe_line
 
 # Session states, as the header shows them.
 STARTING = "starting"
@@ -257,10 +258,12 @@ class Session:
         return seen
 
     def process_label(self, pid: int | None) -> str:
+        """`worker 1 (pid 4321)`, `pid 4321` or `main process (pid 4300)`, safe to show (the
+        label is the script's own, e.g. a multiprocessing process name)."""
         if pid is None or pid == self.main_pid:
             return "main process" + (f" (pid {self.main_pid})" if self.main_pid else "")
         info = self.processes.get(pid)
-        label = info.label if info else f"pid {pid}"
+        label = safe_line(info.label)[:60] if info else f"pid {pid}"
         return label if label == f"pid {pid}" else f"{label} (pid {pid})"
 
     def graph_breaks(self) -> list[GraphBreak]:

@@ -6,6 +6,7 @@ import os
 
 from tcdebug.errors import first_line
 from tcdebug.session import Compile, Rerun, Session
+from tcdebug.textsafe import safe_line
 
 
 def short_reason(reason: str) -> str:
@@ -62,7 +63,7 @@ def summary_text(session: Session, *, out: str | None = None) -> str:
         where = _where(comp.filename, comp.firstlineno)
         rank = f"[rank {comp.rank}] " if comp.rank is not None else ""
         if session.is_child(comp):  # compiled in a process the script forked
-            rank += f"[{comp.process or f'pid {comp.pid}'}] "
+            rank += f"[{safe_line(comp.process)[:60] or f'pid {comp.pid}'}] "
         status = "" if comp.status in ("ok", "compiling") else f"  {comp.status.upper()}"
         extra = f", {missing} not captured" if missing else ""
         lines.append(

@@ -66,7 +66,7 @@ def install_tagged_streams() -> None:
         old = getattr(sys, name)
         encoding = getattr(old, "encoding", None) or "utf-8"
         errors = "backslashreplace" if name == "stderr" else (getattr(old, "errors", None) or "strict")
-        stream = io.TextIOWrapper(
+        stream = io.TextIOWrapper(  # type: ignore[type-var]
             TaggedWriter(sock, tag, fd),  # type: ignore[arg-type]
             encoding=encoding,
             errors=errors,

@@ -82,6 +82,9 @@ def test_dump_keeps_a_forked_childs_compiles_under_its_process(tmp_path: Path) -
     assert "child 18.41" in (out / "output.txt").read_text()
     session = load_dump(out)
     assert session.compiles[child[0]["compile_id"]].stages["dynamo_graph"].get_text()
+    # Opened later, the timeline still groups the compiles by process.
+    headers = [str(r.label) for r in build_rows(session, TimelineState()) if str(r.label).startswith("■")]
+    assert headers == [f"■ main process (pid {data['main_pid']})", f"■ pid {child[0]['pid']}"]
     assert f"0/1@{child[0]['pid']}" in proc.stdout
 
 

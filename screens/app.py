@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
@@ -75,6 +77,8 @@ class TcdebugApp(App[int]):
         self.target_ready = False  # the script ended and the target waits for commands (re-runs)
         self._quitting = False
         self._output_dirty = False
+        self.signalled: int | None = None  # SIGTERM, SIGHUP or SIGINT ended the app
+        self._loop: asyncio.AbstractEventLoop | None = None
         if session.script:
             self.title = safe_line(f"tcdebug {os.path.basename(session.script)}")
 
@@ -104,6 +108,12 @@ class TcdebugApp(App[int]):
         return self.is_live and self.session.state in (model.STARTING, model.RUNNING)
 
     def exit_code(self) -> int:
+        """The script's exit status (128+N when a signal N killed it), or 128+N when tcdebug
+        itself was ended by signal N."""
+        if self.signalled is not None:
+            return 128 + self.signalled
+        if self.session.state == model.DIED and self.session.exit_code is not None:
+            return self.session.exit_code  # os._exit(N), or killed by a signal
         if self.session.state in (model.FAILED, model.DIED):
             return self.session.exit_code or 1
         return self.session.exit_code or 0
@@ -114,6 +124,7 @@ class TcdebugApp(App[int]):
         # hundreds of thousands of objects, and each full collection walking them showed as a
         # 50-100 ms stall on a key press (benchmarks/stage_latency.py, memory_scale.py).
         gc.set_threshold(10_000, 50, 1000)
+        self._loop = asyncio.get_running_loop()
         self.push_screen(self.main_screen)
         self.call_after_refresh(_freeze_heap)
         self.set_interval(0.25, self._flush_output)
@@ -252,17 +263,50 @@ class TcdebugApp(App[int]):
             return False
         return True
 
-    def _resumed(self) -> None:
+    def _resumed(self, pid: int | None, stepping: bool) -> None:
         self.main_screen.follow = True
         if self.session.state == model.PAUSED:
-            self._apply({"type": "resumed"})
+            self._apply({"type": "resumed", "pid": pid})
+        info = self.session.processes.get(self.session.main_pid if pid is None else pid)  # type: ignore[arg-type]
+        if info is not None:
+            info.stepping = stepping
         self.main_screen.refresh_session()
 
-    def _drive(self, what: str, command: Callable[[TargetController], object]) -> None:
+    def _drive(self, what: str, command: Callable[[TargetController, int | None], object]) -> None:
+        """Send a stepping command to the process paused now (the main one when none is)."""
         if self._can_drive(what):
             assert self.controller is not None
-            command(self.controller)
-            self._resumed()
+            pid = self.session.paused_pid
+            command(self.controller, pid)
+            self._resumed(pid, stepping=what != "run")
+
+    def step_process(self, pid: int, stepping: bool) -> None:
+        """Make a forked process of the script pause at its stages, or run free again."""
+        if not self._can_drive("step"):
+            return
+        assert self.controller is not None
+        info = self.session.processes.get(pid)
+        label = self.session.process_label(pid)
+        if info is None or info.ended or not self.controller.step_process(pid, stepping):
+            self.notify(f"{label} is not running", severity="warning", markup=False)
+            return
+        info.stepping = stepping
+        if not stepping and self.session.paused_pid == pid:
+            self._apply({"type": "resumed", "pid": pid})
+        self.notify(
+            f"{label}: {'stepping: it pauses at its next stage' if stepping else 'runs free'}",
+            timeout=4,
+            markup=False,
+        )
+        self.main_screen.refresh_session()
+
+    def step_new_processes(self, stepping: bool) -> None:
+        """Processes the script forks from now on pause at their first stage (or run free)."""
+        if not self._can_drive("step"):
+            return
+        assert self.controller is not None
+        self.controller.step_new_processes = stepping
+        self.notify(f"new processes {'pause at their first stage' if stepping else 'run free'}", timeout=4)
 
     def action_step(self) -> None:
         """Step to the next stage (while the target compiles: pause at the next stage)."""
@@ -357,6 +401,29 @@ class TcdebugApp(App[int]):
             self.main_screen.select_first_stage()
         self.notify(f"showing rank {message.rank}", timeout=3)
 
+    def exit_on_signal(self, signum: int) -> None:
+        """SIGTERM, SIGHUP or SIGINT to tcdebug (from a signal handler): end the script's whole
+        process tree, restore the terminal as `q` does, exit with 128+N. A second signal, or a
+        clean exit that takes more than a few seconds, ends everything at once."""
+        if self.signalled is not None or self._loop is None:
+            _hard_exit(self, signum)
+            return
+        self.signalled = signum
+        timer = threading.Timer(8.0, _hard_exit, args=(self, signum))
+        timer.daemon = True
+        timer.start()
+        self._loop.call_soon_threadsafe(self._quit_for_signal)
+
+    def _quit_for_signal(self) -> None:
+        self.run_worker(self._end_and_exit(), exclusive=True, group="signal-exit")
+
+    async def _end_and_exit(self) -> None:
+        self._quitting = True
+        controller = self.controller
+        if controller is not None and controller.proc is not None:
+            await asyncio.to_thread(controller.close, 0.5)
+        self.exit(self.exit_code())
+
     async def action_quit(self) -> None:
         """Quit, ending the target cleanly first (it may be busy compiling)."""
         if self._quitting:
@@ -367,6 +434,43 @@ class TcdebugApp(App[int]):
             self.notify("stopping the target…", timeout=10)
             await asyncio.to_thread(controller.close)
         self.exit(self.exit_code())
+
+
+# What Textual's driver writes when the app ends: mouse tracking off, bracketed paste off,
+# the alternate screen off, the cursor shown.
+RESTORE_TERMINAL = b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[?2004l\x1b[?1049l\x1b[?25h"
+
+
+def _hard_exit(app: TcdebugApp, signum: int) -> None:
+    """The last resort after a signal: kill the script's tree, restore the terminal, exit now."""
+    controller = app.controller
+    if controller is not None and controller.proc is not None:
+        try:
+            controller.end_tree(grace=0.2)
+            controller.kill()
+        except Exception:  # noqa: BLE001 - exiting regardless
+            pass
+    try:
+        os.write(1, RESTORE_TERMINAL)
+    except OSError:
+        pass
+    os._exit(128 + signum)
+
+
+EXIT_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+
+
+def run_with_exit_signals(app: TcdebugApp) -> None:
+    """`app.run()`, ending cleanly (target tree ended, terminal restored) on SIGTERM, SIGHUP and
+    SIGINT: an SSH connection that drops sends SIGHUP."""
+    previous = {
+        sig: signal.signal(sig, lambda signum, _frame: app.exit_on_signal(signum)) for sig in EXIT_SIGNALS
+    }
+    try:
+        app.run()
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _freeze_heap() -> None:
@@ -383,9 +487,15 @@ def _one_line(text: str, limit: int = 200) -> str:
 
 
 def build_live_app(
-    argv: list[str], *, module: bool = False, mode: str = "step", breakpoints: Iterable[str] = ()
+    argv: list[str],
+    *,
+    module: bool = False,
+    mode: str = "step",
+    breakpoints: Iterable[str] = (),
+    adopt: bool = False,
 ) -> TcdebugApp:
-    """An app wired to a (not yet started) target for `argv`; the app starts it after its first paint."""
+    """An app wired to a (not yet started) target for `argv`; the app starts it after its first paint.
+    `adopt`: this process adopts the script's orphans (see `TargetController`): the CLI only."""
     session = Session(script=argv[0] if argv else "", argv=list(argv))
     holder: list[TcdebugApp] = []
 
@@ -394,7 +504,7 @@ def build_live_app(
             holder[0].forward_event(event)
 
     controller = TargetController(
-        argv, module=module, mode=mode, breakpoints=set(breakpoints), on_event=on_event
+        argv, module=module, mode=mode, breakpoints=set(breakpoints), on_event=on_event, adopt_orphans=adopt
     )
     app = TcdebugApp(session, controller, breakpoints=breakpoints)
     holder.append(app)
@@ -403,9 +513,9 @@ def build_live_app(
 
 def run_live(argv: list[str], *, module: bool, mode: str, breakpoints: set[str]) -> int:
     """Run the target under the app; the script's exit code, or 1 when it failed or died."""
-    app = build_live_app(argv, module=module, mode=mode, breakpoints=breakpoints)
+    app = build_live_app(argv, module=module, mode=mode, breakpoints=breakpoints, adopt=True)
     try:
-        app.run()
+        run_with_exit_signals(app)
     finally:
         if app.controller is not None and app.controller.proc is not None:
             app.controller.close()
@@ -414,5 +524,6 @@ def run_live(argv: list[str], *, module: bool, mode: str, breakpoints: set[str])
 
 def run_open(session: Session, *, stream_trace: str | None = None) -> int:
     """Browse a loaded session (a dump or a trace) read-only; `stream_trace` fills it while shown."""
-    TcdebugApp(session, read_only=True, stream_trace=stream_trace).run()
-    return 0
+    app = TcdebugApp(session, read_only=True, stream_trace=stream_trace)
+    run_with_exit_signals(app)
+    return 128 + app.signalled if app.signalled is not None else 0

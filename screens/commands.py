@@ -40,6 +40,23 @@ class JumpCommands(Provider):
                             partial(app.jump_to, Ref(cid, stage.key, kernel=kernel.name)),
                         )
                     )
+        for pid, info in app.session.processes.items():
+            if info.main or info.ended or not app.is_live:
+                continue
+            label = app.session.process_label(pid)
+            verb, stepping = (f"run {label} free", False) if info.stepping else (f"step {label}", True)
+            help_text = "it runs without pausing" if stepping is False else "pause at its next stage"
+            entries.append((verb, help_text, partial(app.step_process, pid, stepping)))
+        if app.is_live:
+            new = app.controller is not None and app.controller.step_new_processes
+            entries.append(
+                (
+                    "run new processes free" if new else "step new processes",
+                    "processes the script forks from now on"
+                    + (" run free" if new else " pause at their first stage"),
+                    partial(app.step_new_processes, not new),
+                )
+            )
         for kind in stage_catalog.STAGE_KINDS:
             verb = "remove breakpoint" if kind.id in app.breakpoints else "break"
             entries.append(
@@ -60,7 +77,7 @@ class JumpCommands(Provider):
 
     async def discover(self) -> Hits:
         for text, help_text, callback in self._safe_entries():
-            if not text.startswith(("break", "remove")):
+            if not text.startswith(("break", "remove", "step ", "run ")):
                 yield DiscoveryHit(Content(text), callback, text=text, help=help_text)
 
     async def search(self, query: str) -> Hits:

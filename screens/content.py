@@ -48,6 +48,8 @@ def _view_for(session: Session, ref: Ref | None, *, paused_at: tuple[str, str] |
     comp = session.compiles.get(ref.compile_id)
     if comp is None:
         return View(Text(f"compile {ref.compile_id} is gone", "red"), "")
+    if ref.item == "process":
+        return _process_view(session, comp)
     if ref.item == "pending":
         return _pending_view(comp, ref)
     if ref.item.startswith("break:"):
@@ -77,6 +79,30 @@ def _view_for(session: Session, ref: Ref | None, *, paused_at: tuple[str, str] |
 
 # A TORCH_TRACE payload whose md5 does not match its record: shown as written, flagged.
 MD5_FLAG = " · md5 mismatch: this text may be damaged"
+
+
+def _process_view(session: Session, first: Compile) -> View:
+    """A process of the script: who it is and how it runs."""
+    pid = first.pid if session.is_child(first) else None
+    label = session.process_label(pid)
+    info = session.processes.get(session.main_pid if pid is None else pid)  # type: ignore[arg-type]
+    compiles = [
+        c.compile_id for c in session.ordered_compiles() if (c.pid if session.is_child(c) else None) == pid
+    ]
+    lines = [f"process: {label}"]
+    if info is not None and info.ppid:
+        lines.append(f"parent:  pid {info.ppid}")
+    lines.append(f"compiles: {', '.join(compiles)}")
+    if info is not None and session.origin == "live":
+        how = "ended" if info.ended else ("stepping (pauses at its stages)" if info.stepping else "runs free")
+        lines.append(f"now:     {how}")
+    if pid is not None:
+        lines += [
+            "",
+            "Processes the script forks run without pausing. To step one, open the palette",
+            f"(ctrl+p) and choose 'step {label}'; 'run {label} free' lets it go again.",
+        ]
+    return View(Text.assemble(("process ", "bold"), label), "\n".join(lines))
 
 
 def _waiting(session: Session) -> str:

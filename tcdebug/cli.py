@@ -12,6 +12,7 @@ import argparse
 import contextlib
 import os
 import queue
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -158,10 +159,26 @@ def cmd_run(parser: argparse.ArgumentParser, argv: list[str]) -> int:
     return run_live(target_argv, module=bool(ns.module), mode=mode, breakpoints=set(ns.breakpoints))
 
 
+class Interrupted(Exception):
+    """tcdebug itself got SIGTERM or SIGHUP (SIGINT arrives as KeyboardInterrupt)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _raise_interrupted(signum: int, _frame: object) -> None:
+    raise Interrupted(signum)
+
+
 def run_headless(
     target_argv: list[str], *, module: bool, out: str, rerun_specs: list[str] = (), force: bool = False
 ) -> int:
     """`--dump`: run without pauses, keep OUT/ up to date, print a summary.
+
+    Returns when the script's main process ends, with its exit status (128+N when a signal N
+    killed it); processes it left running are ended. SIGINT, SIGTERM or SIGHUP end the script's
+    whole process tree and finish the dump, marked interrupted.
 
     OUT is checked before the script starts (see `prepare_out`). A write that fails midway (a
     full disk) ends the run with one line and exit code 2; OUT keeps a consistent dump."""
@@ -173,13 +190,22 @@ def run_headless(
         raise CliError(str(exc)) from exc
     write_error = ""
     events: queue.Queue[dict[str, Any]] = queue.Queue()
-    controller = TargetController(target_argv, module=module, mode=protocol.MODE_RUN, on_event=events.put)
-    controller.start()
+    controller = TargetController(
+        target_argv, module=module, mode=protocol.MODE_RUN, on_event=events.put, adopt_orphans=True
+    )
+    previous = {sig: signal.signal(sig, _raise_interrupted) for sig in (signal.SIGTERM, signal.SIGHUP)}
     pending_reruns = list(rerun_specs)
     rerun_started = False
+    interrupted: int | None = None
     try:
+        controller.start()
         while True:
-            event = events.get()
+            try:
+                event = events.get(timeout=DumpWriter.INDEX_INTERVAL_S)
+            except queue.Empty:
+                if writer is not None:
+                    writer.tick()
+                continue
             session.apply(event)
             if writer is not None:
                 try:
@@ -200,23 +226,47 @@ def run_headless(
                     controller.close()
             elif kind == "target_exited":
                 break
-    except KeyboardInterrupt:
-        controller.close(timeout=1)
-        session.apply({"type": "target_died", "error": "interrupted"})
+    except (KeyboardInterrupt, Interrupted) as exc:
+        interrupted = exc.signum if isinstance(exc, Interrupted) else signal.SIGINT
+        for sig in previous:  # a second signal must not interrupt the cleanup
+            signal.signal(sig, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        controller.close(timeout=0.5)
+        _drain(events, session)
+        name = signal.Signals(interrupted).name
+        session.apply({"type": "target_died", "error": f"interrupted by {name}: the script was ended"})
+        session.notes.append(f"interrupted by {name}: the script and every process it started were ended")
     finally:
         if writer is not None:
             try:
                 writer.finish()
             except DumpError as exc:
                 write_error = str(exc)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        if interrupted is not None:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
     if write_error:
         raise CliError(f"{write_error} (OUT holds what was written before; it opens as a dump)")
     print(summary_text(session, out=out))
     if session.error:
         err(f"error: {session.error}")
-    if session.state == DIED:
-        return 1
-    return session.exit_code if session.exit_code is not None else 1
+    if interrupted is not None:
+        return 128 + interrupted
+    if controller.returncode not in (None, 0) and session.state == DIED:
+        return controller.returncode  # os._exit(N), or killed by a signal: 128+N
+    if session.exit_code is not None:
+        return session.exit_code
+    return 1
+
+
+def _drain(events: queue.Queue[dict[str, Any]], session: Session) -> None:
+    """Fold in what arrived before the target was ended (its last output, its notes)."""
+    while True:
+        try:
+            session.apply(events.get_nowait())
+        except queue.Empty:
+            return
 
 
 def require_terminal() -> None:

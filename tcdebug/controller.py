@@ -8,16 +8,27 @@ event when the process ends without saying goodbye.
 
 from __future__ import annotations
 
+import codecs
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from tcdebug import protocol
+from tcdebug import proctree, protocol
+from tcdebug.protocol import (
+    CHILD_SOCKET_ENV,
+    MAX_OUTPUT_MESSAGE,
+    OUTPUT_FD_ENV,
+    STDERR_TAG,
+    STDOUT_TAG,
+)
 
 EventCallback = Callable[[dict[str, Any]], None]
 
@@ -34,8 +45,13 @@ class TargetController:
         env: dict[str, str] | None = None,
         cwd: str | None = None,
         python: str | None = None,
+        adopt_orphans: bool = False,
     ) -> None:
-        """`argv` is the script (or module, with `module=True`) and its arguments."""
+        """`argv` is the script (or module, with `module=True`) and its arguments.
+
+        `adopt_orphans`: make this process a child subreaper, so that descendants of the
+        target whose parent died (even after `setsid`) are re-parented here and can be ended.
+        Only for a process that runs nothing else (the `tcdebug` command)."""
         self.argv = list(argv)
         self.module = module
         self.mode = mode
@@ -44,20 +60,34 @@ class TargetController:
         self.env = env
         self.cwd = cwd
         self.python = python or sys.executable
+        self.adopt_orphans = adopt_orphans
         self.proc: subprocess.Popen[bytes] | None = None
         self.channel: protocol.Channel | None = None
+        self.children: dict[int, protocol.Channel] = {}  # forked processes of the script, by pid
+        self.labels: dict[int, str] = {}  # pid -> readable label (`worker 1`, `pid 1234`)
+        self.step_new_processes = False  # new processes start paused-stepping, not running free
+        self.returncode: int | None = None  # the target's exit status, as a shell reports it
+        self.ended: list[proctree.ProcInfo] = []  # processes ended because they outlived the target
+        self._seen: dict[int, proctree.ProcInfo] = {}  # every descendant seen, by pid
         self._threads: list[threading.Thread] = []
+        self._output_threads: list[threading.Thread] = []
         self._said_goodbye = False
         self._closing = False
         self._done = threading.Event()
+        self._tree_lock = threading.Lock()
+        self._listener: socket.socket | None = None
+        self._private_dir = ""
         self.paused = False
 
     # ----- life cycle ------------------------------------------------------------
     def start(self) -> None:
         parent_sock, child_sock = socket.socketpair()
-        fd = child_sock.fileno()
+        out_read, out_write = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        fd, out_fd = child_sock.fileno(), out_write.fileno()
         env = dict(os.environ if self.env is None else self.env)
         env["TCDEBUG_CHANNEL_FD"] = str(fd)
+        env[OUTPUT_FD_ENV] = str(out_fd)
+        env[CHILD_SOCKET_ENV] = self._listen()
         env.setdefault("PYTHONUNBUFFERED", "1")
         # The target's own package must be importable even when tcdebug runs from a checkout.
         pkg_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -68,27 +98,45 @@ class TargetController:
         cmd += ["-m"] if self.module else []
         cmd += ["--", *self.argv]
         env["PYTHONPATH"] = os.pathsep.join(p for p in (pkg_root, env.get("PYTHONPATH", "")) if p)
+        if self.adopt_orphans:
+            proctree.become_subreaper()
         self.proc = subprocess.Popen(
             cmd,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            pass_fds=(fd,),
+            pass_fds=(fd, out_fd),
             env=env,
             cwd=self.cwd,
-            start_new_session=True,  # a Ctrl-C in the UI must not hit the target directly
+            start_new_session=True,  # its own session and process group: a Ctrl-C in the UI
+            # does not hit it directly, and its whole tree can be found and ended
         )
         child_sock.close()
+        out_write.close()
         self.channel = protocol.Channel(parent_sock)
         self._spawn(self._read_channel, "tcdebug-channel")
-        self._spawn(lambda: self._read_stream(self.proc.stdout, "stdout"), "tcdebug-stdout")  # type: ignore[union-attr]
-        self._spawn(lambda: self._read_stream(self.proc.stderr, "stderr"), "tcdebug-stderr")  # type: ignore[union-attr]
+        self._spawn(self._accept_children, "tcdebug-children")
+        self._spawn(lambda: self._read_tagged_output(out_read), "tcdebug-output", output=True)
+        self._spawn(lambda: self._read_stream(self.proc.stdout, "stdout"), "tcdebug-stdout", output=True)  # type: ignore[union-attr]
+        self._spawn(lambda: self._read_stream(self.proc.stderr, "stderr"), "tcdebug-stderr", output=True)  # type: ignore[union-attr]
+        self._spawn(self._watch_tree, "tcdebug-tree")
         self._spawn(self._wait_process, "tcdebug-wait")
 
-    def _spawn(self, target: Callable[[], None], name: str) -> None:
+    def _listen(self) -> str:
+        """A listening socket for the script's forked processes, in a folder only we can enter."""
+        self._private_dir = tempfile.mkdtemp(prefix="tcdebug-")
+        path = os.path.join(self._private_dir, "children")
+        self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self._listener.bind(path)
+        self._listener.listen(64)
+        return path
+
+    def _spawn(self, target: Callable[[], None], name: str, *, output: bool = False) -> None:
         thread = threading.Thread(target=target, name=name, daemon=True)
         thread.start()
         self._threads.append(thread)
+        if output:
+            self._output_threads.append(thread)
 
     def _read_channel(self) -> None:
         assert self.channel is not None
@@ -106,8 +154,50 @@ class TargetController:
                 self._said_goodbye = True
             self.on_event(msg)
 
+    def _accept_children(self) -> None:
+        listener = self._listener
+        assert listener is not None
+        while True:
+            try:
+                sock, _ = listener.accept()
+            except OSError:
+                return
+            threading.Thread(
+                target=self._read_child, args=(protocol.Channel(sock),), name="tcdebug-child", daemon=True
+            ).start()
+
+    def _read_child(self, channel: protocol.Channel) -> None:
+        """One forked process of the script: `process` first, then events like the target's."""
+        pid: int | None = None
+        while True:
+            try:
+                msg = channel.recv()
+            except protocol.ProtocolError as exc:
+                self.on_event({"type": "note", "text": f"bad message from a child process: {exc}"})
+                continue
+            if msg is None:
+                break
+            if pid is None:
+                if msg.get("type") != "process" or not isinstance(msg.get("pid"), int):
+                    break
+                pid = msg["pid"]
+                self.children[pid] = channel
+                self.labels[pid] = str(msg.get("label") or f"pid {pid}")
+                stepping = self.step_new_processes and not self._closing
+                msg = {**msg, "stepping": stepping}
+                channel.send(protocol.command(protocol.MODE_STEP if stepping else protocol.MODE_RUN))
+            else:
+                msg = {**msg, "pid": pid}
+            self.on_event(msg)
+        channel.close()
+        if pid is not None:
+            self.children.pop(pid, None)
+            self.on_event({"type": "process_end", "pid": pid})
+
     def _read_stream(self, stream: Any, name: str) -> None:
+        """Writes below Python (C code, subprocesses) on the target's file descriptors 1 and 2."""
         fd = stream.fileno()
+        decoder = codecs.getincrementaldecoder("utf-8")("replace")
         while True:
             try:
                 data = os.read(fd, 65536)
@@ -115,42 +205,143 @@ class TargetController:
                 return
             if not data:
                 return
-            self.on_event({"type": "output", "stream": name, "text": data.decode("utf-8", "replace")})
+            text = decoder.decode(data)
+            if text:
+                self.on_event({"type": "output", "stream": name, "text": text})
+
+    def _read_tagged_output(self, sock: socket.socket) -> None:
+        """`sys.stdout` and `sys.stderr` of every process of the script, in the order written."""
+        decoders = {
+            tag: codecs.getincrementaldecoder("utf-8")("replace") for tag in (STDOUT_TAG, STDERR_TAG)
+        }
+        with sock:
+            while True:
+                try:
+                    data = sock.recv(MAX_OUTPUT_MESSAGE + 16)
+                except OSError:
+                    return
+                if not data:
+                    return
+                tag = data[:1]
+                text = decoders.get(tag, decoders[STDOUT_TAG]).decode(data[1:])
+                if text:
+                    stream = "stderr" if tag == STDERR_TAG else "stdout"
+                    self.on_event({"type": "output", "stream": stream, "text": text})
+
+    def _watch_tree(self) -> None:
+        """Note every descendant while the target runs, so one that leaves the process group
+        (setsid) or is orphaned is still ended at the end; reap orphans adopted here."""
+        proc = self.proc
+        assert proc is not None
+        while not self._done.wait(1.0) and proc.poll() is None:
+            self.scan_tree()
+
+    def scan_tree(self) -> list[proctree.ProcInfo]:
+        """Every live process of the script's tree except the target itself."""
+        proc = self.proc
+        if proc is None:
+            return []
+        found = proctree.tree_of(
+            proc.pid, sid=proc.pid, parent_of_orphans=os.getpid() if self.adopt_orphans else None
+        )
+        found = [p for p in found if p.pid != os.getpid()]
+        with self._tree_lock:
+            for info in found:
+                self._seen[info.pid] = info
+            if self.adopt_orphans:
+                proctree.reap(p.pid for p in found if p.state == "Z" and p.ppid == os.getpid())
+            return [p for p in found if p.state != "Z"]
+
+    def end_tree(self, grace: float = 2.0) -> list[proctree.ProcInfo]:
+        """End every process of the script's tree that still runs (TERM, then KILL)."""
+        live = {p.pid: p for p in self.scan_tree()}
+        with self._tree_lock:
+            for info in proctree.still_alive(self._seen.values()):
+                live.setdefault(info.pid, info)
+        if not live:
+            return []
+        ended = proctree.end_processes(live.values(), grace)
+        # Killing may have orphaned grandchildren into a new tree: one more round.
+        again = [p for p in self.scan_tree() if p.pid not in live]
+        return ended + proctree.end_processes(again, 0.5)
 
     def _wait_process(self) -> None:
         assert self.proc is not None
         code = self.proc.wait()
-        for thread in self._threads:
-            if thread is not threading.current_thread() and thread.name != "tcdebug-channel":
-                thread.join(timeout=2)
+        self.returncode = proctree.exit_status(code)
+        # The script's main process is gone: whatever it left running is ended now, after a
+        # moment to exit on its own (multiprocessing's resource tracker, pool workers do).
+        deadline = time.monotonic() + 0.5
+        while self.scan_tree() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        ended = self.end_tree(grace=1.0)
+        if ended:
+            self.ended = ended
+            names = ", ".join(self._describe(p.pid) for p in ended[:8])
+            more = f" and {len(ended) - 8} more" if len(ended) > 8 else ""
+            self.on_event(
+                {
+                    "type": "note",
+                    "text": f"ended {len(ended)} process(es) that outlived the script's main process: "
+                    f"{names}{more}",
+                }
+            )
+        for thread in self._output_threads:
+            thread.join(timeout=2)
         if not self._said_goodbye and not self._closing:
-            self.on_event({"type": "target_died", "exit_code": code, "error": describe_exit(code)})
-        self.on_event({"type": "target_exited", "exit_code": code})
+            self.on_event(
+                {"type": "target_died", "exit_code": self.returncode, "error": describe_exit(code)}
+            )
+        self.on_event({"type": "target_exited", "exit_code": self.returncode})
         self._done.set()
+        self._close_listener()
+
+    def _describe(self, pid: int) -> str:
+        label = self.labels.get(pid)
+        return f"pid {pid} ({label})" if label and label != f"pid {pid}" else f"pid {pid}"
+
+    def _close_listener(self) -> None:
+        if self._listener is not None:
+            try:
+                self._listener.close()
+            except OSError:
+                pass
+        if self._private_dir:
+            shutil.rmtree(self._private_dir, ignore_errors=True)
+            self._private_dir = ""
 
     # ----- commands --------------------------------------------------------------
-    def send(self, cmd: str, **fields: Any) -> bool:
-        if self.channel is None:
+    def send(self, cmd: str, pid: int | None = None, **fields: Any) -> bool:
+        """A command to the target, or to the forked process `pid`."""
+        channel = self.channel if pid is None or pid == self.pid else self.children.get(pid)
+        if channel is None:
             return False
-        if cmd in ("step", "continue", "run"):
+        if cmd in ("step", "continue", "run") and channel is self.channel:
             self.paused = False
-        return self.channel.send(protocol.command(cmd, **fields))
+        return channel.send(protocol.command(cmd, **fields))
 
-    def step(self) -> bool:
-        return self.send("step")
+    def step(self, pid: int | None = None) -> bool:
+        return self.send("step", pid)
 
-    def continue_(self) -> bool:
-        return self.send("continue", breakpoints=sorted(self.breakpoints))
+    def continue_(self, pid: int | None = None) -> bool:
+        return self.send("continue", pid, breakpoints=sorted(self.breakpoints))
 
-    def run(self) -> bool:
-        return self.send("run")
+    def run(self, pid: int | None = None) -> bool:
+        return self.send("run", pid)
 
     def stop(self) -> bool:
         return self.send("stop")
 
     def set_breakpoints(self, breakpoints: Iterable[str]) -> bool:
         self.breakpoints = set(breakpoints)
+        for pid in list(self.children):
+            self.send("breakpoints", pid, breakpoints=sorted(self.breakpoints))
         return self.send("breakpoints", breakpoints=sorted(self.breakpoints))
+
+    def step_process(self, pid: int, stepping: bool) -> bool:
+        """Make a forked process pause at its stages (`stepping`), or run free."""
+        mode = protocol.MODE_STEP if stepping else protocol.MODE_RUN
+        return self.send(mode, pid)
 
     def check_rerun(self, request: dict[str, Any]) -> bool:
         return self.send("check_rerun", **request)
@@ -170,25 +361,33 @@ class TargetController:
         """Wait until the target process is gone and its output drained."""
         return self._done.wait(timeout)
 
-    def close(self, timeout: float = 5.0) -> None:
-        """End the target: close the channel (it exits), then escalate to signals."""
+    def close(self, timeout: float = 2.0) -> None:
+        """End the target and every process of the script: ask it to quit, wait up to
+        `timeout` seconds, then SIGTERM the whole tree and, after a grace period, SIGKILL."""
         self._closing = True
+        for channel in list(self.children.values()):
+            channel.send(protocol.command("quit"))
+            channel.close()
         if self.channel is not None:
             self.channel.send(protocol.command("quit"))
             self.channel.close()
         proc = self.proc
         if proc is None:
+            self._close_listener()
             return
         try:
             proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
-            self._signal(signal.SIGTERM)
-            try:
-                proc.wait(timeout=2)
-            except subprocess.TimeoutExpired:
-                self._signal(signal.SIGKILL)
-                proc.wait(timeout=5)
-        self._done.wait(timeout=5)
+            self.end_tree(grace=2.0)  # the target too
+        if proc.poll() is None:
+            self._signal(signal.SIGKILL)
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        # Once the target is gone, `_wait_process` ends what it left running and says so.
+        self._done.wait(timeout=10)
+        self._close_listener()
 
     def kill(self) -> None:
         self._signal(signal.SIGKILL)

@@ -34,6 +34,7 @@ from tcdebug.session import (
     Compile,
     GraphBreak,
     OutputChunk,
+    ProcessInfo,
     Session,
     Stage,
     call_from_dict,
@@ -360,10 +361,12 @@ def _file_kind(mode: int) -> str:
     return "not a regular file"
 
 
-def session_index(session: Session) -> dict[str, Any]:
+def session_index(session: Session, *, complete: bool = True) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": FORMAT_VERSION,
+        # False while a live run is still writing it: a dump whose tcdebug was killed says so.
+        "complete": complete,
         "origin": session.origin,
         "script": session.script,
         "argv": session.argv,
@@ -379,6 +382,8 @@ def session_index(session: Session) -> dict[str, Any]:
         "rank_label": session.rank_label,  # "1 (2)": the second log of rank 1
         "trace_stats": session.trace_stats,
         "divergences": [asdict(d) if is_dataclass(d) else d for d in session.divergences],
+        "main_pid": session.main_pid,
+        "processes": [asdict(p) for p in session.processes.values()],
         "compiles": [
             {
                 "compile_id": c.compile_id,
@@ -388,6 +393,8 @@ def session_index(session: Session) -> dict[str, Any]:
                 "status": c.status,
                 "error": c.error,
                 "rank": c.rank,
+                "process": c.process,
+                "pid": c.pid,
                 "recompile_reason": c.recompile_reason,
                 "elapsed_s": round(c.elapsed_s, 6),
                 "metrics": c.metrics,
@@ -407,12 +414,16 @@ def _rerun_dict(rerun: Any) -> dict[str, Any]:
     return asdict(rerun)
 
 
-def write_dump(session: Session, out: str | os.PathLike[str]) -> Path:
+def write_dump(session: Session, out: str | os.PathLike[str], *, complete: bool = True) -> Path:
     """Write the whole session to `out` (stage files, output.txt, session.json)."""
     out_path = Path(out)
     out_path.mkdir(parents=True, exist_ok=True)
     if not _is_file(out_path, "session.json"):  # openable from the start, whatever happens next
-        write_file(out_path, "session.json", json.dumps({**session_index(session), "compiles": []}, indent=1))
+        write_file(
+            out_path,
+            "session.json",
+            json.dumps({**session_index(session, complete=False), "compiles": []}, indent=1),
+        )
     pending = [
         (comp, stage)
         for comp in session.compiles.values()
@@ -427,15 +438,15 @@ def write_dump(session: Session, out: str | os.PathLike[str]) -> Path:
     except DumpError:
         for _comp, stage in pending[done:]:  # the index must not name files that are not there
             stage.file = ""
-        _try_write_index(session, out_path)
+        _try_write_index(session, out_path, complete=complete)
         raise
-    write_index(session, out_path)
+    write_index(session, out_path, complete=complete)
     return out_path
 
 
-def _try_write_index(session: Session, out: Path) -> None:
+def _try_write_index(session: Session, out: Path, *, complete: bool) -> None:
     with contextlib.suppress(DumpError):
-        write_index(session, out)
+        write_index(session, out, complete=complete)
 
 
 def _is_file(root: Path, rel: str) -> bool:
@@ -452,10 +463,13 @@ def _is_file(root: Path, rel: str) -> bool:
         os.close(dfd)
 
 
-def write_index(session: Session, out: Path) -> None:
-    """output.txt, then session.json: each replaced whole (see `write_file`)."""
+def write_index(session: Session, out: Path, *, complete: bool = True) -> None:
+    """output.txt, then session.json: each replaced whole (see `write_file`). `complete` is false
+    while a live run still writes it: a dump whose tcdebug was killed says so."""
     write_file(out, "output.txt", session.output_text())
-    write_file(out, "session.json", json.dumps(session_index(session), indent=1, default=str))
+    write_file(
+        out, "session.json", json.dumps(session_index(session, complete=complete), indent=1, default=str)
+    )
 
 
 class DumpWriter:
@@ -464,16 +478,17 @@ class DumpWriter:
     session.json is written at once (an empty session), so OUT is an openable dump from the
     start. A write that fails (a full disk) raises `DumpError`; what was written stays consistent."""
 
-    # The index is rewritten whole; at most this often between compiles, so a run of hundreds
-    # of compiles does not spend quadratic time on it. Ends of runs always write it.
+    # The index is rewritten whole (atomically, marked `"complete": false` until `finish`): at
+    # every compile's end and the end of the script, and for anything else at most this often,
+    # so a dump is openable at any moment, even after tcdebug was killed.
     INDEX_INTERVAL_S = 1.0
 
     def __init__(self, session: Session, out: str | os.PathLike[str]) -> None:
         self.session = session
         self.out = Path(out)
         self.out.mkdir(parents=True, exist_ok=True)
-        self._index_written = 0.0
-        write_index(session, self.out)
+        self._dirty = False
+        self._write_index()
 
     def on_event(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
@@ -487,20 +502,30 @@ class DumpWriter:
                     write_stage_files(self.out, event["compile_id"], stage, _kernel_files(comp, but=stage))
                 except DumpError:
                     stage.file = ""
-                    _try_write_index(self.session, self.out)
+                    _try_write_index(self.session, self.out, complete=False)
                     raise
                 if stage.file:
                     stage.text = None  # the file holds it now
                     stage.loader = _file_loader(self.out, stage.file)
-        now = time.monotonic()
-        if kind in ("script_end", "rerun", "target_died", "target_exited") or (
-            kind == "compile_end" and now - self._index_written >= self.INDEX_INTERVAL_S
-        ):
-            write_index(self.session, self.out)
-            self._index_written = now
+        self._dirty = True
+        if kind in ("compile_end", "script_end", "rerun", "target_died", "target_exited"):
+            self._write_index()
+        else:
+            self.tick()
+
+    def tick(self) -> None:
+        """Write what changed if the index is older than `INDEX_INTERVAL_S` (call it now and then)."""
+        if self._dirty and time.monotonic() - self._index_written >= self.INDEX_INTERVAL_S:
+            self._write_index()
+
+    def _write_index(self) -> None:
+        write_index(self.session, self.out, complete=False)
+        self._index_written = time.monotonic()
+        self._dirty = False
 
     def finish(self) -> Path:
-        return write_dump(self.session, self.out)
+        """The final index (`"complete": true`): the run ended, or was interrupted and says so."""
+        return write_dump(self.session, self.out, complete=True)
 
 
 def _file_loader(root: Path, rel: str):  # noqa: ANN202 - returns a zero-arg callable
@@ -683,6 +708,24 @@ def load_dump(path: str | os.PathLike[str]) -> Session:
         extra=dict(index.get("extra", {})),
     )
     session.extra["recorded_state"] = index.get("state", "")
+    if index.get("complete") is False:
+        # Written by a tcdebug that was killed before it could finish the dump.
+        session.extra["recorded_state"] = "interrupted"
+        session.extra["interrupted"] = True
+        session.notes.append(
+            "interrupted: tcdebug ended before this dump was finished; it holds what was written"
+        )
+    main_pid = index.get("main_pid")
+    session.main_pid = main_pid if isinstance(main_pid, int) else None
+    for p in index.get("processes", []) if isinstance(index.get("processes"), list) else []:
+        if isinstance(p, dict) and isinstance(p.get("pid"), int):
+            session.processes[p["pid"]] = ProcessInfo(
+                pid=p["pid"],
+                label=str(p.get("label") or f"pid {p['pid']}"),
+                ppid=int(p.get("ppid") or 0) if isinstance(p.get("ppid"), int) else 0,
+                main=bool(p.get("main")),
+                ended=bool(p.get("ended")),
+            )
     for c in index.get("compiles", []):
         comp = Compile(
             compile_id=c["compile_id"],
@@ -695,6 +738,8 @@ def load_dump(path: str | os.PathLike[str]) -> Session:
             elapsed_s=c.get("elapsed_s", 0.0),
             metrics=dict(c.get("metrics", {})),
             rank=c.get("rank"),
+            process=str(c.get("process") or ""),
+            pid=c.get("pid") if isinstance(c.get("pid"), int) else None,
         )
         comp.graph_breaks = [
             GraphBreak(comp.compile_id, gb.get("reason", ""), list(gb.get("user_stack", [])))

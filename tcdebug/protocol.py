@@ -5,8 +5,13 @@ target (never a TCP port). Every message carries the protocol version `v` and a
 `type` (target -> controller events) or `cmd` (controller -> target commands).
 
 Events:    hello, compile_start, stage, graph_break, recompile, compile_end,
-           output, script_end, rerun, calls, note, ready, error
+           output, script_end, rerun, calls, note, ready, error, resumed, process
 Commands:  step, continue, run, stop, breakpoints, check_rerun, rerun, quit
+
+Forked processes of the script connect on their own (see `tcdebug.target.children`): each
+sends `process` {pid, ppid, label} first; the controller answers with `step` or `run` (how it
+starts); its events carry `pid`, and compile ids suffixed `@<pid>`. The controller adds
+`process_end` {pid} when that connection closes.
 
 Re-runs (after `script_end`, while the target serves commands):
   event `calls`:       {calls: [CallInfo dict]}: the last call of each compiled function
@@ -48,9 +53,20 @@ EVENT_TYPES = frozenset(
         "ready",
         "error",
         "resumed",
+        "process",
+        "process_end",
     }
 )
 COMMANDS = frozenset({"step", "continue", "run", "stop", "breakpoints", "check_rerun", "rerun", "quit"})
+
+# The environment of the target: where forked processes of the script connect (a listening
+# AF_UNIX socket in a private folder), and the socket `sys.stdout`/`sys.stderr` write to as one
+# ordered stream of messages, each starting with its stream's tag.
+CHILD_SOCKET_ENV = "TCDEBUG_CHILD_SOCKET"
+OUTPUT_FD_ENV = "TCDEBUG_OUTPUT_FD"
+STDOUT_TAG = b"o"
+STDERR_TAG = b"e"
+MAX_OUTPUT_MESSAGE = 32 * 1024  # well under the socket buffer: a message never blocks half-sent
 
 # Pause modes of the target.
 MODE_STEP = "step"

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from tcdebug import stages as stage_catalog
+from tcdebug.textsafe import safe_line
 
 # Session states, as the header shows them.
 STARTING = "starting"
@@ -94,6 +95,8 @@ class Compile:
     elapsed_s: float = 0.0
     metrics: dict[str, Any] = field(default_factory=dict)
     rank: int | None = None
+    process: str = ""  # the process that compiled it, readable: "main", "worker 1", "pid 1234"
+    pid: int | None = None  # its pid (live runs and dumps of them)
 
     @property
     def frame_id(self) -> int:
@@ -186,6 +189,18 @@ class CallInfo:
 
 
 @dataclass
+class ProcessInfo:
+    """A process of the script: the main one (the target) or one it forked."""
+
+    pid: int
+    label: str  # "main", "worker 1", a multiprocessing name, or "pid 1234"
+    ppid: int = 0
+    main: bool = False
+    stepping: bool = False  # pauses at its stages (else it runs free)
+    ended: bool = False
+
+
+@dataclass
 class OutputChunk:
     stream: str  # "stdout" or "stderr"
     text: str
@@ -201,6 +216,10 @@ class Session:
     device: str = ""
     state: str = STARTING
     paused_at: tuple[str, str] | None = None  # (compile_id, stage key)
+    paused_pid: int | None = None  # the process paused at `paused_at`; None: the main one
+    pauses: dict[int, tuple[str, str]] = field(default_factory=dict)  # every paused process (0: main)
+    processes: dict[int, ProcessInfo] = field(default_factory=dict)  # by pid, the main one first
+    main_pid: int | None = None
     exit_code: int | None = None
     error: str = ""
     compiles: dict[str, Compile] = field(default_factory=dict)
@@ -226,10 +245,42 @@ class Session:
         return comp
 
     def ordered_compiles(self) -> list[Compile]:
+        """By rank, then process (the main one first), then Dynamo's frame and compile numbers."""
         return sorted(
             self.compiles.values(),
-            key=lambda c: (c.rank or 0, c.run, c.frame_id, c.frame_compile_id, c.attempt, c.compile_id),
+            key=lambda c: (
+                c.rank or 0,
+                c.run,
+                self.is_child(c),
+                c.pid or 0,
+                c.frame_id,
+                c.frame_compile_id,
+                c.attempt,
+                c.compile_id,
+            ),
         )
+
+    def is_child(self, comp: Compile) -> bool:
+        """Compiled in a process the script forked, not in its main process."""
+        return comp.pid is not None and comp.pid != self.main_pid
+
+    def compile_processes(self) -> list[int | None]:
+        """The processes that compiled something, in timeline order (None: the main process)."""
+        seen: list[int | None] = []
+        for comp in self.ordered_compiles():
+            key = comp.pid if self.is_child(comp) else None
+            if key not in seen:
+                seen.append(key)
+        return seen
+
+    def process_label(self, pid: int | None) -> str:
+        """`worker 1 (pid 4321)`, `pid 4321` or `main process (pid 4300)`, safe to show (the
+        label is the script's own, e.g. a multiprocessing process name)."""
+        if pid is None or pid == self.main_pid:
+            return "main process" + (f" (pid {self.main_pid})" if self.main_pid else "")
+        info = self.processes.get(pid)
+        label = safe_line(info.label)[:60] if info else f"pid {pid}"
+        return label if label == f"pid {pid}" else f"{label} (pid {pid})"
 
     def graph_breaks(self) -> list[GraphBreak]:
         return [gb for c in self.ordered_compiles() for gb in c.graph_breaks]
@@ -262,7 +313,10 @@ class Session:
         return [
             c
             for c in self.ordered_compiles()
-            if c.frame_id == comp.frame_id and c.rank == comp.rank and c.compile_id[:1] == compile_id[:1]
+            if c.frame_id == comp.frame_id
+            and c.rank == comp.rank
+            and c.pid == comp.pid
+            and c.compile_id[:1] == compile_id[:1]
         ]
 
     def output_text(self) -> str:
@@ -295,6 +349,42 @@ class Session:
         self.script = ev.get("script", self.script)
         self.argv = list(ev.get("argv", self.argv))
         self.state = RUNNING
+        if isinstance(ev.get("pid"), int):
+            self.main_pid = ev["pid"]
+            self.processes[ev["pid"]] = ProcessInfo(
+                ev["pid"], "main", main=True, stepping=ev.get("mode", "step") != "run"
+            )
+
+    def _on_process(self, ev: dict[str, Any]) -> None:
+        pid = ev.get("pid")
+        if isinstance(pid, int):
+            self.processes[pid] = ProcessInfo(
+                pid,
+                str(ev.get("label") or f"pid {pid}"),
+                ppid=int(ev.get("ppid") or 0),
+                stepping=bool(ev.get("stepping")),
+            )
+
+    def _on_process_end(self, ev: dict[str, Any]) -> None:
+        info = self.processes.get(ev.get("pid"))  # type: ignore[arg-type]
+        if info is not None:
+            info.ended = True
+        self._unpause(ev.get("pid"))
+
+    def _pause_key(self, ev: dict[str, Any]) -> int:
+        pid = ev.get("pid")
+        return pid if isinstance(pid, int) and pid != self.main_pid else 0
+
+    def _unpause(self, pid: Any) -> None:
+        """Process `pid` (0 or None: the main one) no longer waits; show another that does."""
+        self.pauses.pop(pid or 0, None)
+        if self.pauses:
+            key, self.paused_at = next(reversed(self.pauses.items()))
+            self.paused_pid = key or None
+        else:
+            self.paused_at = self.paused_pid = None
+            if self.state == PAUSED:
+                self.state = RUNNING
 
     def _on_compile_start(self, ev: dict[str, Any]) -> None:
         comp = self.compile(ev["compile_id"])
@@ -304,22 +394,28 @@ class Session:
         comp.status = "compiling"
         if ev.get("rank") is not None:
             comp.rank = ev["rank"]
+        pid = ev.get("pid", self.main_pid)
+        if isinstance(pid, int):
+            comp.pid = pid
+            info = self.processes.get(pid)
+            comp.process = "main" if pid == self.main_pid else (info.label if info else f"pid {pid}")
 
     def _on_stage(self, ev: dict[str, Any]) -> None:
         comp = self.compile(ev["compile_id"])
         stage = stage_from_dict(ev)
         comp.stages[stage.key] = stage
+        key = self._pause_key(ev)
         if ev.get("paused"):
+            self.pauses.pop(key, None)
+            self.pauses[key] = (comp.compile_id, stage.key)
             self.state = PAUSED
             self.paused_at = (comp.compile_id, stage.key)
-        elif self.state == PAUSED:
-            self.state = RUNNING
-            self.paused_at = None
+            self.paused_pid = key or None
+        elif key in self.pauses or (self.state == PAUSED and not self.pauses):
+            self._unpause(key)
 
     def _on_resumed(self, ev: dict[str, Any]) -> None:
-        if self.state == PAUSED:
-            self.state = RUNNING
-        self.paused_at = None
+        self._unpause(self._pause_key(ev))
 
     def _on_graph_break(self, ev: dict[str, Any]) -> None:
         comp = self.compile(ev["compile_id"])
@@ -347,7 +443,8 @@ class Session:
     def _on_script_end(self, ev: dict[str, Any]) -> None:
         self.exit_code = ev.get("exit_code", 0)
         self.error = ev.get("error", "") or ""
-        self.paused_at = None
+        self.paused_at = self.paused_pid = None
+        self.pauses.clear()
         if ev.get("stopped"):
             self.state = STOPPED
         else:
@@ -357,7 +454,8 @@ class Session:
         if self.state in (FINISHED, STOPPED):
             return
         self.state = DIED
-        self.paused_at = None
+        self.paused_at = self.paused_pid = None
+        self.pauses.clear()
         self.error = ev.get("error", "the target process exited unexpectedly")
         if self.exit_code is None:
             self.exit_code = ev.get("exit_code")
@@ -386,7 +484,7 @@ class Session:
 
 
 def _id_core(compile_id: str) -> str:
-    """Dynamo's own id: without the `@pid` and `#run` suffixes (see the BRIEF's convention)."""
+    """Dynamo's own id: without the `@pid` and `#run` suffixes."""
     return compile_id.partition("@")[0].partition("#")[0]
 
 

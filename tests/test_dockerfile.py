@@ -8,6 +8,7 @@ import os
 import shlex
 import shutil
 import subprocess
+import sys
 import venv
 from pathlib import Path
 
@@ -130,21 +131,22 @@ def test_install_command_works_in_a_fresh_venv(tmp_path: Path) -> None:
     assert (source_dir / "pyproject.toml").is_file()
 
     env_dir = tmp_path / "venv"
-    # without its own pip and setuptools: the machine's (newer) ones build the wheel
-    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
+    # A venv of its own (not the base interpreter's site-packages, whose setuptools may be too old
+    # to build a wheel). It sees this environment's packages (torch, textual) through a .pth file, so
+    # no torch is downloaded; the build gets setuptools from pyproject's build-system (pip's build
+    # isolation, from the index pip is configured with), as the image's own install does.
+    venv.EnvBuilder(system_site_packages=False, with_pip=False).create(env_dir)
     python = env_dir / "bin" / "python"
+    here = [p for p in sys.path if p.rstrip("/").endswith(("site-packages", "dist-packages"))]
+    nested_site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    Path(nested_site, "_outer_env.pth").write_text("\n".join(here) + "\n")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
-    # No network here: build with the setuptools already installed, take nothing from an index.
-    install = [
-        str(python),
-        "-m",
-        "pip",
-        "install",
-        *options,
-        "--no-build-isolation",
-        "--no-index",
-        str(source_dir),
-    ]
+    install = [str(python), "-m", "pip", "install", *options, str(source_dir)]
     proc = subprocess.run(install, capture_output=True, text=True, timeout=600, env=env, cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
 

@@ -187,7 +187,12 @@ def build_rows(session: Session, state: TimelineState, cache: RowCache | None = 
     of compiles is rebuilt on every event and every fold, and only one compile changes at a time.
     """
     rows: list[Row] = []
+    grouped = len(session.compile_processes()) > 1
+    group: object = object()
     for comp in session.ordered_compiles():
+        if grouped and (session.is_child(comp), comp.pid if session.is_child(comp) else None) != group:
+            group = (session.is_child(comp), comp.pid if session.is_child(comp) else None)
+            rows.append(process_row(session, comp, live=state.live))
         if cache is None:
             rows.extend(compile_rows(comp, state))
             continue
@@ -197,6 +202,27 @@ def build_rows(session: Session, state: TimelineState, cache: RowCache | None = 
             cached = cache[comp.compile_id] = (signature, compile_rows(comp, state))
         rows.extend(cached[1])
     return rows
+
+
+def process_state(session: Session, pid: int | None, *, live: bool) -> str:
+    """`stepping`, `runs free` or `ended` (live runs only); "" otherwise."""
+    info = session.processes.get(session.main_pid if pid is None else pid)  # type: ignore[arg-type]
+    if info is None or not live:
+        return ""
+    if info.ended:
+        return "ended"
+    return "stepping" if info.stepping else "runs free"
+
+
+def process_row(session: Session, first: Compile, *, live: bool) -> Row:
+    """The header above one process's compiles, when several processes compiled."""
+    pid = first.pid if session.is_child(first) else None
+    parts: list[str | tuple[str, str]] = [("■ ", "bold blue"), (session.process_label(pid), "bold blue")]
+    state = process_state(session, pid, live=live)
+    if state:
+        style = {"stepping": "bold green", "runs free": "cyan"}.get(state, "dim")
+        parts += [" · ", (state, style)]
+    return Row(Ref(first.compile_id, item="process"), _assemble(*parts))
 
 
 def compile_rows(comp: Compile, state: TimelineState) -> list[Row]:

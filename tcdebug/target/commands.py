@@ -33,7 +33,10 @@ class CommandReader:
             except protocol.ProtocolError as exc:
                 self.channel.send(protocol.event("error", message=str(exc)))
                 continue
-            if msg is None or msg.get("cmd") == "quit":
+            if msg is None:
+                self._controller_gone()
+                return
+            if msg.get("cmd") == "quit":
                 self._closed()
                 return
             cmd = msg.get("cmd")
@@ -55,6 +58,16 @@ class CommandReader:
         _flush()
         self.channel.send(protocol.event("script_end", exit_code=0, error="", stopped=True))
         self.channel.close()
+        os._exit(0)
+
+    def _controller_gone(self) -> None:
+        """The channel ended without a `quit`: tcdebug itself was killed. Nobody is left to show
+        or end the script, so end its processes (those of this session) and leave."""
+        from tcdebug import proctree
+
+        _flush()
+        me = os.getpid()
+        proctree.end_processes(proctree.tree_of(me, sid=os.getsid(0)), grace=0.5)
         os._exit(0)
 
     def _closed(self) -> None:

@@ -47,6 +47,14 @@ class Recorder:
         self.sent: dict[tuple[str, str], dict[str, Any]] = {}  # (compile id, key) -> fields, UPDATABLE only
         self.finalizers: list[Callable[[], None]] = []  # run by finalize_all, before the stages close
 
+    def reset_for_child(self) -> None:
+        """In a forked child: the parent's compiles are not this process's, and a lock another
+        thread held at the fork would never be released here."""
+        self._lock = threading.RLock()
+        self.compiles = {}
+        self.current = None
+        self.sent = {}
+
     # ----- helpers -------------------------------------------------------------
     def send(self, type_: str, **fields: Any) -> None:
         self.channel.send(protocol.event(type_, **fields))

@@ -18,9 +18,11 @@ from typing import Any
 
 from tcdebug import protocol
 from tcdebug.errors import headline
+from tcdebug.target.children import install_fork_hooks
 from tcdebug.target.commands import CommandReader
 from tcdebug.target.pauser import Pauser, StopRequested
 from tcdebug.target.recorder import Recorder
+from tcdebug.target.streams import install_tagged_streams
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -80,7 +82,10 @@ def device_name(torch: Any) -> str:
 def main(argv: list[str] | None = None) -> int:
     ns = parse_args(sys.argv[1:] if argv is None else argv)
     fd = int(os.environ["TCDEBUG_CHANNEL_FD"])
+    os.set_inheritable(fd, False)  # the script's own subprocesses never see it
     channel = protocol.Channel(socket.socket(fileno=fd))
+    install_tagged_streams()
+    main_pid = os.getpid()
     pauser = Pauser(ns.mode, set(ns.breakpoints))
     reader = CommandReader(channel, pauser)
     reader.start()
@@ -117,10 +122,16 @@ def main(argv: list[str] | None = None) -> int:
         torch_version=torch.__version__,
         device=device_name(torch),
         pid=os.getpid(),
+        mode=ns.mode,
     )
     recorder = Recorder(channel, pauser)
     ctx = install_capture(torch, recorder)
+    install_fork_hooks(recorder)
     exit_code, error = run_user_code(ns)
+    if os.getpid() != main_pid:
+        # A forked child ran on to the end of the script: it exits as it would under python.
+        _flush()
+        return exit_code
     try:
         recorder.finalize_all()
     except StopRequested:
@@ -184,18 +195,39 @@ def run_user_code(ns: argparse.Namespace) -> tuple[int, str]:
             return code, "" if code == 0 else f"the script called sys.exit({code})"
         print(code, file=sys.stderr)
         return 1, f"the script exited: {code}"
+    except KeyboardInterrupt as exc:
+        print_script_traceback(exc)
+        return 130, one_line_error(exc, "" if ns.module else target)
     except StopRequested:
         return 0, ""
     except ImportError as exc:
         if ns.module and getattr(exc, "name", None) == target:
             return 1, f"no module named {target}"
-        traceback.print_exc()
+        print_script_traceback(exc)
         return 1, one_line_error(exc, target)
     except BaseException as exc:  # noqa: BLE001 - report everything the user's code raised
-        traceback.print_exc()
+        print_script_traceback(exc)
         return 1, one_line_error(exc, "" if ns.module else target)
     finally:
         sys.path[:] = saved_path or sys.path
+
+
+_OUR_FILES = (os.path.abspath(__file__), os.path.abspath(runpy.__file__), "<frozen runpy>")
+
+
+def print_script_traceback(exc: BaseException) -> None:
+    """The traceback as `python script.py` prints it: the frames of tcdebug's runner and of
+    runpy that ran the script are left out."""
+    tb = exc.__traceback__
+    while tb is not None and (
+        tb.tb_frame.f_code.co_filename in _OUR_FILES
+        or os.path.abspath(tb.tb_frame.f_code.co_filename) in _OUR_FILES
+    ):
+        tb = tb.tb_next
+    try:
+        traceback.print_exception(type(exc), exc, tb)
+    finally:
+        _flush()
 
 
 def _serve(reader: CommandReader, send: Any, exit_code: int, service: Any = None) -> int:

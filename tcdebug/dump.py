@@ -101,6 +101,8 @@ def session_index(session: Session) -> dict[str, Any]:
                 "recompile_reason": c.recompile_reason,
                 "elapsed_s": round(c.elapsed_s, 6),
                 "metrics": c.metrics,
+                "times": c.times,
+                "why": _why_dict(session, c.compile_id),
                 "graph_breaks": [{"reason": gb.reason, "user_stack": gb.user_stack} for gb in c.graph_breaks],
                 "stages": [stage_to_dict(s, with_text=False) for s in c.ordered_stages()],
             }
@@ -109,6 +111,27 @@ def session_index(session: Session) -> dict[str, Any]:
         "reruns": [_rerun_dict(r) for r in session.reruns],
         "calls": [_rerun_dict(c) for c in session.calls],
     }
+
+
+def _why_dict(session: Session, compile_id: str) -> list[dict[str, Any]]:
+    from tcdebug.why import why_dict
+
+    try:
+        return why_dict(session, compile_id)
+    except Exception as exc:  # noqa: BLE001 - a why that cannot be built must not cost the dump
+        return [{"kind": "error", "title": "why", "lines": [f"could not explain: {exc}"]}]
+
+
+def write_why_files(session: Session, out: Path) -> None:
+    """`compiles/F-C/why.md` for every compile."""
+    from tcdebug.why import why_markdown
+
+    for comp in session.compiles.values():
+        try:
+            text = why_markdown(session, comp.compile_id)
+        except Exception as exc:  # noqa: BLE001
+            text = f"could not explain {comp.compile_id}: {exc}\n"
+        _write(out / compile_dir(comp.compile_id) / "why.md", text)
 
 
 def _rerun_dict(rerun: Any) -> dict[str, Any]:
@@ -125,6 +148,7 @@ def write_dump(session: Session, out: str | os.PathLike[str]) -> Path:
         for stage in comp.stages.values():
             if stage.captured and not (stage.file and (out_path / stage.file).exists()):
                 write_stage_files(out_path, comp.compile_id, stage)
+    write_why_files(session, out_path)
     write_index(session, out_path)
     return out_path
 
@@ -213,6 +237,7 @@ def load_dump(path: str | os.PathLike[str]) -> Session:
             elapsed_s=c.get("elapsed_s", 0.0),
             metrics=dict(c.get("metrics", {})),
             rank=c.get("rank"),
+            times=dict(c.get("times") or {}),
         )
         comp.graph_breaks = [
             GraphBreak(comp.compile_id, gb.get("reason", ""), list(gb.get("user_stack", [])))

@@ -4,8 +4,8 @@ Messages are JSON objects, one per line, over a socketpair inherited by the
 target (never a TCP port). Every message carries the protocol version `v` and a
 `type` (target -> controller events) or `cmd` (controller -> target commands).
 
-Events:    hello, compile_start, stage, graph_break, recompile, compile_end,
-           output, script_end, rerun, calls, note, ready, error
+Events:    hello, compile_start, stage, graph_break, recompile, compile_end, compile_times,
+           autotune, output, script_end, rerun, calls, note, ready, error
 Commands:  step, continue, run, stop, breakpoints, check_rerun, rerun, quit
 
 Re-runs (after `script_end`, while the target serves commands):
@@ -40,6 +40,8 @@ EVENT_TYPES = frozenset(
         "graph_break",
         "recompile",
         "compile_end",
+        "compile_times",
+        "autotune",
         "output",
         "script_end",
         "rerun",

@@ -94,6 +94,7 @@ class Compile:
     elapsed_s: float = 0.0
     metrics: dict[str, Any] = field(default_factory=dict)
     rank: int | None = None
+    times: dict[str, Any] = field(default_factory=dict)  # phase times, see tcdebug.compile_times
 
     @property
     def frame_id(self) -> int:
@@ -322,6 +323,14 @@ class Session:
         comp.error = ev.get("error", "") or comp.error
         comp.elapsed_s = ev.get("elapsed_s", comp.elapsed_s)
         comp.metrics.update(ev.get("metrics", {}))
+
+    def _on_compile_times(self, ev: dict[str, Any]) -> None:
+        if isinstance(ev.get("times"), dict):
+            self.compile(ev["compile_id"]).times = dict(ev["times"])
+
+    def _on_autotune(self, ev: dict[str, Any]) -> None:
+        if isinstance(ev.get("table"), dict):
+            self.compile(ev["compile_id"]).metrics.setdefault("autotune_tables", []).append(ev["table"])
 
     def _on_output(self, ev: dict[str, Any]) -> None:
         stream, text = ev.get("stream", "stdout"), ev.get("text", "")

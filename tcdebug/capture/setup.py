@@ -20,6 +20,7 @@ UNITS = (
     "tcdebug.capture.guards",
     "tcdebug.capture.bytecode",
     "tcdebug.capture.events",
+    "tcdebug.capture.compile_times",
     "tcdebug.capture.cudagraph",
     "tcdebug.capture.calls",
 )

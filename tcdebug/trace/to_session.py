@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tcdebug import stages as stage_catalog
+from tcdebug.compile_times import PhaseCollector, parse_event
 from tcdebug.dynamo_text import compile_outcome, recompile_reasons, split_graph_break
 from tcdebug.kernels import split_output_code
 from tcdebug.session import LOADED, Kernel, Session
@@ -153,6 +154,7 @@ class TraceConverter:
         self.stats = stats
         self.compiles: dict[str, _CompileState] = {}
         self.rank: int | None = None
+        self.phases = PhaseCollector()  # compile time per phase (tcdebug.compile_times)
 
     def events(self, records: Iterator[Record]) -> Iterator[dict[str, Any]]:
         for record in records:
@@ -166,6 +168,10 @@ class TraceConverter:
 
     def convert(self, record: Record) -> Iterator[dict[str, Any]]:
         key, name, cid = record.key, record.name, record.compile_id
+        if key == "chromium_event" and cid is not None:
+            done = self.phases.feed(parse_event(record.payload), cid)
+            if done is not None and done in self.compiles:
+                yield {"type": "compile_times", "compile_id": done, "times": self.phases.times(done)}
         if key in _IGNORED:
             return
         st0 = self.compiles.get(cid) if cid is not None else None

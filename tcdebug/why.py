@@ -88,8 +88,11 @@ def find_failing_guard(guards: list[Guard], reason: str) -> Guard | None:
         for g in guards:
             if g.kind == "TENSOR_MATCH" and any(f"({n}," in g.code for n in names):
                 return g
-    if "GLOBAL_STATE" in reason:
-        return next((g for g in guards if g.kind == "GLOBAL_STATE"), None)
+    kind = re.match(r"([A-Z][A-Z_]+) (?:failure|changed)", reason.strip())
+    if kind:  # e.g. "GLOBAL_STATE changed: grad_mode", "BACKEND_MATCH failure: ..."
+        found = next((g for g in guards if g.kind == kind.group(1)), None)
+        if found is not None:
+            return found
     body = reason.strip()
     for g in guards:
         if body and (body in g.code or g.code in body):
@@ -150,12 +153,56 @@ def exists_parts(session: Session, comp: Compile) -> list[WhyPart]:
                 lines.append("Dynamo recorded no source line for this guard.")
         elif prev is None:
             lines.append(f"Entry {entry or '?'} is not in this session: its guards cannot be shown.")
+        elif text.startswith("BACKEND_MATCH"):
+            lines.append(
+                "Not a guard of the tree: Dynamo compares each entry's backend with the calling "
+                "torch.compile's, and this call used another backend."
+            )
         if rerun_guard:
             lines.append(f"Re-run check: {rerun_guard}")
             data["rerun_check"] = rerun_guard
         link = prev.compile_id if prev is not None else cid
         parts.append(WhyPart(EXISTS, "Why this compile exists", lines, link, "guards", data))
+    parts += options_parts(session, comp)
     return parts
+
+
+def options_parts(session: Session, comp: Compile) -> list[WhyPart]:
+    """A compile a re-run made under other compile options (@backend, @mode, @fullgraph),
+    compared stage by stage with the entry the same inputs would have reused."""
+    for rerun in session.reruns:
+        options = [p.strip() for p in rerun.spec.split(";") if p.strip().startswith(("@backend", "@mode", "@fullgraph"))]
+        if comp.compile_id not in rerun.produced or not options:
+            continue
+        original_id = next((c.compile_id for c in rerun.checks if c.passed), "") or rerun.compile_id
+        original = session.compiles.get(original_id)
+        lines = [f"Re-run #{rerun.rerun_id} compiled the same function again with {', '.join(options)}."]
+        data: dict[str, Any] = {"rerun": rerun.rerun_id, "options": options, "original": original_id}
+        if original is not None and original is not comp:
+            lines.append(f"Compared with {original_id} (the entry these inputs would have reused):")
+            diff = compare_stages(original, comp)
+            data["stages"] = diff
+            for key, verdict in diff.items():
+                lines.append(f"  {key:<36} {verdict}")
+        return [WhyPart(EXISTS, "What-if: other compile options", lines, comp.compile_id, "", data)]
+    return []
+
+
+def compare_stages(old: Compile, new: Compile) -> dict[str, str]:
+    """stage key -> "same", "differs", "only in the original", "only here", "not captured here"."""
+    out: dict[str, str] = {}
+    keys = [s.key for s in old.ordered_stages()] + [s.key for s in new.ordered_stages() if s.key not in old.stages]
+    for key in keys:
+        a, b = old.stages.get(key), new.stages.get(key)
+        if b is None or (a is not None and a.captured and not b.captured):
+            out[key] = "only in the original" if b is None else f"not captured here: {b.reason}"
+        elif a is None or (b.captured and not a.captured):
+            out[key] = "only here"
+        elif not a.captured and not b.captured:
+            continue
+        else:
+            out[key] = "same" if a.get_text() == b.get_text() else "differs"
+    return out
 
 
 def _same_process(entry: str, cid: str) -> str:
@@ -173,9 +220,8 @@ def _rerun_guard(session: Session, cid: str, entry: str) -> str:
                 continue
             for g in check.guards:
                 if g.checked and not g.passed:
-                    return f"re-run #{rerun.rerun_id} [{rerun.spec}]: {g.kind or 'guard'} {g.text} failed" + (
-                        f": {g.reason}" if g.reason else ""
-                    )
+                    why = g.reason.removeprefix("failed: ") if g.reason else g.text
+                    return f"re-run #{rerun.rerun_id} [{rerun.spec}]: the {g.kind or 'guard'} guard failed: {why}"[:400]
     return ""
 
 

@@ -296,6 +296,7 @@ _ORIGINS = re.compile(r"origins=OrderedSet\(\[([^\]]*)\]\)")
 _IR_NODE = re.compile(r"^(op[\w]*): (\w+)\(")
 _WRITES = re.compile(r"^(op[\w]*)\.writes = (.*)$")
 _BUF = re.compile(r"\bbuf\d+\b")
+_SNODE = re.compile(r"^(op[\w]*)\.snodes\[\d+\] =")
 _CALL = re.compile(r"^\s+(\w+)(?:\.run)?\((.*)\)\s*$")
 
 
@@ -334,10 +335,19 @@ def kernel_nodes(ir_text: str, output_code: str, kernel_names: list[str]) -> dic
     a node belongs to the first kernel call that passes a buffer the node writes."""
     nodes: dict[str, str] = {}
     writes: dict[str, set[str]] = {}
+    parent_of: dict[str, str] = {}  # a fused node's members -> the fused node
+    pending = ""
     for line in ir_text.splitlines():
+        sub = _SNODE.match(line)
+        if sub:
+            pending = sub.group(1)
+            continue
         m = _IR_NODE.match(line)
         if m:
             nodes[m.group(1)] = m.group(2)
+            if pending:
+                parent_of[m.group(1)] = pending
+                pending = ""
             continue
         w = _WRITES.match(line)
         if w:
@@ -354,8 +364,10 @@ def kernel_nodes(ir_text: str, output_code: str, kernel_names: list[str]) -> dic
             if node in placed or nodes.get(node, "").startswith("ExternKernel"):
                 continue
             if bufs & args:
-                out[m.group(1)].append(node)
-                placed.add(node)
+                shown = parent_of.get(node, node)
+                if shown not in out[m.group(1)]:
+                    out[m.group(1)].append(shown)
+                placed.update({node, shown, *(n for n, p in parent_of.items() if p == shown)})
     return out
 
 
@@ -425,7 +437,8 @@ def cudagraph_parts(comp: Compile) -> list[WhyPart]:
             if rec.get("rerecord_reason"):
                 lines.append(f"{head}: re-recorded because {rec['rerecord_reason'].splitlines()[0]}")
             elif i == 0:
-                lines.append(f"{head}: first call")
+                dynamic = [f"{n} {d}" for n, d in inputs.items() if d and not _static(rec, n)]
+                lines.append(f"{head}: first recording" + (f"; inputs {', '.join(dynamic)}" if dynamic else ""))
             elif changed:
                 lines.append(f"{head}: a new size: " + "; ".join(changed))
             else:
@@ -434,6 +447,10 @@ def cudagraph_parts(comp: Compile) -> list[WhyPart]:
         tag = f" ({stage.part})" if stage.part else ""
         parts.append(WhyPart(CUDAGRAPH, f"CUDA graphs{tag}", lines, comp.compile_id, stage.key))
     return parts
+
+
+def _static(record: dict[str, Any], name: str) -> bool:
+    return any(str(x.get("name", x.get("index"))) == name and x.get("static") for x in record.get("inputs", []))
 
 
 # ----- kernel choice ---------------------------------------------------------------------------
@@ -456,6 +473,19 @@ def choice_table_lines(table: dict[str, Any]) -> list[str]:
     if best:
         lines.append(f"  winner: {best}")
     return lines
+
+
+def tables_for_kernel(comp: Compile, stage: Stage, kernel_name: str) -> list[dict[str, Any]]:
+    """The autotune table(s) behind a template kernel: the stage's tables whose winner is a
+    template (it has tile sizes), matched in order with its template kernels (inferred)."""
+    tables = [t for t in comp.metrics.get("autotune_tables") or [] if t.get("stage") == stage.key]
+    won = [t for t in tables if any(c.get("name") == t.get("winner") and c.get("params") for c in t.get("choices", []))]
+    templates = [k.name for k in stage.kernels if k.kind == "template"]
+    if kernel_name not in templates:
+        return []
+    if len(won) == len(templates):
+        return [won[templates.index(kernel_name)]]
+    return won
 
 
 def choice_parts(comp: Compile) -> list[WhyPart]:

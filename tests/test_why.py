@@ -169,14 +169,16 @@ def test_each_graph_break_shows_its_registry_entry(graph_breaks_dump):
 @pytest.fixture(scope="module")
 def dynamic_rerun(tmp_path_factory: pytest.TempPathFactory) -> Session:
     out = tmp_path_factory.mktemp("why_dynamic") / "out"
-    proc = run_tcdebug("--dump", str(out), "--rerun", "x=16,64", str(SAMPLES / "dynamic_shapes.py"))
+    specs = ["x=16,64", "x=16,64;@backend=aot_eager", "@backend=nosuch"]
+    args = [a for spec in specs for a in ("--rerun", spec)]
+    proc = run_tcdebug("--dump", str(out), *args, str(SAMPLES / "dynamic_shapes.py"))
     assert proc.returncode == 0, proc.stderr[-3000:]
     return load_dump(out)
 
 
 @pytest.mark.slow
 def test_rerun_recompile_names_the_failing_guard_and_its_user_line(dynamic_rerun):
-    rerun = next(r for r in dynamic_rerun.reruns if r.function == "normalize")
+    rerun = next(r for r in dynamic_rerun.reruns if r.function == "normalize" and r.spec == "x=16,64")
     (produced,) = rerun.produced
     exists = explain(dynamic_rerun, produced)[0]
     assert exists.kind == "exists" and exists.stage == "guards" and exists.compile_id == "2/0"
@@ -187,6 +189,28 @@ def test_rerun_recompile_names_the_failing_guard_and_its_user_line(dynamic_rerun
     assert exists.data["where"].endswith("samples/dynamic_shapes.py:19 in normalize")
     assert "re-run #" in exists.data["rerun_check"]
     assert "Installed by: return (x - x.mean" in why_markdown(dynamic_rerun, produced)
+
+
+@pytest.mark.slow
+def test_rerun_under_another_backend_recompiles_and_compares_with_the_original(dynamic_rerun):
+    rerun = next(r for r in dynamic_rerun.reruns if r.function == "normalize" and "@backend" in r.spec)
+    assert rerun.spec == "x=16,64;@backend=aot_eager" and rerun.status == "ok", rerun.error
+    (produced,) = rerun.produced
+    comp = dynamic_rerun.compiles[produced]
+    assert "BACKEND_MATCH" in comp.recompile_reason
+    assert comp.stages["aot_inference"].captured
+    assert not comp.stages["kernel_source.inference"].captured
+    assert "did not run Inductor" in comp.stages["kernel_source.inference"].reason
+    whatif = next(p for p in explain(dynamic_rerun, produced) if p.title == "What-if: other compile options")
+    original = whatif.data["original"]
+    assert original in dynamic_rerun.compiles and original != produced
+    assert whatif.data["stages"]["dynamo_graph"] in ("same", "differs")
+    assert whatif.data["stages"]["kernel_source.inference"].startswith("not captured here")
+    assert "Not a guard of the tree" in why_markdown(dynamic_rerun, produced)
+    # a backend torch does not know: one line, nothing compiled
+    bad = [r for r in dynamic_rerun.reruns if r.spec == "@backend=nosuch"]
+    assert bad and all(r.status == "failed" and not r.produced for r in bad)
+    assert bad[0].error.startswith("@backend=nosuch: not a backend this torch knows (")
 
 
 # ----- the screens --------------------------------------------------------------------------------

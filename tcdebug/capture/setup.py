@@ -21,6 +21,7 @@ UNITS = (
     "tcdebug.capture.bytecode",
     "tcdebug.capture.events",
     "tcdebug.capture.compile_times",
+    "tcdebug.capture.autotune",
     "tcdebug.capture.cudagraph",
     "tcdebug.capture.calls",
 )

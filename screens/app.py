@@ -48,7 +48,7 @@ class TcdebugApp(App[int]):
         Binding("o", "output", "Output", id="output"),
         Binding("r", "rerun", "Re-run", id="rerun"),
         Binding("d", "diff", "Diff", id="diff"),
-        Binding("w", "why", "Why", id="why"),
+        Binding("w", "why", "Why", id="why", show=False),
         Binding("t", "compile_times", "Compile times", id="compile_times", show=False),
         Binding("R", "ranks", "Ranks", id="ranks", show=False),
         Binding("question_mark", "help", "Help", id="help"),

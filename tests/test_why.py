@@ -257,3 +257,25 @@ async def test_t_shows_the_compile_time_chart(mlp_session):
         # the timeline's compile row carries a small bar of the same phases
         row = main_screen(app).timeline.get_option_at_index(0).prompt
         assert "█" in str(row) and "s" in str(row)
+
+
+def test_an_autotune_table_lists_every_choice_with_its_tiles():
+    from tcdebug.capture.autotune import table_of
+    from tcdebug.why import choice_table_lines
+
+    class Choice:
+        def __init__(self, name: str, description: str) -> None:
+            self.name, self.description = name, description
+
+    triton = Choice("triton_mm_3", "ACC_TYPE='tl.float32', BLOCK_K=32, BLOCK_M=64, BLOCK_N=32, num_stages=2, num_warps=4")
+    aten = Choice("mm", "")
+    failed = Choice("triton_mm_9", "BLOCK_K=128, BLOCK_M=128, BLOCK_N=128, num_stages=5, num_warps=8")
+    table = table_of("mm", [], {aten: 0.02, triton: 0.01, failed: float("inf")})
+    assert table["winner"] == "triton_mm_3"
+    assert [c["name"] for c in table["choices"]] == ["triton_mm_3", "mm", "triton_mm_9"]
+    assert [c["share"] for c in table["choices"]] == [1.0, 0.5, None]
+    assert table["choices"][0]["params"]["BLOCK_M"] == 64 and table["choices"][0]["params"]["ACC_TYPE"] == "tl.float32"
+    lines = choice_table_lines(table)
+    assert lines[0] == "mm(): 3 choices"
+    assert lines[1].startswith(" *triton_mm_3") and "BLOCK_M=64 BLOCK_N=32 BLOCK_K=32 num_warps=4 num_stages=2" in lines[1]
+    assert "50.0%" in lines[2] and "failed" in lines[3] and lines[-1] == "  winner: triton_mm_3"

@@ -430,8 +430,11 @@ def cudagraph_parts(comp: Compile) -> list[WhyPart]:
         records = meta.get("records") or []
         lines.append(f"Recordings: {meta.get('recordings', len(records))}")
         prev: dict[str, str] = {}
+        origins = symbol_origins(comp)
         for i, rec in enumerate(records):
-            inputs = {str(x.get("name", x.get("index"))): str(x.get("desc", "")) for x in rec.get("inputs", [])}
+            inputs = {
+                _input_label(x, origins): str(x.get("desc", "")) for x in rec.get("inputs", [])
+            }
             changed = [f"{n}: {prev[n]} -> {d}" for n, d in inputs.items() if n in prev and prev[n] != d]
             head = f"  recording {i + 1}"
             if rec.get("rerecord_reason"):
@@ -449,8 +452,38 @@ def cudagraph_parts(comp: Compile) -> list[WhyPart]:
     return parts
 
 
-def _static(record: dict[str, Any], name: str) -> bool:
-    return any(str(x.get("name", x.get("index"))) == name and x.get("static") for x in record.get("inputs", []))
+def _static(record: dict[str, Any], label: str) -> bool:
+    return any(label.startswith(str(x.get("name", x.get("index")))) and x.get("static") for x in record.get("inputs", []))
+
+
+_SIG = re.compile(r"def forward\(self, (.*?)\):", re.DOTALL)
+_PARAM_ANN = re.compile(r'(\w+): "(?:\w+)\[([^\]]*)\]')
+
+
+def symbol_origins(comp: Compile) -> dict[str, str]:
+    """ShapeEnv symbol -> where it comes from, e.g. s77 -> "L['x'].size()[0]", read from the
+    first input of the Dynamo graph whose annotation uses it (inferred from the graph's text)."""
+    stage = comp.stages.get("dynamo_graph")
+    if stage is None or not stage.captured:
+        return {}
+    m = _SIG.search(stage.get_text())
+    if not m:
+        return {}
+    out: dict[str, str] = {}
+    for name, dims in _PARAM_ANN.findall(m.group(1)):
+        for d, dim in enumerate(x.strip() for x in dims.split(",")):
+            if re.fullmatch(r"[su]\d+", dim) and dim not in out:
+                source = re.sub(r"^L_(.*)_$", r"\1", name)
+                out[dim] = f"{source}.size()[{d}]"
+    return out
+
+
+def _input_label(inp: dict[str, Any], origins: dict[str, str]) -> str:
+    name = str(inp.get("name", inp.get("index")))
+    symbol = str(inp.get("symbol") or "")
+    if symbol:
+        return f"{name} ({symbol} = {origins[symbol]})" if symbol in origins else f"{name} ({symbol})"
+    return name
 
 
 # ----- kernel choice ---------------------------------------------------------------------------

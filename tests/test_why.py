@@ -279,3 +279,34 @@ def test_an_autotune_table_lists_every_choice_with_its_tiles():
     assert lines[0] == "mm(): 3 choices"
     assert lines[1].startswith(" *triton_mm_3") and "BLOCK_M=64 BLOCK_N=32 BLOCK_K=32 num_warps=4 num_stages=2" in lines[1]
     assert "50.0%" in lines[2] and "failed" in lines[3] and lines[-1] == "  winner: triton_mm_3"
+
+
+def test_a_new_cuda_graph_recording_names_the_size_that_changed():
+    """Recordings as `tcdebug.capture.cudagraph` records them (one per symbolic-size value)."""
+    from tcdebug.session import Compile, Stage
+    from tcdebug.why import cudagraph_parts
+
+    def record(seq: int) -> dict:
+        return {
+            "inputs": [
+                {"index": 0, "name": "arg0_1", "desc": f"int {seq}", "static": False, "symbol": "s77"},
+                {"index": 1, "name": "arg1_1", "desc": f"float32[2, {seq}, 64]", "static": False},
+                {"index": 2, "name": "arg2_1", "desc": "float32[64]", "static": True},
+            ]
+        }
+
+    comp = Compile("0/0")
+    graph = 'def forward(self, s77: "Sym(s77)", L_q_: "f32[2, s77, 64][64*s77, 64, 1]cuda:0"):\n'
+    comp.stages["dynamo_graph"] = Stage("dynamo_graph", text=graph)
+    meta = {"recordings": 3, "records": [record(16), record(32), record(48)]}
+    comp.stages["cudagraph.inference"] = Stage("cudagraph", "inference", meta=meta)
+    (part,) = cudagraph_parts(comp)
+    lines = [line.strip() for line in part.lines if line.strip().startswith("recording")]
+    assert lines[0] == (
+        "recording 1: first recording; inputs arg0_1 (s77 = q.size()[1]) int 16, arg1_1 float32[2, 16, 64]"
+    )
+    assert lines[1] == (
+        "recording 2: a new size: arg0_1 (s77 = q.size()[1]): int 16 -> int 32; "
+        "arg1_1: float32[2, 16, 64] -> float32[2, 32, 64]"
+    )
+    assert "int 32 -> int 48" in lines[2]

@@ -95,6 +95,7 @@ class Compile:
     metrics: dict[str, Any] = field(default_factory=dict)
     rank: int | None = None
     times: dict[str, Any] = field(default_factory=dict)  # phase times, see tcdebug.compile_times
+    autotune_tables: list[dict[str, Any]] = field(default_factory=list)  # max-autotune choices
 
     @property
     def frame_id(self) -> int:
@@ -330,7 +331,7 @@ class Session:
 
     def _on_autotune(self, ev: dict[str, Any]) -> None:
         if isinstance(ev.get("table"), dict):
-            self.compile(ev["compile_id"]).metrics.setdefault("autotune_tables", []).append(ev["table"])
+            self.compile(ev["compile_id"]).autotune_tables.append(ev["table"])
 
     def _on_output(self, ev: dict[str, Any]) -> None:
         stream, text = ev.get("stream", "stdout"), ev.get("text", "")

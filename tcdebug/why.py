@@ -511,7 +511,7 @@ def choice_table_lines(table: dict[str, Any]) -> list[str]:
 def tables_for_kernel(comp: Compile, stage: Stage, kernel_name: str) -> list[dict[str, Any]]:
     """The autotune table(s) behind a template kernel: the stage's tables whose winner is a
     template (it has tile sizes), matched in order with its template kernels (inferred)."""
-    tables = [t for t in comp.metrics.get("autotune_tables") or [] if t.get("stage") == stage.key]
+    tables = [t for t in comp.autotune_tables if t.get("stage") == stage.key]
     won = [t for t in tables if any(c.get("name") == t.get("winner") and c.get("params") for c in t.get("choices", []))]
     templates = [k.name for k in stage.kernels if k.kind == "template"]
     if kernel_name not in templates:
@@ -523,7 +523,7 @@ def tables_for_kernel(comp: Compile, stage: Stage, kernel_name: str) -> list[dic
 
 def choice_parts(comp: Compile) -> list[WhyPart]:
     parts = []
-    tables = comp.metrics.get("autotune_tables") or []
+    tables = comp.autotune_tables
     for stage in comp.ordered_stages():
         if stage.stage_id != "kernel_source":
             continue

@@ -310,3 +310,24 @@ def test_a_new_cuda_graph_recording_names_the_size_that_changed():
         "arg1_1: float32[2, 16, 64] -> float32[2, 32, 64]"
     )
     assert "int 32 -> int 48" in lines[2]
+
+
+def test_autotune_and_times_events_survive_a_dump(tmp_path):
+    from tcdebug.dump import write_dump
+
+    session = Session()
+    table = {"name": "mm", "sizes": "64x64, 64x64", "winner": "mm", "stage": "kernel_source.inference",
+             "choices": [{"name": "mm", "time_ms": 0.01, "share": 1.0, "params": {}}]}
+    times = {"wall_s": 1.0, "measured_s": 0.9, "phases": {"Codegen": 0.9, OTHER: 0.1}, "source": MEASURED}
+    for ev in (
+        {"type": "compile_start", "compile_id": "0/0", "function": "f"},
+        {"type": "autotune", "compile_id": "0/0", "table": table},
+        {"type": "compile_end", "compile_id": "0/0", "status": "ok"},
+        {"type": "compile_times", "compile_id": "0/0", "times": times},
+    ):
+        session.apply(ev)
+    write_dump(session, tmp_path / "out")
+    loaded = load_dump(tmp_path / "out")
+    assert loaded.compiles["0/0"].autotune_tables == [table] and loaded.compiles["0/0"].times == times
+    text = (tmp_path / "out" / "compiles" / "0-0" / "why.md").read_text()
+    assert "## Autotune: mm" in text and "winner: mm" in text and "Codegen" in text

@@ -23,7 +23,7 @@ RECORDED = DATA / "gpu_autotune"
 
 def check_choice_table(session: Session) -> None:
     comp = next(c for c in session.ordered_compiles() if c.function == "matmul_relu")
-    tables = comp.metrics.get("autotune_tables") or []
+    tables = comp.autotune_tables
     assert tables, "no autotune table was captured"
     table = tables[0]
     assert table["name"] == "mm" and table["winner"]

@@ -109,8 +109,8 @@ class PhaseCollector:
         compile id when one of its outermost events just ended (worth re-sending), else None."""
         if not isinstance(event, dict):
             return None
-        args = event.get("args") if isinstance(event.get("args"), dict) else {}
-        cid = compile_id or args.get("compile_id")
+        args = event.get("args")
+        cid = compile_id or (args.get("compile_id") if isinstance(args, dict) else None)
         if cid in (None, "", "None"):
             return None  # e.g. a parallel compile worker's event: its time shows in the waiter's
         ph, name, ts = event.get("ph"), event.get("name"), event.get("ts")

@@ -18,7 +18,7 @@ def matmul_relu(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
 
 
 def attention_scores(q: torch.Tensor, k: torch.Tensor) -> torch.Tensor:
-    return (q @ k.transpose(-1, -2) / q.shape[-1] ** 0.5).softmax(-1)
+    return (q @ k.transpose(-1, -2) * 0.125).softmax(-1)  # 1/sqrt(64), a constant: no symbolic float
 
 
 def main() -> None:

@@ -43,7 +43,10 @@ class WhyScreen(Screen[None]):
         super().__init__()
         self.session = session
         self.compile_id = compile_id
-        self.parts = explain(session, compile_id)
+        try:
+            self.parts = explain(session, compile_id)
+        except Exception as exc:  # noqa: BLE001 - a hostile dump or log: one line, never a traceback
+            self.parts = [WhyPart("error", "Why", [f"could not explain {compile_id}: {exc}"], compile_id)]
 
     def compose(self) -> ComposeResult:
         comp = self.session.compiles[self.compile_id]

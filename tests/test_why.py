@@ -331,3 +331,16 @@ def test_autotune_and_times_events_survive_a_dump(tmp_path):
     assert loaded.compiles["0/0"].autotune_tables == [table] and loaded.compiles["0/0"].times == times
     text = (tmp_path / "out" / "compiles" / "0-0" / "why.md").read_text()
     assert "## Autotune: mm" in text and "winner: mm" in text and "Codegen" in text
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("op0123_: ()[]'=,#\n+-|LGxbufcannot fusewith") + ["\t", "\x1b"]), max_size=400))
+def test_why_parsers_take_any_text(text):
+    from tcdebug.why import find_failing_guard, kernel_nodes, node_descriptions, parse_guards, refused_pairs
+
+    guards = parse_guards(text)
+    find_failing_guard(guards, text)
+    parse_graph_break(text)
+    refused_pairs(text)
+    node_descriptions(text)
+    kernel_nodes(text, text, ["op0", "buf0"])

@@ -14,6 +14,7 @@ from typing import Any
 
 from tcdebug import compile_times
 from tcdebug.session import Compile, GraphBreak, Session, Stage
+from tcdebug.textsafe import safe_line
 
 EXISTS, BREAK, FUSION, KERNELS, CUDAGRAPH, CHOICE, TIME = (
     "exists",
@@ -623,4 +624,4 @@ def top_reasons(session: Session, n: int = 3) -> list[str]:
         lines.append("  graph break types:")
         for t, k in sorted(types.items(), key=lambda kv: -kv[1])[:n]:
             lines.append(f"    {k}x {t}")
-    return lines
+    return [safe_line(line) for line in lines]  # reasons and names come from logs: printable only

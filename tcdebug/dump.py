@@ -103,6 +103,7 @@ def session_index(session: Session) -> dict[str, Any]:
                 "metrics": c.metrics,
                 "times": c.times,
                 "autotune_tables": c.autotune_tables,
+                "guard_provenance": c.guard_provenance,
                 "why": _why_dict(session, c.compile_id),
                 "graph_breaks": [{"reason": gb.reason, "user_stack": gb.user_stack} for gb in c.graph_breaks],
                 "stages": [stage_to_dict(s, with_text=False) for s in c.ordered_stages()],
@@ -240,6 +241,7 @@ def load_dump(path: str | os.PathLike[str]) -> Session:
             rank=c.get("rank"),
             times=dict(c.get("times") or {}),
             autotune_tables=list(c.get("autotune_tables") or []),
+            guard_provenance=list(c.get("guard_provenance") or []),
         )
         comp.graph_breaks = [
             GraphBreak(comp.compile_id, gb.get("reason", ""), list(gb.get("user_stack", [])))

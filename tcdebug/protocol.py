@@ -5,7 +5,7 @@ target (never a TCP port). Every message carries the protocol version `v` and a
 `type` (target -> controller events) or `cmd` (controller -> target commands).
 
 Events:    hello, compile_start, stage, graph_break, recompile, compile_end, compile_times,
-           autotune, output, script_end, rerun, calls, note, ready, error
+           autotune, guard_provenance, output, script_end, rerun, calls, note, ready, error
 Commands:  step, continue, run, stop, breakpoints, check_rerun, rerun, quit
 
 Re-runs (after `script_end`, while the target serves commands):
@@ -42,6 +42,7 @@ EVENT_TYPES = frozenset(
         "compile_end",
         "compile_times",
         "autotune",
+        "guard_provenance",
         "output",
         "script_end",
         "rerun",

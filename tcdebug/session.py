@@ -96,6 +96,7 @@ class Compile:
     rank: int | None = None
     times: dict[str, Any] = field(default_factory=dict)  # phase times, see tcdebug.compile_times
     autotune_tables: list[dict[str, Any]] = field(default_factory=list)  # max-autotune choices
+    guard_provenance: list[dict[str, Any]] = field(default_factory=list)  # user frame per guard
 
     @property
     def frame_id(self) -> int:
@@ -332,6 +333,10 @@ class Session:
     def _on_autotune(self, ev: dict[str, Any]) -> None:
         if isinstance(ev.get("table"), dict):
             self.compile(ev["compile_id"]).autotune_tables.append(ev["table"])
+
+    def _on_guard_provenance(self, ev: dict[str, Any]) -> None:
+        if isinstance(ev.get("guards"), list):
+            self.compile(ev["compile_id"]).guard_provenance = list(ev["guards"])
 
     def _on_output(self, ev: dict[str, Any]) -> None:
         stream, text = ev.get("stream", "stdout"), ev.get("text", "")

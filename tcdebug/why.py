@@ -144,6 +144,11 @@ def exists_parts(session: Session, comp: Compile) -> list[WhyPart]:
         if guard is not None:
             lines.append(f"Failing guard (matched by text in {entry}'s guards): {guard.text}")
             data["guard"] = guard.text
+            frame = _user_frame(prev, guard) if prev is not None else None
+            if frame is not None:
+                where = f"{frame.get('file')}:{frame.get('line')} in {frame.get('name')}"
+                lines.append(f"User line (innermost frame of your code in Dynamo's stack): {frame.get('code', '')}   ({where})")
+                data["user_frame"] = frame
             if guard.user_line and not _is_internal(guard.where):
                 lines.append(f"Installed by: {guard.user_line}   ({guard.where})")
                 data.update(user_line=guard.user_line, where=guard.where)
@@ -204,6 +209,16 @@ def compare_stages(old: Compile, new: Compile) -> dict[str, str]:
         else:
             out[key] = "same" if a.get_text() == b.get_text() else "differs"
     return out
+
+
+def _user_frame(prev: Compile, guard: Guard) -> dict[str, Any] | None:
+    """The user's frame Dynamo recorded for `guard` (`tcdebug.capture.guard_provenance`)."""
+    for entry in prev.guard_provenance:
+        source = str(entry.get("source") or "")
+        if entry.get("kind") == guard.kind and source and source in guard.code and entry.get("user"):
+            user = entry["user"]
+            return user if isinstance(user, dict) else None
+    return None
 
 
 def _same_process(entry: str, cid: str) -> str:

@@ -143,6 +143,16 @@ def test_mlp_why_lists_refused_fusions_and_the_cpu_backends_own_fusion(mlp_sessi
     assert kinds[0] == "exists" and "fusion" in kinds and "time" in kinds
 
 
+@pytest.mark.slow
+def test_each_guard_keeps_the_users_own_frame(mlp_session):
+    """Dynamo's guard text names torch's Linear for the input guard; its user stack reaches mlp.py."""
+    found = {(g["kind"], g["source"]): g for g in mlp_session.compiles["0/0"].guard_provenance}
+    x = found[("TENSOR_MATCH", "L['x']")]
+    assert x["innermost"]["file"].endswith("nn/modules/linear.py")
+    assert x["user"]["file"].endswith("samples/mlp.py") and x["user"]["line"] == 18
+    assert x["user"]["code"] == "return self.fc2(torch.relu(self.fc1(x)))"
+
+
 # ----- graph breaks ---------------------------------------------------------------------------
 @pytest.mark.slow
 def test_each_graph_break_shows_its_registry_entry(graph_breaks_dump):
@@ -188,6 +198,8 @@ def test_rerun_recompile_names_the_failing_guard_and_its_user_line(dynamic_rerun
     assert exists.data["user_line"].startswith("return (x - x.mean(dim=-1, keepdim=True))")
     assert exists.data["where"].endswith("samples/dynamic_shapes.py:19 in normalize")
     assert "re-run #" in exists.data["rerun_check"]
+    frame = exists.data["user_frame"]  # from Dynamo's own user stack for that guard
+    assert frame["file"].endswith("dynamic_shapes.py") and frame["line"] == 19 and frame["name"] == "normalize"
     assert "Installed by: return (x - x.mean" in why_markdown(dynamic_rerun, produced)
 
 

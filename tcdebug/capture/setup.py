@@ -22,6 +22,7 @@ UNITS = (
     "tcdebug.capture.events",
     "tcdebug.capture.compile_times",
     "tcdebug.capture.autotune",
+    "tcdebug.capture.guard_provenance",
     "tcdebug.capture.cudagraph",
     "tcdebug.capture.calls",
 )

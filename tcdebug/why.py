@@ -447,9 +447,10 @@ def cudagraph_parts(comp: Compile) -> list[WhyPart]:
         lines.append(f"Recordings: {meta.get('recordings', len(records))}")
         prev: dict[str, str] = {}
         origins = symbol_origins(comp)
+        symbols = placeholder_symbols(comp, stage.part)
         for i, rec in enumerate(records):
             inputs = {
-                _input_label(x, origins): str(x.get("desc", "")) for x in rec.get("inputs", [])
+                _input_label(x, origins, symbols): str(x.get("desc", "")) for x in rec.get("inputs", [])
             }
             changed = [f"{n}: {prev[n]} -> {d}" for n, d in inputs.items() if n in prev and prev[n] != d]
             head = f"  recording {i + 1}"
@@ -494,9 +495,21 @@ def symbol_origins(comp: Compile) -> dict[str, str]:
     return out
 
 
-def _input_label(inp: dict[str, Any], origins: dict[str, str]) -> str:
+_SYM_INPUT = re.compile(r'(\w+): "Sym\(([su]\d+)\)"')
+
+
+def placeholder_symbols(comp: Compile, part: str) -> dict[str, str]:
+    """Inductor graph input -> its ShapeEnv symbol (`arg0_1: "Sym(s77)"` in the post-grad graph)."""
+    stage = comp.stages.get("inductor_post_grad_graph" + (f".{part}" if part else ""))
+    if stage is None or not stage.captured:
+        return {}
+    m = _SIG.search(stage.get_text())
+    return dict(_SYM_INPUT.findall(m.group(1))) if m else {}
+
+
+def _input_label(inp: dict[str, Any], origins: dict[str, str], symbols: dict[str, str] | None = None) -> str:
     name = str(inp.get("name", inp.get("index")))
-    symbol = str(inp.get("symbol") or "")
+    symbol = str(inp.get("symbol") or (symbols or {}).get(name, ""))
     if symbol:
         return f"{name} ({symbol} = {origins[symbol]})" if symbol in origins else f"{name} ({symbol})"
     return name

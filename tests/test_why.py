@@ -301,7 +301,7 @@ def test_a_new_cuda_graph_recording_names_the_size_that_changed():
     def record(seq: int) -> dict:
         return {
             "inputs": [
-                {"index": 0, "name": "arg0_1", "desc": f"int {seq}", "static": False, "symbol": "s77"},
+                {"index": 0, "name": "arg0_1", "desc": f"int {seq}", "static": False},
                 {"index": 1, "name": "arg1_1", "desc": f"float32[2, {seq}, 64]", "static": False},
                 {"index": 2, "name": "arg2_1", "desc": "float32[64]", "static": True},
             ]
@@ -310,6 +310,8 @@ def test_a_new_cuda_graph_recording_names_the_size_that_changed():
     comp = Compile("0/0")
     graph = 'def forward(self, s77: "Sym(s77)", L_q_: "f32[2, s77, 64][64*s77, 64, 1]cuda:0"):\n'
     comp.stages["dynamo_graph"] = Stage("dynamo_graph", text=graph)
+    post_grad = 'def forward(self, arg0_1: "Sym(s77)", arg1_1: "f32[2, s77, 64][64*s77, 64, 1]cuda:0"):\n'
+    comp.stages["inductor_post_grad_graph.inference"] = Stage("inductor_post_grad_graph", "inference", text=post_grad)
     meta = {"recordings": 3, "records": [record(16), record(32), record(48)]}
     comp.stages["cudagraph.inference"] = Stage("cudagraph", "inference", meta=meta)
     (part,) = cudagraph_parts(comp)

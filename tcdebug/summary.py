@@ -101,11 +101,11 @@ def summary_text(session: Session, *, out: str | None = None) -> str:
         lines.append("note: cudagraph and Triton stages: not captured (no CUDA device)")
     if session.exit_code not in (None, 0) or session.error:
         lines.append(f"script: {session.status_line}")
-    lines.extend(_time_lines(session, compiles))
-    lines.extend(top_reasons(session))
     if out:
         files = sum(1 for c in compiles for s in c.stages.values() if s.file)
-        lines.append(f"dump: {out}/ (session.json, output.txt, {files} stage files)")
+        lines.append(f"dump: {out}/ (session.json, output.txt, {files} stage files, why.md per compile)")
+    lines.extend(_time_lines(session, compiles))
+    lines.extend(top_reasons(session))  # the summary ends with the top reasons
     return "\n".join(lines)
 
 

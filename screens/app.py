@@ -31,6 +31,8 @@ from tcdebug.screens.messages import TargetEvent, TraceEvents
 from tcdebug.screens.output_screen import OutputScreen
 from tcdebug.screens.ranks_screen import RanksScreen
 from tcdebug.screens.rerun_screen import RerunScreen, rerun_notice
+from tcdebug.screens.times_screen import TimesScreen
+from tcdebug.screens.why_screen import WhyScreen
 from tcdebug.screens.widgets.timeline import LIVE_STATES, Ref
 from tcdebug.session import Session, rerun_from_dict
 from tcdebug.textsafe import safe_line, safe_text
@@ -50,6 +52,8 @@ class TcdebugApp(App[int]):
         Binding("o", "output", "Output", id="output"),
         Binding("r", "rerun", "Re-run", id="rerun"),
         Binding("d", "diff", "Diff", id="diff"),
+        Binding("w", "why", "Why", id="why", show=False),
+        Binding("t", "compile_times", "Compile times", id="compile_times", show=False),
         Binding("R", "ranks", "Ranks", id="ranks", show=False),
         Binding("question_mark", "help", "Help", id="help"),
         Binding("ctrl+p", "command_palette", "Palette", id="command_palette", show=False, priority=True),
@@ -381,6 +385,22 @@ class TcdebugApp(App[int]):
             self.notify("select a stage: d compares it with another compile", severity="warning")
             return
         self.push_screen(DiffScreen(self.session, ref.compile_id, ref.key if ref.is_stage else ""))
+
+    def action_why(self) -> None:
+        """Why the selected compile exists, broke, fused, recorded and took its time."""
+        ref = self.main_screen.selected
+        if ref is None or ref.compile_id not in self.session.compiles:
+            self.notify("select a compile: w explains it", severity="warning")
+            return
+        self.push_screen(WhyScreen(self.session, ref.compile_id))
+
+    def action_compile_times(self) -> None:
+        """Where compile time went: the run and each compile, as bars."""
+        if isinstance(self.screen, TimesScreen):
+            self.pop_screen()
+            return
+        ref = self.main_screen.selected
+        self.push_screen(TimesScreen(self.session, ref.compile_id if ref is not None else ""))
 
     def action_ranks(self) -> None:
         """The ranks of a multi-rank TORCH_TRACE and where they diverge."""

@@ -17,6 +17,7 @@ from tcdebug.screens.safe_rich import safe_rich
 from tcdebug.screens.widgets.timeline import Ref
 from tcdebug.session import Compile, Kernel, Session, Stage
 from tcdebug.textsafe import safe_line
+from tcdebug.why import choice_table_lines, tables_for_kernel
 
 
 @dataclass
@@ -161,6 +162,8 @@ def _kernel_view(comp: Compile, stage: Stage, kernel: Kernel) -> View:
     language = "cpp" if kernel.language in ("cpp", "c++") else "python" if kernel.language else "text"
     comment = "//" if language == "cpp" else "#"
     info = kernel_info_lines(kernel)
+    for table in tables_for_kernel(comp, stage, kernel.name):  # max-autotune: every choice it weighed
+        info += ["", "autotune choices (* = the winner):", *choice_table_lines(table)]
     preamble = "".join(f"{comment} {line}\n" if line else f"{comment}\n" for line in info)
     text = f"{preamble}\n{kernel.source}" if info else kernel.source
     meta_size = len(json.dumps(kernel.meta, sort_keys=True, default=str))

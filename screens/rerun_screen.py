@@ -108,10 +108,50 @@ class RerunScreen(Screen[None]):
                         f"(the compile's own: {rerun_spec.dynamic_text(self.call.dynamic)})",
                         classes="rerun-note",
                     )
+                yield from self._compile_option_rows()
         yield Static(id="rerun-spec")
         yield Static(id="rerun-status")
         yield GuardView(id="guard-view")
         yield Footer()
+
+    def _compile_option_rows(self) -> ComposeResult:
+        """backend, mode and fullgraph: left as the script compiled it unless changed (a fresh
+        torch.compile of the same function then re-compiles it under them)."""
+        with Horizontal(classes="rerun-row"):
+            yield Label("backend", classes="rerun-name")
+            yield Input(
+                id="rerun-backend",
+                classes="rerun-shape",
+                placeholder="(as compiled)",
+                restrict=r"[A-Za-z0-9_.]*",
+            )
+            yield Label("eager, aot_eager, inductor, or one the script registered", classes="rerun-note")
+        with Horizontal(classes="rerun-row"):
+            yield Label("mode", classes="rerun-name")
+            yield Select(
+                [("(as compiled)", "")] + [(m, m) for m in rerun_spec.MODES],
+                value="",
+                allow_blank=False,
+                id="rerun-mode",
+            )
+            yield Label("fullgraph", classes="rerun-device")
+            yield Select(
+                [("(as compiled)", ""), ("true", "true"), ("false", "false")],
+                value="",
+                allow_blank=False,
+                id="rerun-fullgraph",
+            )
+
+    def _compile_option_items(self) -> list[tuple[str, str]]:
+        items = []
+        backend = self.query_one("#rerun-backend", Input).value.strip()
+        if backend:
+            items.append(("@backend", backend))
+        for key in ("mode", "fullgraph"):
+            value = str(self.query_one(f"#rerun-{key}", Select).value or "")
+            if value:
+                items.append((f"@{key}", value))
+        return items
 
     def _title(self) -> Text:
         return safe_rich(self._raw_title())
@@ -227,7 +267,9 @@ class RerunScreen(Screen[None]):
                     items.append((inp["name"], raw))
         dynamic_text = str(self.query_one("#rerun-dynamic", Select).value)
         dynamic = rerun_spec.DYNAMIC_CHOICES.get(dynamic_text)
-        return rerun_spec.build(items, dynamic, dynamic_given=dynamic is not self.call.dynamic)
+        spec = rerun_spec.build(items, dynamic, dynamic_given=dynamic is not self.call.dynamic)
+        options = ";".join(f"{k}={v}" for k, v in self._compile_option_items())
+        return ";".join(p for p in (spec, options) if p)
 
     def validate(self, spec: str) -> list[str]:
         if self.call is None:

@@ -213,6 +213,8 @@ def format_record(record: dict[str, Any]) -> str:
     lines.append(f"  inputs: {len(inputs)}, static (address baked into the graph): {len(static)}")
     for inp in inputs:
         tag = inp.get("why_static", "") if inp.get("static") else "copied into the graph's buffer each replay"
+        if inp.get("symbol"):  # a symbolic size: one recording per value (w names where it comes from)
+            tag = f"symbolic size {inp['symbol']}: this recording's value"
         lines.append(
             f"    {inp.get('index', '?'):>3} {inp.get('name', ''):<16} {inp.get('desc', ''):<24} {tag}"
         )

@@ -398,6 +398,10 @@ def session_index(session: Session, *, complete: bool = True) -> dict[str, Any]:
                 "recompile_reason": c.recompile_reason,
                 "elapsed_s": round(c.elapsed_s, 6),
                 "metrics": c.metrics,
+                "times": c.times,
+                "autotune_tables": c.autotune_tables,
+                "guard_provenance": c.guard_provenance,
+                "why": _why_dict(session, c.compile_id),
                 "graph_breaks": [{"reason": gb.reason, "user_stack": gb.user_stack} for gb in c.graph_breaks],
                 "stages": [stage_to_dict(s, with_text=False) for s in c.ordered_stages()],
             }
@@ -406,6 +410,27 @@ def session_index(session: Session, *, complete: bool = True) -> dict[str, Any]:
         "reruns": [_rerun_dict(r) for r in session.reruns],
         "calls": [_rerun_dict(c) for c in session.calls],
     }
+
+
+def _why_dict(session: Session, compile_id: str) -> list[dict[str, Any]]:
+    from tcdebug.why import why_dict
+
+    try:
+        return why_dict(session, compile_id)
+    except Exception as exc:  # noqa: BLE001 - a why that cannot be built must not cost the dump
+        return [{"kind": "error", "title": "why", "lines": [f"could not explain: {exc}"]}]
+
+
+def write_why_files(session: Session, out: Path) -> None:
+    """`compiles/F-C/why.md` for every compile."""
+    from tcdebug.why import why_markdown
+
+    for comp in session.compiles.values():
+        try:
+            text = why_markdown(session, comp.compile_id)
+        except Exception as exc:  # noqa: BLE001
+            text = f"could not explain {comp.compile_id}: {exc}\n"
+        write_file(out, f"{compile_dir(comp.compile_id)}/why.md", text)
 
 
 def _rerun_dict(rerun: Any) -> dict[str, Any]:
@@ -440,6 +465,7 @@ def write_dump(session: Session, out: str | os.PathLike[str], *, complete: bool 
             stage.file = ""
         _try_write_index(session, out_path, complete=complete)
         raise
+    write_why_files(session, out_path)
     write_index(session, out_path, complete=complete)
     return out_path
 
@@ -740,6 +766,9 @@ def load_dump(path: str | os.PathLike[str]) -> Session:
             rank=c.get("rank"),
             process=str(c.get("process") or ""),
             pid=c.get("pid") if isinstance(c.get("pid"), int) else None,
+            times=dict(c.get("times") or {}),
+            autotune_tables=list(c.get("autotune_tables") or []),
+            guard_provenance=list(c.get("guard_provenance") or []),
         )
         comp.graph_breaks = [
             GraphBreak(comp.compile_id, gb.get("reason", ""), list(gb.get("user_stack", [])))

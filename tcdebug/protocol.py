@@ -4,8 +4,9 @@ Messages are JSON objects, one per line, over a socketpair inherited by the
 target (never a TCP port). Every message carries the protocol version `v` and a
 `type` (target -> controller events) or `cmd` (controller -> target commands).
 
-Events:    hello, compile_start, stage, graph_break, recompile, compile_end,
-           output, script_end, rerun, calls, note, ready, error, resumed, process
+Events:    hello, compile_start, stage, graph_break, recompile, compile_end, compile_times,
+           autotune, guard_provenance, output, script_end, rerun, calls, note, ready, error,
+           resumed, process
 Commands:  step, continue, run, stop, breakpoints, check_rerun, rerun, quit
 
 Forked processes of the script connect on their own (see `tcdebug.target.children`): each
@@ -45,6 +46,9 @@ EVENT_TYPES = frozenset(
         "graph_break",
         "recompile",
         "compile_end",
+        "compile_times",
+        "autotune",
+        "guard_provenance",
         "output",
         "script_end",
         "rerun",

@@ -11,6 +11,9 @@ Syntax: items separated by `;`::
     temperature=0.25     a new value for an int, float or bool argument
     kwargs['mask']=16    an argument by its path (`mask` alone works when unique)
     @dynamic=false       the compile's dynamic setting for this re-run: none, true or false
+    @backend=aot_eager   re-compile under another backend (eager, aot_eager, inductor, or one the
+                         script registered), @mode=max-autotune (default, reduce-overhead,
+                         max-autotune, max-autotune-no-cudagraphs), @fullgraph=true
 
 `parse` checks what can be checked without the call (syntax); `resolve` checks
 the spec against the recorded inputs of a call and returns a `Plan`.
@@ -81,6 +84,7 @@ class Spec:
     items: list[Item] = field(default_factory=list)
     dynamic: bool | None = None
     dynamic_given: bool = False
+    compile_options: dict[str, Any] = field(default_factory=dict)  # @backend, @mode, @fullgraph
 
 
 @dataclass
@@ -101,6 +105,7 @@ class Plan:
     dynamic: bool | None = None
     dynamic_given: bool = False
     nbytes: int = 0
+    compile_options: dict[str, Any] = field(default_factory=dict)  # see Spec.compile_options
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -112,6 +117,7 @@ class Plan:
             "dynamic": self.dynamic,
             "dynamic_given": self.dynamic_given,
             "nbytes": self.nbytes,
+            "compile_options": dict(self.compile_options),
         }
 
 
@@ -172,8 +178,16 @@ def parse(text: str) -> Spec:
             else:
                 spec.dynamic, spec.dynamic_given = DYNAMIC_CHOICES[value.lower()], True
             continue
+        if name.lower() in COMPILE_OPTIONS:
+            problem = _compile_option(spec, name.lower()[1:], value)
+            if problem:
+                errors.append(problem)
+            continue
         if name.startswith("@"):
-            errors.append(f"unknown option {name} (the only option is @dynamic=none|true|false)")
+            errors.append(
+                f"unknown option {name} (options: @dynamic=none|true|false, @backend=NAME, "
+                f"@mode={'|'.join(MODES)}, @fullgraph=true|false)"
+            )
             continue
         if name in seen:
             errors.append(f"{name} is given twice")
@@ -195,6 +209,30 @@ def parse(text: str) -> Spec:
     if errors:
         raise SpecError(errors)
     return spec
+
+
+COMPILE_OPTIONS = ("@backend", "@mode", "@fullgraph")
+MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
+_BACKEND_NAME = re.compile(r"[A-Za-z_][\w.]*")
+
+
+def _compile_option(spec: Spec, key: str, value: str) -> str:
+    """Record `@backend` / `@mode` / `@fullgraph` on the spec; a problem as one line, or ""."""
+    if key in spec.compile_options:
+        return f"@{key} is given twice"
+    if key == "backend":
+        if not _BACKEND_NAME.fullmatch(value):
+            return f"@backend={value}: expected a backend name (e.g. eager, aot_eager, inductor)"
+        spec.compile_options[key] = value
+    elif key == "mode":
+        if value.lower() not in MODES:
+            return f"@mode={value}: expected {', '.join(MODES)}"
+        spec.compile_options[key] = value.lower()
+    else:
+        if value.lower() not in ("true", "false"):
+            return f"@fullgraph={value}: expected true or false"
+        spec.compile_options[key] = value.lower() == "true"
+    return ""
 
 
 def looks_like_shape(value: str) -> bool:
@@ -262,7 +300,9 @@ def argument_list(inputs: list[dict[str, Any]]) -> str:
 
 def resolve(spec: Spec, inputs: list[dict[str, Any]], *, limit: int | None = None) -> Plan:
     """Check `spec` against the recorded inputs of a call; raise SpecError listing every problem."""
-    plan = Plan(dynamic=spec.dynamic, dynamic_given=spec.dynamic_given)
+    plan = Plan(
+        dynamic=spec.dynamic, dynamic_given=spec.dynamic_given, compile_options=dict(spec.compile_options)
+    )
     errors: list[str] = []
     for item in spec.items:
         inp = find_input(item.name, inputs)

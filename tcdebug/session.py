@@ -97,6 +97,9 @@ class Compile:
     rank: int | None = None
     process: str = ""  # the process that compiled it, readable: "main", "worker 1", "pid 1234"
     pid: int | None = None  # its pid (live runs and dumps of them)
+    times: dict[str, Any] = field(default_factory=dict)  # phase times, see tcdebug.compile_times
+    autotune_tables: list[dict[str, Any]] = field(default_factory=list)  # max-autotune choices
+    guard_provenance: list[dict[str, Any]] = field(default_factory=list)  # user frame per guard
 
     @property
     def frame_id(self) -> int:
@@ -432,6 +435,18 @@ class Session:
         comp.error = ev.get("error", "") or comp.error
         comp.elapsed_s = ev.get("elapsed_s", comp.elapsed_s)
         comp.metrics.update(ev.get("metrics", {}))
+
+    def _on_compile_times(self, ev: dict[str, Any]) -> None:
+        if isinstance(ev.get("times"), dict):
+            self.compile(ev["compile_id"]).times = dict(ev["times"])
+
+    def _on_autotune(self, ev: dict[str, Any]) -> None:
+        if isinstance(ev.get("table"), dict):
+            self.compile(ev["compile_id"]).autotune_tables.append(ev["table"])
+
+    def _on_guard_provenance(self, ev: dict[str, Any]) -> None:
+        if isinstance(ev.get("guards"), list):
+            self.compile(ev["compile_id"]).guard_provenance = list(ev["guards"])
 
     def _on_output(self, ev: dict[str, Any]) -> None:
         stream, text = ev.get("stream", "stdout"), ev.get("text", "")

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import os
 
+from tcdebug.compile_times import bar_lines, run_totals
 from tcdebug.errors import first_line
 from tcdebug.session import Compile, Rerun, Session
 from tcdebug.textsafe import safe_line
+from tcdebug.why import times_of, top_reasons
 
 
 def short_reason(reason: str) -> str:
@@ -45,6 +47,15 @@ def _cudagraph_lines(compiles: list[Compile]) -> list[str]:
             line += f"; re-recorded: {first_line(str(rerecords[-1]), 100)}"
         lines.append(line)
     return lines
+
+
+def _time_lines(session: Session, compiles: list[Compile]) -> list[str]:
+    """Where compile time went: the whole run, as text bars (per compile: why.md)."""
+    times = [times_of(c) for c in compiles]
+    total = run_totals([t for t in times if t])
+    if not total["phases"]:
+        return []
+    return [f"compile time: {total['wall_s']:.2f}s over {len(compiles)} compiles", *bar_lines(total)]
 
 
 def summary_text(session: Session, *, out: str | None = None) -> str:
@@ -95,7 +106,9 @@ def summary_text(session: Session, *, out: str | None = None) -> str:
         lines.append(f"script: {session.status_line}")
     if out:
         files = sum(1 for c in compiles for s in c.stages.values() if s.file)
-        lines.append(f"dump: {out}/ (session.json, output.txt, {files} stage files)")
+        lines.append(f"dump: {out}/ (session.json, output.txt, {files} stage files, why.md per compile)")
+    lines.extend(_time_lines(session, compiles))
+    lines.extend(top_reasons(session))  # the summary ends with the top reasons
     # Names, reasons and notes come from scripts, logs and dumps: one sanitizer for all of it.
     return "\n".join(safe_line(line) for line in lines)
 

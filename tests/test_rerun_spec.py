@@ -111,3 +111,26 @@ def test_build_and_format_round_trip():
     assert spec == "x=16*,64:float16;@dynamic=true"
     plan = resolve(parse(spec), INPUTS)
     assert plan.tensors["x"].dynamic_dims == [0] and plan.dynamic is True
+
+
+def test_compile_options_parse_and_reach_the_plan():
+    spec = rerun_spec.parse("x=16,64;@backend=aot_eager;@mode=max-autotune;@fullgraph=true")
+    assert spec.compile_options == {"backend": "aot_eager", "mode": "max-autotune", "fullgraph": True}
+    plan = rerun_spec.resolve(rerun_spec.parse("@backend=my_backend"), [])
+    assert plan.compile_options == {"backend": "my_backend"} and plan.to_dict()["compile_options"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("@mode=fast", "@mode=fast: expected default, reduce-overhead, max-autotune, max-autotune-no-cudagraphs"),
+        ("@fullgraph=maybe", "@fullgraph=maybe: expected true or false"),
+        ("@backend=rm -rf", "@backend=rm -rf: expected a backend name (e.g. eager, aot_eager, inductor)"),
+        ("@backend=eager;@backend=inductor", "@backend is given twice"),
+        ("@speed=1", "unknown option @speed"),
+    ],
+)
+def test_bad_compile_options_get_one_line_each(text, message):
+    with pytest.raises(rerun_spec.SpecError) as info:
+        rerun_spec.parse(text)
+    assert info.value.messages[0].startswith(message)

@@ -307,3 +307,32 @@ def test_diff_lines():
     assert changed.plain.split(" ~ ") == ["x: f32[8, 64]".ljust(13), "x: f32[s0, 64]"]
     assert isinstance(changed, Text) and any("red" in str(s.style) for s in changed.spans)
     assert "identical" in unified_lines(old, old, "a", "b")[0].plain
+
+
+async def test_backend_rerun_recompiles_under_aot_eager(target):
+    """The editor's backend field: a fresh torch.compile under aot_eager, the same frame again."""
+    app = host(target, mode="run")
+    try:
+        async with app.run_test(size=(140, 44)) as pilot:
+            screen = editor(app)
+            screen.query_one("#rerun-backend", Input).value = "aot_eager"
+            await pilot.pause()
+            assert screen.spec == "x=8,64;@backend=aot_eager"
+            before = set(target.session.compiles)
+            await pilot.press("f5")
+            await wait_until(pilot, lambda: screen.current is not None and screen.current.done, 120, "the re-run")
+            rerun = screen.current
+            assert rerun.status == "ok", rerun.error
+            (cid,) = rerun.produced
+            assert cid not in before and cid in target.session.call_for("0/0").compile_ids
+            comp = target.session.compiles[cid]
+            assert "BACKEND_MATCH" in comp.recompile_reason
+            assert comp.stages["aot_forward"].captured
+            assert "did not run Inductor" in comp.stages["kernel_source.forward"].reason
+            # a mode torch.compile does not have never leaves the editor
+            screen.query_one("#rerun-backend", Input).value = ""
+            screen.query_one("#rerun-mode", Select).value = "max-autotune"
+            await pilot.pause()
+            assert screen.spec == "x=8,64;@mode=max-autotune" and not screen.problems
+    finally:
+        target.sink = None

@@ -19,8 +19,10 @@ from textual.widgets.option_list import Option
 
 from tcdebug import stages as stage_catalog
 from tcdebug.errors import first_line
+from tcdebug.screens.widgets.time_chart import mini_bar
 from tcdebug.session import Compile, Session, Stage
 from tcdebug.textsafe import safe_line
+from tcdebug.why import times_of
 
 PART_TAGS = {"forward": "fwd", "backward": "bwd", "inference": "inf"}
 LIVE_STATES = ("starting", "running", "paused")
@@ -151,7 +153,12 @@ def compile_label(comp: Compile, *, collapsed: bool, live: bool) -> Text:
         parts.append((" ↻", "magenta"))
     if comp.graph_breaks:
         parts.append((f" ⚠{len(comp.graph_breaks)}", "yellow"))
-    return _assemble(*parts)
+    label = _assemble(*parts)
+    times = times_of(comp)
+    if times:  # where its compile time went, as a small stacked bar (t: the full chart)
+        label.append(" ")
+        label.append_text(mini_bar(times, width=6))
+    return label
 
 
 RowCache = dict[str, tuple[tuple[Any, ...], list[Row]]]
@@ -166,6 +173,8 @@ def _signature(comp: Compile, state: TimelineState) -> tuple[Any, ...]:
         comp.function,
         comp.recompile_reason,
         comp.error,
+        comp.times.get("wall_s"),
+        comp.metrics.get("dynamo_cumulative_compile_time_us"),
         tuple(gb.reason for gb in comp.graph_breaks),
         tuple((st.key, st.status, len(st.kernels)) for st in comp.stages.values()),
         paused,

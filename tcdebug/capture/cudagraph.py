@@ -51,6 +51,8 @@ def cudagraphs_requested(torch: Any) -> bool:
 def describe(t: Any) -> str:
     shape = getattr(t, "shape", None)
     if shape is None:
+        if isinstance(t, (int, float)) and not isinstance(t, bool):
+            return f"{type(t).__name__} {t}"  # a symbolic size's value for this recording
         return type(t).__name__
     dtype = str(getattr(t, "dtype", "")).replace("torch.", "")
     return f"{dtype}{list(shape)}"
@@ -292,6 +294,13 @@ def _count_nodes(manager: Any) -> int:
     return count
 
 
+def _symbol(placeholder: Any) -> str:
+    val = getattr(placeholder, "meta", {}).get("val") if hasattr(placeholder, "meta") else None
+    node = getattr(val, "node", None)
+    expr = getattr(node, "expr", None)
+    return str(expr) if expr is not None and type(val).__name__ == "SymInt" else ""
+
+
 def describe_node(node: Any, inputs: list[Any], context: Any) -> dict[str, Any]:
     """What a CUDAGraphNode is about to record: its place in the tree, pool and inputs."""
     wrapped = node.wrapped_function
@@ -310,6 +319,9 @@ def describe_node(node: Any, inputs: list[Any], context: Any) -> dict[str, Any]:
         elif i in param_like:
             why = "static (parameter, buffer or marked static)"
         entry = {"index": i, "name": name, "desc": describe(t), "static": i in static, "why_static": why}
+        symbol = _symbol(placeholders[i]) if i < len(placeholders) else ""
+        if symbol:
+            entry["symbol"] = symbol  # e.g. s77: the ShapeEnv symbol this int input carries
         if i in mutated:
             entry["mutated"] = True
         described.append(entry)

@@ -27,6 +27,15 @@ _METRIC_KEYS = (
     "num_graph_breaks",
     "cudagraph_skip_reason",
     "dynamo_time_before_restart_s",
+    # cumulative phase times (µs): where compile time went when no chromium events came
+    "dynamo_cumulative_compile_time_us",
+    "aot_autograd_cumulative_compile_time_us",
+    "inductor_cumulative_compile_time_us",
+    "inductor_code_gen_cumulative_compile_time_us",
+    "triton_compile_time_us",
+    "pre_grad_pass_time_us",
+    "post_grad_pass_time_us",
+    "joint_graph_pass_time_us",
 )
 
 

@@ -20,6 +20,9 @@ UNITS = (
     "tcdebug.capture.guards",
     "tcdebug.capture.bytecode",
     "tcdebug.capture.events",
+    "tcdebug.capture.compile_times",
+    "tcdebug.capture.autotune",
+    "tcdebug.capture.guard_provenance",
     "tcdebug.capture.cudagraph",
     "tcdebug.capture.calls",
 )

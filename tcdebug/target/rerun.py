@@ -20,6 +20,7 @@ from tcdebug.capture.guard_check import GuardCheckUnavailable, check_code, dynam
 from tcdebug.errors import headline
 from tcdebug.session import EntryCheck, Rerun, guard_from_dict
 from tcdebug.target.pauser import StopRequested
+from tcdebug.target.rerun_options import OptionsError, recompiled
 
 MODES = ("step", "continue", "run")
 _WRAPPED_RE = re.compile(r"got (\w+(?:Error|Exception))\('(.+?)'\)")
@@ -181,17 +182,20 @@ class RerunService:
             self.pauser.resume(mode, msg.get("breakpoints"))
         self.send(rerun)
         before = set(self.recorder.compiles)
+        invoke, setting = call.target.invoke, dynamic_setting(self.torch, call.target.ctx, dynamic)
         try:
+            if plan.compile_options:  # @backend / @mode / @fullgraph: a fresh torch.compile
+                invoke, setting = recompiled(self.torch, call.target, plan.compile_options, dynamic), _nothing()
             with (
                 self.log.suspend() if self.log is not None else _nothing(),
                 self.torch.set_grad_enabled(call.grad_enabled),
-                dynamic_setting(self.torch, call.target.ctx, dynamic),
+                setting,
             ):
-                call.target.invoke(*args, **kwargs)
+                invoke(*args, **kwargs)
             rerun.status = "ok"
         except StopRequested:
             raise
-        except GuardCheckUnavailable as exc:
+        except (GuardCheckUnavailable, OptionsError) as exc:
             rerun.status, rerun.error = "failed", str(exc)
         except Exception as exc:  # noqa: BLE001 - the model's own error is the answer
             rerun.status, rerun.error = "failed", self.explain(call, exc, args, kwargs)

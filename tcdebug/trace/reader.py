@@ -109,7 +109,7 @@ KNOWN_EVENTS = frozenset(
 )
 
 # Records whose payload the session needs while loading (small, or split into kernels).
-EAGER_PAYLOADS = frozenset({"inductor_output_code"})
+EAGER_PAYLOADS = frozenset({"inductor_output_code", "chromium_event"})  # chromium: compile times
 EAGER_ARTIFACTS = frozenset(
     {
         "torch_version",

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from tcdebug import stages as stage_catalog
+from tcdebug.compile_times import PhaseCollector, parse_event
 from tcdebug.dynamo_text import compile_outcome, recompile_reasons, split_graph_break
 from tcdebug.kernels import split_output_code
 from tcdebug.session import LOADED, Kernel, Session
@@ -185,6 +186,7 @@ class TraceConverter:
         self._run: tuple[int, int] = (0, 0)  # the run of the last record with a compile id
         self._global: str | None = None  # the open `-/-` compile
         self._globals = 0
+        self.phases = PhaseCollector()  # compile time per phase (tcdebug.compile_times)
 
     def events(self, records: Iterator[Record]) -> Iterator[dict[str, Any]]:
         for record in records:
@@ -244,6 +246,10 @@ class TraceConverter:
         if key == "link":
             yield self._link(record)
             return
+        if key == "chromium_event" and record.compile_id is not None:
+            done = self.phases.feed(parse_event(record.payload), self.compile_key(record))
+            if done is not None and done in self.compiles:
+                yield {"type": "compile_times", "compile_id": done, "times": self.phases.times(done)}
         if key in _IGNORED:
             return
         if name == "torch_version":

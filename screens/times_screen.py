@@ -1,0 +1,58 @@
+"""The `t` screen: where compile time went, for the whole run and per compile."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from tcdebug.compile_times import run_totals
+from tcdebug.screens.widgets.time_chart import TimeChart
+from tcdebug.session import Session
+from tcdebug.textsafe import safe_line
+from tcdebug.why import times_of
+
+
+class TimesScreen(Screen[None]):
+    """A bar chart per compile (and the run's total), from `Compile.times`."""
+
+    CSS_PATH = "times_screen.tcss"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,t", "app.pop_screen", "Back", id="close_times"),
+    ]
+
+    def __init__(self, session: Session, compile_id: str = "") -> None:
+        super().__init__()
+        self.session = session
+        self.compile_id = compile_id  # scrolled to first
+
+    def compose(self) -> ComposeResult:
+        yield Static(" compile time: where it went (phases measured by torch; other = inferred)", id="times-title")
+        with VerticalScroll(id="times-body"):
+            compiles = self.session.ordered_compiles()
+            total = run_totals([t for t in (times_of(c) for c in compiles) if t])
+            yield Static(Text(f"whole run · {len(compiles)} compiles", style="bold"), classes="times-head")
+            chart = TimeChart(id="times-total", classes="times-chart")
+            chart.show_times(total)
+            yield chart
+            for i, comp in enumerate(compiles):
+                head = Text(f"{comp.compile_id} {safe_line(comp.function)}", style="bold")
+                yield Static(head, classes="times-head", id=f"times-head-{i}")
+                chart = TimeChart(classes="times-chart", id=f"times-compile-{i}")
+                chart.show_times(times_of(comp))
+                yield chart
+        yield Footer()
+
+    def on_mount(self) -> None:
+        body = self.query_one("#times-body", VerticalScroll)
+        body.focus()
+        ids = [c.compile_id for c in self.session.ordered_compiles()]
+        if self.compile_id in ids:
+            target = self.query_one(f"#times-head-{ids.index(self.compile_id)}")
+            self.call_after_refresh(body.scroll_to_widget, target, animate=False, top=True)

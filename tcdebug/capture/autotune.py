@@ -1,0 +1,84 @@
+"""Kernel choice under max-autotune: every choice Inductor benchmarked for a template (mm, bmm,
+addmm, conv, flex attention, ...), with its time, its share of the best, and its tile sizes.
+
+Wraps `AlgorithmSelectorCache.log_results`, which torch calls with the timings after each
+autotuned selection; sends one `autotune` event per table."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from tcdebug.capture.base import CaptureContext
+
+STAGES: tuple[str, ...] = ()
+_PARAM = re.compile(r"(\w+)=('[^']*'|[^,\s]+)")
+MAX_CHOICES = 200
+
+
+def parse_description(text: str) -> dict[str, Any]:
+    """"BLOCK_K=32, BLOCK_M=16, num_stages=2, num_warps=4" -> {name: value}."""
+    params: dict[str, Any] = {}
+    for key, value in _PARAM.findall(text or ""):
+        value = value.strip("'")
+        try:
+            params[key] = int(value)
+        except ValueError:
+            params[key] = value
+    return params
+
+
+def table_of(name: str, input_nodes: Any, timings: dict[Any, float]) -> dict[str, Any]:
+    sizes = []
+    for node in input_nodes or []:
+        try:
+            sizes.append("x".join(str(s) for s in node.get_size()))
+        except Exception:  # noqa: BLE001 - a node without a size: leave it out
+            sizes.append("?")
+    finite = {c: t for c, t in timings.items() if isinstance(t, (int, float)) and math.isfinite(t)}
+    best_choice = min(finite, key=finite.__getitem__) if finite else None
+    best = finite.get(best_choice) if best_choice is not None else None
+    choices = []
+    for choice, t in sorted(timings.items(), key=lambda kv: kv[1] if math.isfinite(kv[1]) else math.inf):
+        ok = isinstance(t, (int, float)) and math.isfinite(t)
+        description = str(getattr(choice, "description", "") or "")
+        choices.append(
+            {
+                "name": str(getattr(choice, "name", choice)),
+                "time_ms": float(t) if ok else None,
+                "share": (best / t) if ok and best is not None and t > 0 else None,
+                "params": parse_description(description),
+                "description": description[:500],
+            }
+        )
+    return {
+        "name": name,
+        "sizes": ", ".join(sizes),
+        "winner": str(getattr(best_choice, "name", "")) if best_choice is not None else "",
+        "choices": choices[:MAX_CHOICES],
+    }
+
+
+def install(ctx: CaptureContext) -> None:
+    torch = ctx.torch
+    from torch._inductor import select_algorithm
+
+    cache = select_algorithm.AlgorithmSelectorCache
+    original = cache.__dict__["log_results"].__func__  # a staticmethod
+    rec = ctx.recorder
+
+    def log_results(name: str, input_nodes: Any, timings: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            cid = torch._guards.CompileContext.current_compile_id()
+            cid = str(cid) if cid is not None else rec.current
+            if cid is not None and isinstance(timings, dict) and timings:
+                table = table_of(name, input_nodes, timings)
+                part = rec.inductor_part(cid)
+                table["stage"] = "kernel_source" + (f".{part}" if part else "")
+                rec.send("autotune", compile_id=cid, table=table)
+        except Exception:  # noqa: BLE001 - capture never breaks the compile
+            pass
+        return original(name, input_nodes, timings, *args, **kwargs)
+
+    cache.log_results = staticmethod(log_results)  # type: ignore[method-assign,assignment]

@@ -1,0 +1,26 @@
+"""Compile time per phase: folds torch's `dynamo_timed` chromium events (see
+`tcdebug.compile_times`) and sends a `compile_times` event each time a compile's outermost
+timer ends (the forward compile, then again after a lazy backward compile)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tcdebug.capture.base import CaptureContext
+from tcdebug.compile_times import PhaseCollector, parse_event
+
+STAGES: tuple[str, ...] = ()
+
+
+def install(ctx: CaptureContext) -> None:
+    rec = ctx.recorder
+    collector = PhaseCollector()
+
+    def on_event(cid: str, md: dict[str, Any], payload: str | None) -> None:
+        if md.get("frame_id") is None:
+            return  # a worker thread's timer: the waiting compile's own timer covers it
+        done = collector.feed(parse_event(payload), cid)
+        if done is not None:
+            rec.send("compile_times", compile_id=done, times=collector.times(done))
+
+    ctx.handler.on("chromium_event", on_event)

@@ -1,0 +1,70 @@
+"""Guard provenance: for each guard Dynamo installed, the user stack it recorded (`Guard.user_stack`).
+
+The guard tree text names only the innermost frame torch finds interesting, which for a module is
+often torch's own code (`nn/modules/linear.py:134`). This unit keeps, per guard, the innermost frame
+of the user's code (outside torch and tcdebug) and a few frames around it, and sends them as one
+`guard_provenance` event per compile, after Dynamo built the guards (`CheckFunctionManager`)."""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import Any
+
+from tcdebug.capture.base import CaptureContext
+
+STAGES: tuple[str, ...] = ()
+MAX_GUARDS = 2000
+_OURS = os.sep + "tcdebug" + os.sep
+
+
+def _frames(stack: Any) -> list[dict[str, Any]]:
+    return [
+        {"file": str(fs.filename), "line": int(fs.lineno or 0), "name": str(fs.name), "code": str(fs.line or "")}
+        for fs in stack or []
+    ]
+
+
+def provenance(guards: Any, torch_dir: str) -> list[dict[str, Any]]:
+    out = []
+    for guard in list(guards or [])[:MAX_GUARDS]:
+        frames = _frames(getattr(guard, "user_stack", None))
+        if not frames:
+            continue
+        user = [f for f in frames if not f["file"].startswith(torch_dir) and _OURS not in f["file"]]
+        try:
+            kind = guard.create_fn_name()
+        except Exception:  # noqa: BLE001
+            kind = ""
+        out.append(
+            {
+                "source": str(getattr(guard, "name", "")),
+                "kind": kind,
+                "user": user[-1] if user else None,  # the innermost frame of the user's code
+                "innermost": frames[-1],
+            }
+        )
+    return out
+
+
+def install(ctx: CaptureContext) -> None:
+    torch = ctx.torch
+    guards_mod = torch._dynamo.guards
+    manager = guards_mod.CheckFunctionManager
+    original = manager.__init__
+    torch_dir = os.path.dirname(torch.__file__) + os.sep
+    rec = ctx.recorder
+
+    @functools.wraps(original)
+    def init(self: Any, f_code: Any, output_graph: Any = None, *args: Any, **kwargs: Any) -> None:
+        original(self, f_code, output_graph, *args, **kwargs)
+        try:
+            cid = torch._guards.CompileContext.current_compile_id()
+            cid = str(cid) if cid is not None else rec.current
+            found = provenance(getattr(output_graph, "guards", None), torch_dir)
+            if cid is not None and found:
+                rec.send("guard_provenance", compile_id=cid, guards=found)
+        except Exception:  # noqa: BLE001 - capture never breaks the compile
+            pass
+
+    manager.__init__ = init

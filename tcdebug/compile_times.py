@@ -1,0 +1,258 @@
+"""Where compile time went: phases of each compile, from torch's own timers.
+
+Torch times every compile phase with `dynamo_timed`, which logs a begin/end pair of
+`chromium_event` records (the live structured-trace logger, and TORCH_TRACE logs). Each
+compile's events nest: `dynamo` > `entire_frame_compile` > `bytecode_tracing`, `backend_compile`
+> `create_aot_dispatcher_function` > ... > `compile_file`. `PhaseCollector` folds them into a
+handful of phases, giving each moment of the compile to the innermost event that names a phase.
+What is left of the compile's wall time (the union of its outermost events) is "other":
+inferred, not measured. Without chromium events, `phases_from_metrics` infers coarser phases
+from the compile's `compilation_metrics` (cumulative times that nest the same way).
+
+Stdlib only: the live capture, the trace reader and the dump share it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+OTHER = "other"
+
+# Phase labels, in pipeline order (the chart's order).
+PHASES = (
+    "Dynamo tracing",
+    "Dynamo guards",
+    "AOTAutograd",
+    "FX passes",
+    "Inductor lowering",
+    "Scheduling/fusion",
+    "Codegen",
+    "C++/Triton compile",
+    "Autotuning",
+    "CUDA-graph recording",
+    OTHER,
+)
+
+# dynamo_timed event names -> phase. Prefixes end with "*".
+_EXACT = {
+    "bytecode_tracing": "Dynamo tracing",
+    "fullgraph_capture": "Dynamo tracing",
+    "build_guards": "Dynamo guards",
+    "create_aot_dispatcher_function": "AOTAutograd",
+    "aot_collect_metadata": "AOTAutograd",
+    "aot_trace_joint_graph": "AOTAutograd",
+    "min_cut_rematerialization_partition": "AOTAutograd",
+    "_recursive_joint_graph_passes": "FX passes",
+    "_recursive_pre_grad_passes": "FX passes",
+    "_recursive_post_grad_passes": "FX passes",
+    "additional_fake_tensor_prop": "FX passes",
+    "GraphLowering.run": "Inductor lowering",
+    "Scheduler.__init__": "Scheduling/fusion",
+    "code_gen": "Codegen",
+    "GraphLowering.codegen": "Codegen",
+    "GraphLowering.compile_to_fn": "Codegen",
+    "Scheduler.codegen": "Codegen",
+    "PythonWrapperCodegen.generate": "Codegen",
+    "compile_file": "C++/Triton compile",
+    "async_compile.wait": "C++/Triton compile",
+    "async_compile.precompile": "C++/Triton compile",
+    "PyCodeCache.load_by_key_path": "C++/Triton compile",
+    "CachingAutotuner.slow_precompile_config": "C++/Triton compile",
+    "CachingAutotuner.benchmark_all_configs": "Autotuning",
+    "CachingAutotuner.coordinate_descent_tuning": "Autotuning",
+    "CachingAutotuner.combo_sequential_autotune": "Autotuning",
+    "CUDAGraphNode.record": "CUDA-graph recording",
+}
+_SUFFIX = {
+    "_template_autotuning": "Autotuning",
+    "_template_precompiling": "C++/Triton compile",
+}
+
+
+def phase_of(name: str) -> str | None:
+    """The phase a `dynamo_timed` event name belongs to, or None (a container or unknown)."""
+    phase = _EXACT.get(name)
+    if phase is not None:
+        return phase
+    for suffix, phase in _SUFFIX.items():
+        if name.endswith(suffix):
+            return phase
+    if "cudagraph" in name.lower() and "record" in name.lower():
+        return "CUDA-graph recording"
+    return None
+
+
+@dataclass
+class _Interval:
+    name: str
+    start: float  # µs
+    end: float
+    tid: Any = 0
+
+
+@dataclass
+class _CompileEvents:
+    intervals: list[_Interval] = field(default_factory=list)
+    open: dict[tuple[str, Any], list[float]] = field(default_factory=dict)  # (name, tid) -> starts
+
+
+class PhaseCollector:
+    """Folds `dynamo_timed` begin/end events into per-compile phase times."""
+
+    def __init__(self) -> None:
+        self.compiles: dict[str, _CompileEvents] = {}
+
+    def feed(self, event: dict[str, Any] | None, compile_id: str | None = None) -> str | None:
+        """Take one chromium event of compile `compile_id` (default: the event's own); returns the
+        compile id when one of its outermost events just ended (worth re-sending), else None."""
+        if not isinstance(event, dict):
+            return None
+        args = event.get("args")
+        cid = compile_id or (args.get("compile_id") if isinstance(args, dict) else None)
+        if cid in (None, "", "None"):
+            return None  # e.g. a parallel compile worker's event: its time shows in the waiter's
+        ph, name, ts = event.get("ph"), event.get("name"), event.get("ts")
+        if not isinstance(cid, str) or not isinstance(name, str) or not isinstance(ts, (int, float)):
+            return None
+        if ph not in ("B", "E"):
+            return None
+        comp = self.compiles.setdefault(cid, _CompileEvents())
+        key = (name, event.get("tid", 0))
+        if ph == "B":
+            comp.open.setdefault(key, []).append(float(ts))
+            return None
+        starts = comp.open.get(key)
+        if not starts:
+            return None
+        start = starts.pop()
+        comp.intervals.append(_Interval(name, start, float(ts), key[1]))
+        return cid if not any(comp.open.values()) else None
+
+    def times(self, compile_id: str) -> dict[str, Any]:
+        comp = self.compiles.get(compile_id)
+        return phase_times(comp.intervals) if comp else {}
+
+
+def phase_times(intervals: list[_Interval]) -> dict[str, Any]:
+    """{"wall_s", "phases": {phase: s}, "measured_s", "source"} for one compile's intervals."""
+    if not intervals:
+        return {}
+    roots = _union([(i.start, i.end) for i in intervals])
+    wall = sum(b - a for a, b in roots)
+    named = [i for i in intervals if phase_of(i.name) is not None]
+    # Elementary segments between every boundary; each goes to the innermost named event.
+    bounds = sorted({x for i in named for x in (i.start, i.end)})
+    totals: dict[str, float] = {}
+    for a, b in zip(bounds, bounds[1:], strict=False):
+        covering = [i for i in named if i.start <= a and i.end >= b]
+        if not covering:
+            continue
+        inner = min(covering, key=lambda i: (i.end - i.start))
+        phase = phase_of(inner.name) or OTHER
+        totals[phase] = totals.get(phase, 0.0) + (b - a)
+    measured = sum(totals.values())
+    phases = {p: round(totals[p] / 1e6, 6) for p in PHASES if totals.get(p)}
+    other = max(0.0, wall - measured)
+    if other > 0:
+        phases[OTHER] = round(other / 1e6, 6)
+    return {
+        "wall_s": round(wall / 1e6, 6),
+        "measured_s": round(measured / 1e6, 6),
+        "phases": phases,
+        "source": "torch dynamo_timed events",
+    }
+
+
+def _union(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    out: list[tuple[float, float]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
+def parse_event(payload: str | None) -> dict[str, Any] | None:
+    try:
+        value = json.loads(payload or "")
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def phases_from_metrics(metrics: dict[str, Any]) -> dict[str, Any]:
+    """Coarser phases inferred from a compile's `compilation_metrics` (cumulative, nested times).
+
+    dynamo ⊃ backend (AOTAutograd) ⊃ inductor ⊃ inductor codegen ⊃ Triton/C++ compile.
+    """
+
+    def us(key: str) -> float:
+        value = metrics.get(key)
+        return float(value) if isinstance(value, (int, float)) else 0.0
+
+    wall = us("dynamo_cumulative_compile_time_us") or us("duration_us")
+    if not wall:
+        return {}
+    aot = us("aot_autograd_cumulative_compile_time_us")
+    inductor = us("inductor_cumulative_compile_time_us")
+    codegen = us("inductor_code_gen_cumulative_compile_time_us")
+    native = min(us("triton_compile_time_us"), codegen) if codegen else 0.0
+    passes = us("pre_grad_pass_time_us") + us("post_grad_pass_time_us") + us("joint_graph_pass_time_us")
+    parts = {
+        "Dynamo tracing": wall - aot if aot else wall,
+        "AOTAutograd": max(0.0, aot - inductor - passes) if aot else 0.0,
+        "FX passes": passes,
+        "Inductor lowering": max(0.0, inductor - codegen) if inductor else 0.0,
+        "Codegen": max(0.0, codegen - native),
+        "C++/Triton compile": native,
+    }
+    phases = {p: round(v / 1e6, 6) for p, v in parts.items() if v > 0}
+    return {
+        "wall_s": round(wall / 1e6, 6),
+        "measured_s": round(sum(phases.values()), 6),
+        "phases": phases,
+        "source": "inferred from compilation_metrics (cumulative times)",
+    }
+
+
+def run_totals(times: list[dict[str, Any]]) -> dict[str, Any]:
+    """The whole run: each phase summed over compiles."""
+    phases: dict[str, float] = {}
+    wall = 0.0
+    for t in times:
+        wall += float(t.get("wall_s") or 0.0)
+        for p, s in (t.get("phases") or {}).items():
+            phases[p] = phases.get(p, 0.0) + float(s)
+    ordered = {p: round(phases[p], 6) for p in PHASES if p in phases}
+    ordered.update({p: round(s, 6) for p, s in phases.items() if p not in ordered})
+    return {"wall_s": round(wall, 6), "phases": ordered}
+
+
+def bar_lines(times: dict[str, Any], *, width: int = 30, indent: str = "  ") -> list[str]:
+    """Text bars: one line per phase, `label  ████▌  1.23s  45%`."""
+    phases: dict[str, float] = times.get("phases") or {}
+    wall = float(times.get("wall_s") or 0.0) or sum(phases.values())
+    if not phases or wall <= 0:
+        return []
+    labels = {p: p + (" (inferred)" if p == OTHER else "") for p in phases}
+    label_w = max(len(label) for label in labels.values())
+    lines = []
+    for phase, secs in phases.items():
+        share = secs / wall
+        lines.append(f"{indent}{labels[phase]:<{label_w}} {text_bar(share, width)} {secs:8.3f}s {share * 100:5.1f}%")
+    return lines
+
+
+_EIGHTHS = " ▏▎▍▌▋▊▉"
+
+
+def text_bar(share: float, width: int) -> str:
+    """A bar of `width` cells filled to `share` (0..1), in eighths of a cell."""
+    share = min(max(share, 0.0), 1.0)
+    eighths = round(share * width * 8)
+    full, rest = divmod(eighths, 8)
+    bar = "█" * full + (_EIGHTHS[rest] if rest else "")
+    return bar.ljust(width)

@@ -1,0 +1,361 @@
+"""The why layer: compile time per phase, why each compile exists, graph-break registry entries,
+refused fusions, and the `w` / `t` screens. Real compiles come from the shared dump fixtures."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import DATA, SAMPLES, DumpRun, run_tcdebug
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pilot import main_screen, wait_until
+
+from tcdebug.compile_times import OTHER, PhaseCollector, bar_lines, phases_from_metrics
+from tcdebug.dump import load_dump
+from tcdebug.screens.app import TcdebugApp
+from tcdebug.screens.times_screen import TimesScreen
+from tcdebug.screens.why_screen import WhyScreen
+from tcdebug.screens.widgets.timeline import Ref
+from tcdebug.session import Session
+from tcdebug.trace import load_trace_session
+from tcdebug.why import FUSION, explain, parse_graph_break, why_markdown
+
+MEASURED = "torch dynamo_timed events"
+
+
+# ----- compile time -------------------------------------------------------------------------------
+def _ev(name: str, ph: str, ts: float, cid: str = "0/0", tid: int = 0) -> dict:
+    return {"name": name, "ph": ph, "ts": ts, "tid": tid, "args": {"compile_id": cid}}
+
+
+def test_each_moment_goes_to_the_innermost_named_phase():
+    pc = PhaseCollector()
+    events = [
+        _ev("dynamo", "B", 0),
+        _ev("bytecode_tracing", "B", 10),
+        _ev("bytecode_tracing", "E", 40),
+        _ev("backend_compile", "B", 50),
+        _ev("GraphLowering.codegen", "B", 60),
+        _ev("compile_file", "B", 70),
+        _ev("compile_file", "E", 170),
+        _ev("GraphLowering.codegen", "E", 200),
+        _ev("backend_compile", "E", 210),
+    ]
+    assert [pc.feed(e) for e in events] == [None] * len(events)
+    assert pc.feed(_ev("dynamo", "E", 220)) == "0/0"  # the outermost timer closed: times are ready
+    times = pc.times("0/0")
+    assert times["wall_s"] == pytest.approx(220e-6)
+    phases = times["phases"]
+    assert phases["Dynamo tracing"] == pytest.approx(30e-6)
+    assert phases["C++/Triton compile"] == pytest.approx(100e-6)
+    assert phases["Codegen"] == pytest.approx(40e-6)  # 140 µs of codegen, 100 of it compiling C++
+    assert phases[OTHER] == pytest.approx(50e-6)  # not in a named timer: inferred
+    assert sum(phases.values()) == pytest.approx(times["wall_s"])
+    assert "(inferred)" in "\n".join(bar_lines(times))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.fixed_dictionaries(
+            {
+                "name": st.sampled_from(["dynamo", "compile_file", "code_gen", "x", ""]),
+                "ph": st.sampled_from(["B", "E", "i", "X", None]),
+                "ts": st.one_of(st.floats(allow_nan=True), st.integers(), st.text(max_size=3)),
+                "args": st.one_of(st.none(), st.fixed_dictionaries({"compile_id": st.sampled_from(["0/0", None])})),
+            }
+        ),
+        max_size=30,
+    )
+)
+def test_bad_chromium_events_never_raise(events):
+    pc = PhaseCollector()
+    for ev in events:
+        pc.feed(ev)
+    for cid in pc.compiles:
+        times = pc.times(cid)
+        if times:
+            bar_lines(times)
+
+
+def test_metrics_alone_give_inferred_phases():
+    times = phases_from_metrics(
+        {
+            "dynamo_cumulative_compile_time_us": 1_000_000,
+            "aot_autograd_cumulative_compile_time_us": 800_000,
+            "inductor_cumulative_compile_time_us": 600_000,
+            "inductor_code_gen_cumulative_compile_time_us": 500_000,
+            "triton_compile_time_us": 400_000,
+        }
+    )
+    assert times["wall_s"] == 1.0 and "inferred" in times["source"]
+    assert times["phases"]["C++/Triton compile"] == 0.4
+    assert sum(times["phases"].values()) == pytest.approx(1.0)
+
+
+def test_a_torch_trace_log_gives_phase_times_per_compile():
+    session = load_trace_session(next((DATA / "traces" / "mlp").iterdir()))
+    comp = session.compiles["0/0"]
+    assert comp.times["source"] == MEASURED
+    assert comp.times["wall_s"] == pytest.approx(comp.metrics["entire_frame_compile_time_s"], rel=0.05)
+    assert "C++/Triton compile" in comp.times["phases"]
+
+
+# ----- the live mlp run (shared fixture) --------------------------------------------------------
+@pytest.fixture(scope="module")
+def mlp_session(mlp_dump: DumpRun) -> Session:
+    assert mlp_dump.returncode == 0, mlp_dump.stderr[-3000:]
+    return load_dump(mlp_dump.out)
+
+
+@pytest.mark.slow
+def test_mlp_chart_has_five_phases_summing_to_the_wall_time(mlp_session, mlp_dump):
+    index = json.loads((mlp_dump.out / "session.json").read_text())
+    for comp in index["compiles"]:
+        times = comp["times"]
+        assert times["source"] == MEASURED
+        measured = {p: s for p, s in times["phases"].items() if p != OTHER}
+        assert len(measured) >= 5, measured
+        # the measured phases cover the compile's wall time to within 10%
+        assert sum(measured.values()) == pytest.approx(times["wall_s"], rel=0.10)
+    # and that wall time is torch's own figure for the forward compile
+    first = index["compiles"][0]
+    assert first["times"]["wall_s"] == pytest.approx(first["metrics"]["entire_frame_compile_time_s"], rel=0.10)
+    assert "compile time:" in mlp_dump.stdout and "C++/Triton compile" in mlp_dump.stdout
+    tail = mlp_dump.stdout[mlp_dump.stdout.index("\ntop reasons:") :].splitlines()
+    assert tail[1] == "  most expensive compiles:" and "forward" in tail[2] and "mostly " in tail[2]
+    assert tail[-2:] == ["  recompile causes:", "    1x GLOBAL_STATE changed: grad_mode"]  # it ends there
+
+
+@pytest.mark.slow
+def test_mlp_why_lists_refused_fusions_and_the_cpu_backends_own_fusion(mlp_session, mlp_dump):
+    parts = [p for p in explain(mlp_session, "0/1") if p.kind == FUSION]
+    backward = next(p for p in parts if p.stage == "inductor_ir_post_fusion.backward")
+    assert backward.data["refused"] == {"no shared data": [["op3", "op5"]]}
+    text = "\n".join(backward.lines)
+    assert "op3 (Pointwise of where, le, full_default) + op5 (Reduction of sum_2)" in text
+    assert backward.data["kernels"]["cpp_fused_sum_threshold_backward_0"] == ["op2", "op3"]
+    assert "the CPU backend fused them at codegen" in text
+    why = (mlp_dump.out / "compiles" / "0-1" / "why.md").read_text()
+    assert "no shared data" in why and "GLOBAL_STATE changed: grad_mode" in why
+    index = json.loads((mlp_dump.out / "session.json").read_text())
+    kinds = [p["kind"] for p in index["compiles"][1]["why"]]
+    assert kinds[0] == "exists" and "fusion" in kinds and "time" in kinds
+
+
+@pytest.mark.slow
+def test_each_guard_keeps_the_users_own_frame(mlp_session):
+    """Dynamo's guard text names torch's Linear for the input guard; its user stack reaches mlp.py."""
+    found = {(g["kind"], g["source"]): g for g in mlp_session.compiles["0/0"].guard_provenance}
+    x = found[("TENSOR_MATCH", "L['x']")]
+    assert x["innermost"]["file"].endswith("nn/modules/linear.py")
+    assert x["user"]["file"].endswith("samples/mlp.py") and x["user"]["line"] == 18
+    assert x["user"]["code"] == "return self.fc2(torch.relu(self.fc1(x)))"
+
+
+# ----- graph breaks ---------------------------------------------------------------------------
+@pytest.mark.slow
+def test_each_graph_break_shows_its_registry_entry(graph_breaks_dump):
+    assert graph_breaks_dump.returncode == 0, graph_breaks_dump.stderr[-3000:]
+    session = load_dump(graph_breaks_dump.out)
+    breaks = session.graph_breaks()
+    assert len(breaks) == 3
+    infos = [parse_graph_break(gb.reason) for gb in breaks]
+    assert [i["gb_type"] for i in infos] == [
+        "Failed to trace builtin operator",
+        "Unsupported Tensor.item() call with capture_scalar_outputs=False",
+        "Data-dependent branching",
+    ]
+    for info in infos:
+        assert info["explanation"] and info["hints"] and info["registry_id"].startswith("GB")
+    why = (graph_breaks_dump.out / "compiles" / "1-0" / "why.md").read_text()
+    assert "Type: Unsupported Tensor.item() call" in why
+    assert "Hint: Set `torch._dynamo.config.capture_scalar_outputs = True`" in why
+    assert 'graph_breaks.py", line 9, in normalize' in why  # the user stack
+    assert "graph break types:" in graph_breaks_dump.stdout
+
+
+# ----- the recompile's failing guard and the line that installed it ---------------------------------
+@pytest.fixture(scope="module")
+def dynamic_rerun(tmp_path_factory: pytest.TempPathFactory) -> Session:
+    out = tmp_path_factory.mktemp("why_dynamic") / "out"
+    specs = ["x=16,64", "x=16,64;@backend=aot_eager", "@backend=nosuch"]
+    args = [a for spec in specs for a in ("--rerun", spec)]
+    proc = run_tcdebug("--dump", str(out), *args, str(SAMPLES / "dynamic_shapes.py"))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return load_dump(out)
+
+
+@pytest.mark.slow
+def test_rerun_recompile_names_the_failing_guard_and_its_user_line(dynamic_rerun):
+    rerun = next(r for r in dynamic_rerun.reruns if r.function == "normalize" and r.spec == "x=16,64")
+    (produced,) = rerun.produced
+    exists = explain(dynamic_rerun, produced)[0]
+    assert exists.kind == "exists" and exists.stage == "guards" and exists.compile_id == "2/0"
+    assert exists.data["reason"] == "tensor 'x' size mismatch at index 0. expected 8, actual 16"
+    assert (exists.data["then"], exists.data["now"]) == ("8", "16")
+    assert exists.data["guard"].startswith("TENSOR_MATCH: check_tensor(L['x']")
+    assert exists.data["user_line"].startswith("return (x - x.mean(dim=-1, keepdim=True))")
+    assert exists.data["where"].endswith("samples/dynamic_shapes.py:19 in normalize")
+    assert "re-run #" in exists.data["rerun_check"]
+    frame = exists.data["user_frame"]  # from Dynamo's own user stack for that guard
+    assert frame["file"].endswith("dynamic_shapes.py") and frame["line"] == 19 and frame["name"] == "normalize"
+    assert "Installed by: return (x - x.mean" in why_markdown(dynamic_rerun, produced)
+
+
+@pytest.mark.slow
+def test_rerun_under_another_backend_recompiles_and_compares_with_the_original(dynamic_rerun):
+    rerun = next(r for r in dynamic_rerun.reruns if r.function == "normalize" and "@backend" in r.spec)
+    assert rerun.spec == "x=16,64;@backend=aot_eager" and rerun.status == "ok", rerun.error
+    (produced,) = rerun.produced
+    comp = dynamic_rerun.compiles[produced]
+    assert "BACKEND_MATCH" in comp.recompile_reason
+    assert comp.stages["aot_inference"].captured
+    assert not comp.stages["kernel_source.inference"].captured
+    assert "did not run Inductor" in comp.stages["kernel_source.inference"].reason
+    whatif = next(p for p in explain(dynamic_rerun, produced) if p.title == "What-if: other compile options")
+    original = whatif.data["original"]
+    assert original in dynamic_rerun.compiles and original != produced
+    assert whatif.data["stages"]["dynamo_graph"] in ("same", "differs")
+    assert whatif.data["stages"]["kernel_source.inference"].startswith("not captured here")
+    assert "Not a guard of the tree" in why_markdown(dynamic_rerun, produced)
+    # a backend torch does not know: one line, nothing compiled
+    bad = [r for r in dynamic_rerun.reruns if r.spec == "@backend=nosuch"]
+    assert bad and all(r.status == "failed" and not r.produced for r in bad)
+    assert bad[0].error.startswith("@backend=nosuch: not a backend this torch knows (")
+
+
+# ----- the screens --------------------------------------------------------------------------------
+@pytest.mark.slow
+async def test_w_explains_a_compile_and_jumps_to_the_stage_a_part_is_about(mlp_session):
+    app = TcdebugApp(mlp_session, read_only=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.jump_to(Ref("0/1", "source"))
+        await pilot.press("w")
+        await wait_until(pilot, lambda: isinstance(app.screen, WhyScreen), 10, "the why screen")
+        screen = app.screen
+        assert isinstance(screen, WhyScreen)
+        titles = [p.title for p in screen.parts]
+        assert titles[0] == "Why this compile exists" and "Fusion (backward)" in titles
+        # enter on the first part shows the guards of the entry that failed
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.screen is app.main_screen, 10, "back on the main screen")
+        assert main_screen(app).selected == Ref("0/0", "guards")
+        # the fusion part jumps to the IR after fusion
+        app.jump_to(Ref("0/1", "source"))
+        await pilot.press("w")
+        await wait_until(pilot, lambda: isinstance(app.screen, WhyScreen), 10, "the why screen")
+        index = [p.title for p in app.screen.parts].index("Fusion (backward)")  # type: ignore[attr-defined]
+        await pilot.press(*["down"] * index, "enter")
+        await wait_until(pilot, lambda: app.screen is app.main_screen, 10, "back on the main screen")
+        assert main_screen(app).selected == Ref("0/1", "inductor_ir_post_fusion.backward")
+
+
+@pytest.mark.slow
+async def test_t_shows_the_compile_time_chart(mlp_session):
+    app = TcdebugApp(mlp_session, read_only=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("t")
+        await wait_until(pilot, lambda: isinstance(app.screen, TimesScreen), 10, "the times screen")
+        total = str(app.screen.query_one("#times-total").render())
+        assert "C++/Triton compile" in total and "Codegen" in total and "█" in total
+        assert "other (inferred)" in total or OTHER not in mlp_session.compiles["0/0"].times["phases"]
+        per_compile = str(app.screen.query_one("#times-compile-0").render())
+        assert "wall" in per_compile and "measured phases" in per_compile
+        await pilot.press("t")
+        await wait_until(pilot, lambda: app.screen is app.main_screen, 10, "back on the main screen")
+        # the timeline's compile row carries a small bar of the same phases
+        row = main_screen(app).timeline.get_option_at_index(0).prompt
+        assert "█" in str(row) and "s" in str(row)
+
+
+def test_an_autotune_table_lists_every_choice_with_its_tiles():
+    from tcdebug.capture.autotune import table_of
+    from tcdebug.why import choice_table_lines
+
+    class Choice:
+        def __init__(self, name: str, description: str) -> None:
+            self.name, self.description = name, description
+
+    triton = Choice("triton_mm_3", "ACC_TYPE='tl.float32', BLOCK_K=32, BLOCK_M=64, BLOCK_N=32, num_stages=2, num_warps=4")
+    aten = Choice("mm", "")
+    failed = Choice("triton_mm_9", "BLOCK_K=128, BLOCK_M=128, BLOCK_N=128, num_stages=5, num_warps=8")
+    table = table_of("mm", [], {aten: 0.02, triton: 0.01, failed: float("inf")})
+    assert table["winner"] == "triton_mm_3"
+    assert [c["name"] for c in table["choices"]] == ["triton_mm_3", "mm", "triton_mm_9"]
+    assert [c["share"] for c in table["choices"]] == [1.0, 0.5, None]
+    assert table["choices"][0]["params"]["BLOCK_M"] == 64 and table["choices"][0]["params"]["ACC_TYPE"] == "tl.float32"
+    lines = choice_table_lines(table)
+    assert lines[0] == "mm(): 3 choices"
+    assert lines[1].startswith(" *triton_mm_3") and "BLOCK_M=64 BLOCK_N=32 BLOCK_K=32 num_warps=4 num_stages=2" in lines[1]
+    assert "50.0%" in lines[2] and "failed" in lines[3] and lines[-1] == "  winner: triton_mm_3"
+
+
+def test_a_new_cuda_graph_recording_names_the_size_that_changed():
+    """Recordings as `tcdebug.capture.cudagraph` records them (one per symbolic-size value)."""
+    from tcdebug.session import Compile, Stage
+    from tcdebug.why import cudagraph_parts
+
+    def record(seq: int) -> dict:
+        return {
+            "inputs": [
+                {"index": 0, "name": "arg0_1", "desc": f"int {seq}", "static": False},
+                {"index": 1, "name": "arg1_1", "desc": f"float32[2, {seq}, 64]", "static": False},
+                {"index": 2, "name": "arg2_1", "desc": "float32[64]", "static": True},
+            ]
+        }
+
+    comp = Compile("0/0")
+    graph = 'def forward(self, s77: "Sym(s77)", L_q_: "f32[2, s77, 64][64*s77, 64, 1]cuda:0"):\n'
+    comp.stages["dynamo_graph"] = Stage("dynamo_graph", text=graph)
+    post_grad = 'def forward(self, arg0_1: "Sym(s77)", arg1_1: "f32[2, s77, 64][64*s77, 64, 1]cuda:0"):\n'
+    comp.stages["inductor_post_grad_graph.inference"] = Stage("inductor_post_grad_graph", "inference", text=post_grad)
+    meta = {"recordings": 3, "records": [record(16), record(32), record(48)]}
+    comp.stages["cudagraph.inference"] = Stage("cudagraph", "inference", meta=meta)
+    (part,) = cudagraph_parts(comp)
+    lines = [line.strip() for line in part.lines if line.strip().startswith("recording")]
+    assert lines[0] == (
+        "recording 1: first recording; inputs arg0_1 (s77 = q.size()[1]) int 16, arg1_1 float32[2, 16, 64]"
+    )
+    assert lines[1] == (
+        "recording 2: a new size: arg0_1 (s77 = q.size()[1]): int 16 -> int 32; "
+        "arg1_1: float32[2, 16, 64] -> float32[2, 32, 64]"
+    )
+    assert "int 32 -> int 48" in lines[2]
+
+
+def test_autotune_and_times_events_survive_a_dump(tmp_path):
+    from tcdebug.dump import write_dump
+
+    session = Session()
+    table = {"name": "mm", "sizes": "64x64, 64x64", "winner": "mm", "stage": "kernel_source.inference",
+             "choices": [{"name": "mm", "time_ms": 0.01, "share": 1.0, "params": {}}]}
+    times = {"wall_s": 1.0, "measured_s": 0.9, "phases": {"Codegen": 0.9, OTHER: 0.1}, "source": MEASURED}
+    for ev in (
+        {"type": "compile_start", "compile_id": "0/0", "function": "f"},
+        {"type": "autotune", "compile_id": "0/0", "table": table},
+        {"type": "compile_end", "compile_id": "0/0", "status": "ok"},
+        {"type": "compile_times", "compile_id": "0/0", "times": times},
+    ):
+        session.apply(ev)
+    write_dump(session, tmp_path / "out")
+    loaded = load_dump(tmp_path / "out")
+    assert loaded.compiles["0/0"].autotune_tables == [table] and loaded.compiles["0/0"].times == times
+    text = (tmp_path / "out" / "compiles" / "0-0" / "why.md").read_text()
+    assert "## Autotune: mm" in text and "winner: mm" in text and "Codegen" in text
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("op0123_: ()[]'=,#\n+-|LGxbufcannot fusewith") + ["\t", "\x1b"]), max_size=400))
+def test_why_parsers_take_any_text(text):
+    from tcdebug.why import find_failing_guard, kernel_nodes, node_descriptions, parse_guards, refused_pairs
+
+    guards = parse_guards(text)
+    find_failing_guard(guards, text)
+    parse_graph_break(text)
+    refused_pairs(text)
+    node_descriptions(text)
+    kernel_nodes(text, text, ["op0", "buf0"])

@@ -7,6 +7,7 @@ Layout::
     OUT/compiles/0-0/02_dynamo_graph.py
     OUT/compiles/0-0/10_kernel_source.forward.py
     OUT/compiles/0-0/kernels/cpp_fused_relu_0.cpp
+    OUT/compiles/0-0/provenance.json    which lines of every stage hold the same op
 
 `DumpWriter` writes stage files as events arrive, so a crash keeps what came before.
 """
@@ -21,6 +22,7 @@ from dataclasses import asdict, is_dataclass
 from pathlib import Path
 from typing import Any
 
+from tcdebug import provenance
 from tcdebug import stages as stage_catalog
 from tcdebug.session import (
     LOADED,
@@ -125,8 +127,28 @@ def write_dump(session: Session, out: str | os.PathLike[str]) -> Path:
         for stage in comp.stages.values():
             if stage.captured and not (stage.file and (out_path / stage.file).exists()):
                 write_stage_files(out_path, comp.compile_id, stage)
+        write_provenance(out_path, comp)
     write_index(session, out_path)
     return out_path
+
+
+def write_provenance(out: Path, comp: Compile) -> None:
+    """`compiles/F-C/provenance.json`: the compile's provenance index (see tcdebug.provenance)."""
+    if comp.provenance.items:
+        data = provenance.index_to_dict(comp.provenance, comp.compile_id)
+        _write(out / compile_dir(comp.compile_id) / "provenance.json", json.dumps(data, indent=1))
+
+
+def load_provenance(root: Path, comp: Compile) -> None:
+    path = root / compile_dir(comp.compile_id) / "provenance.json"
+    if not path.is_file() or path.is_symlink():
+        return
+    try:
+        data = json.loads(path.read_text(encoding="utf-8", errors="replace"))
+        if isinstance(data, dict):
+            provenance.apply_dict(comp.provenance, data)
+    except (OSError, ValueError, TypeError, AttributeError) as exc:
+        comp.provenance.notes.append(f"provenance.json unreadable: {exc}")
 
 
 def write_index(session: Session, out: Path) -> None:
@@ -227,6 +249,7 @@ def load_dump(path: str | os.PathLike[str]) -> Session:
                 if kfile and (root / kfile).exists():
                     kernel.source = (root / kfile).read_text(encoding="utf-8", errors="replace")
             comp.stages[stage.key] = stage
+        load_provenance(root, comp)
         session.compiles[comp.compile_id] = comp
     session.reruns = [rerun_from_dict(r) for r in index.get("reruns", [])]
     session.calls = [call_from_dict(c) for c in index.get("calls", [])]

@@ -5,7 +5,8 @@ target (never a TCP port). Every message carries the protocol version `v` and a
 `type` (target -> controller events) or `cmd` (controller -> target commands).
 
 Events:    hello, compile_start, stage, graph_break, recompile, compile_end,
-           output, script_end, rerun, calls, note, ready, error
+           output, script_end, rerun, calls, note, ready, error,
+           provenance ({compile_id, items, links, notes, symbols}: see tcdebug.provenance)
 Commands:  step, continue, run, stop, breakpoints, check_rerun, rerun, quit
 
 Re-runs (after `script_end`, while the target serves commands):
@@ -48,6 +49,7 @@ EVENT_TYPES = frozenset(
         "ready",
         "error",
         "resumed",
+        "provenance",
     }
 )
 COMMANDS = frozenset({"step", "continue", "run", "stop", "breakpoints", "check_rerun", "rerun", "quit"})

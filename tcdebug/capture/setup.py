@@ -11,6 +11,7 @@ from tcdebug.capture.base import CaptureContext, TraceDispatcher
 from tcdebug.target.recorder import Recorder
 
 UNITS = (
+    "tcdebug.capture.provenance",  # first: a stage's provenance arrives before its pause
     "tcdebug.capture.frame",
     "tcdebug.capture.graphs",
     "tcdebug.capture.inductor_graph",

@@ -28,6 +28,7 @@ from tcdebug.screens.messages import TargetEvent, TraceEvents
 from tcdebug.screens.output_screen import OutputScreen
 from tcdebug.screens.ranks_screen import RanksScreen
 from tcdebug.screens.rerun_screen import RerunScreen, rerun_notice
+from tcdebug.screens.trail_screen import TrailScreen
 from tcdebug.screens.widgets.timeline import LIVE_STATES, Ref
 from tcdebug.session import Session, rerun_from_dict
 
@@ -46,6 +47,7 @@ class TcdebugApp(App[int]):
         Binding("o", "output", "Output", id="output"),
         Binding("r", "rerun", "Re-run", id="rerun"),
         Binding("d", "diff", "Diff", id="diff"),
+        Binding("f", "follow", "Follow op", id="follow"),
         Binding("R", "ranks", "Ranks", id="ranks", show=False),
         Binding("question_mark", "help", "Help", id="help"),
         Binding("ctrl+p", "command_palette", "Palette", id="command_palette", show=False, priority=True),
@@ -316,6 +318,29 @@ class TcdebugApp(App[int]):
             self.notify("select a stage: d compares it with another compile", severity="warning")
             return
         self.push_screen(DiffScreen(self.session, ref.compile_id, ref.key if ref.is_stage else ""))
+
+    def action_follow(self) -> None:
+        """Follow the op at the top of the stage view (or at the search match) through the compile."""
+        main = self.main_screen
+        ref = main.selected
+        comp = self.session.compiles.get(ref.compile_id) if ref is not None else None
+        if ref is None or comp is None or not ref.key:
+            self.notify("select a stage: f follows an op of it through the compile", severity="warning")
+            return
+        if not comp.provenance.items:
+            self.notify(f"no provenance recorded for compile {comp.compile_id}", severity="warning")
+            return
+        code = main.code
+        if 0 <= code.match_index < len(code.matches):
+            line = code.matches[code.match_index].line + 1
+        else:
+            line = round(code.scroll_offset.y) + 1
+        self.push_screen(TrailScreen(self.session, comp.compile_id, ref.key, line, name=ref.kernel))
+
+    def follow_jump(self, compile_id: str, key: str, lines: list[int], focus: int | None) -> None:
+        """Show stage `key` with the followed op's `lines` marked (the trail screen's enter)."""
+        self.jump_to(Ref(compile_id, key))
+        self.main_screen.code.mark_lines(lines, focus=focus)
 
     def action_ranks(self) -> None:
         """The ranks of a multi-rank TORCH_TRACE and where they diverge."""

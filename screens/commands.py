@@ -37,6 +37,9 @@ class JumpCommands(Provider):
                             partial(app.jump_to, Ref(cid, stage.key, kernel=kernel.name)),
                         )
                     )
+        entries.append(
+            ("follow op", "the op in the stage view through every stage of its compile (f)", app.action_follow)
+        )
         for kind in stage_catalog.STAGE_KINDS:
             verb = "remove breakpoint" if kind.id in app.breakpoints else "break"
             entries.append(

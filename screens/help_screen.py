@@ -45,6 +45,7 @@ def key_sections() -> list[tuple[str, list[tuple[str, str, str]]]]:
     from tcdebug.screens.output_screen import OutputScreen
     from tcdebug.screens.ranks_screen import RanksScreen
     from tcdebug.screens.rerun_screen import RerunScreen
+    from tcdebug.screens.trail_screen import TrailScreen
 
     return [
         ("everywhere", binding_rows(TcdebugApp.BINDINGS)),
@@ -53,6 +54,7 @@ def key_sections() -> list[tuple[str, list[tuple[str, str, str]]]]:
         ("diff (d)", binding_rows(DiffScreen.BINDINGS)),
         ("output (o)", binding_rows(OutputScreen.BINDINGS)),
         ("ranks (R, multi-rank traces)", binding_rows(RanksScreen.BINDINGS)),
+        ("follow (f)", binding_rows(TrailScreen.BINDINGS)),
     ]
 
 

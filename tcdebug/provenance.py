@@ -336,8 +336,10 @@ def stack_frames(stack_trace: str) -> list[dict[str, Any]]:
             if k + 2 < len(lines) and set(lines[k + 2].strip()) <= {"^", "~"} and lines[k + 2].strip():
                 marks = lines[k + 2]
                 first = len(marks) - len(marks.lstrip())
-                span = code[first : len(marks.rstrip())]
-                if span.strip():
-                    frame["span"] = span.strip()
+                span = code[first : len(marks.rstrip())].strip()
+                while span.endswith(")") and span.count(")") > span.count("("):
+                    span = span[:-1]  # the marker may run past the call's own closing parenthesis
+                if span:
+                    frame["span"] = span
         frames.append(frame)
     return frames

@@ -50,6 +50,7 @@ class CodeView(ScrollView, can_focus=True):
         "code-view--gutter",
         "code-view--match",
         "code-view--current-match",
+        "code-view--trail",
     }
 
     DEFAULT_CSS = """
@@ -58,6 +59,7 @@ class CodeView(ScrollView, can_focus=True):
         .code-view--gutter { color: $text-muted; background: $surface; }
         .code-view--match { background: $warning 40%; }
         .code-view--current-match { background: $accent; color: $text; text-style: bold; }
+        .code-view--trail { background: $success 30%; }
     }
     """
 
@@ -85,6 +87,7 @@ class CodeView(ScrollView, can_focus=True):
         self.matches: list[Match] = []
         self.match_index = -1
         self._line_matches: dict[int, list[tuple[int, int, int]]] = {}
+        self.marked: frozenset[int] = frozenset()  # 0-based lines of a followed op (`f`)
 
     # ----- document ------------------------------------------------------------------
     def set_document(self, text: str, language: str = "text", key: Hashable | None = None) -> None:
@@ -93,6 +96,7 @@ class CodeView(ScrollView, can_focus=True):
             return
         self.generation += 1
         self.document_key = key
+        self.marked = frozenset()
         self.language = language
         self.lines = plain_lines(text)
         self._lowered = None
@@ -135,6 +139,21 @@ class CodeView(ScrollView, can_focus=True):
         self.styled = message.lines
         self._strips.clear()
         self.refresh()
+
+    def mark_lines(self, lines: list[int], focus: int | None = None) -> None:
+        """Mark the 1-based `lines` (an op followed with `f`) and scroll `focus` into view."""
+        self.marked = frozenset(n - 1 for n in lines if 0 < n <= len(self.lines))
+        self._strips.clear()
+        if focus is not None and 0 < focus <= len(self.lines):
+            self._scroll_into_view(focus - 1)
+            self.call_after_refresh(self._scroll_into_view, focus - 1)  # a new document: after layout
+        self.refresh()
+
+    def _scroll_into_view(self, index: int) -> None:
+        height = max(1, self.scrollable_content_region.height)
+        y = self.scroll_offset.y
+        if not (y <= index < y + height):
+            self.scroll_to(0, max(0, index - height // 3), animate=False, immediate=True)
 
     # ----- search --------------------------------------------------------------------
     def search(self, term: str) -> int:
@@ -248,6 +267,8 @@ class CodeView(ScrollView, can_focus=True):
         else:
             text = Text(self.lines[index])
         text.stylize_before(base)
+        if index in self.marked:
+            text.stylize(self.get_component_rich_style("code-view--trail"))
         for start, end, match_number in self._line_matches.get(index, ()):
             name = "code-view--current-match" if match_number == self.match_index else "code-view--match"
             text.stylize(self.get_component_rich_style(name), start, end)

@@ -68,6 +68,7 @@ class ProvenanceCapture:
         self.rec = ctx.recorder
         self.printed: collections.deque[tuple[Any, str]] = collections.deque(maxlen=12)
         self.facts: dict[str, CompileFacts] = {}
+        self.shape_envs: dict[str, Any] = {}  # compile id -> its ShapeEnv, until its guards are logged
 
     def fact(self, cid: str) -> CompileFacts:
         return self.facts.setdefault(cid, CompileFacts())
@@ -164,6 +165,11 @@ class ProvenanceCapture:
 
     def graph(self, cid: str, key: str, payload: str) -> None:
         facts = self.fact(cid)
+        if key == "dynamo_graph":
+            tc = self.torch._guards.TracingContext.try_get()
+            shape_env = getattr(getattr(tc, "fake_mode", None), "shape_env", None)
+            if shape_env is not None:
+                self.shape_envs[cid] = shape_env
         gm = self.graph_for(payload)
         if gm is None:
             self.send(cid, [], [], notes=[f"{key}: the graph object behind the logged text was not found"])
@@ -366,8 +372,7 @@ class ProvenanceCapture:
     # ----- symbols ---------------------------------------------------------------------
     def on_guards(self, cid: str, md: dict[str, Any], payload: str | None) -> None:
         """Each symbolic size: where it comes from, its range, its hint and the guards on it."""
-        tc = self.torch._guards.TracingContext.try_get()
-        shape_env = getattr(getattr(tc, "fake_mode", None), "shape_env", None)
+        shape_env = self.shape_envs.pop(cid, None)
         if shape_env is None:
             return
         symbols: dict[str, dict[str, Any]] = {}
@@ -376,14 +381,21 @@ class ProvenanceCapture:
             rng = shape_env.var_to_range.get(sym)
             hint = shape_env.var_to_val.get(sym)
             symbols[str(sym)] = {
-                "sources": [_safe(s.name, str(s)) if callable(getattr(s, "name", None)) else str(s)
-                            for s in sources],
+                "sources": [_source_name(s) for s in sources],
                 "range": f"[{rng.lower}, {rng.upper}]" if rng is not None else "",
                 "hint": str(hint) if hint is not None else "",
                 "guards": [text for expr, text in guards if sym in getattr(expr, "free_symbols", ())],
             }
         if symbols:
             self.send(cid, [], [], symbols=symbols)
+
+
+def _source_name(source: Any) -> str:
+    """`L['x'].size()[0]`: a Dynamo Source's name (a method in older torch, a property in newer)."""
+    name = getattr(source, "name", None)
+    if callable(name):
+        name = _safe(name, None)
+    return name if isinstance(name, str) else str(source)
 
 
 def _same_file(a: str, b: str) -> bool:

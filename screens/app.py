@@ -47,7 +47,7 @@ class TcdebugApp(App[int]):
         Binding("o", "output", "Output", id="output"),
         Binding("r", "rerun", "Re-run", id="rerun"),
         Binding("d", "diff", "Diff", id="diff"),
-        Binding("f", "follow", "Follow op", id="follow"),
+        Binding("f", "follow", "Follow op", id="follow", show=False),
         Binding("R", "ranks", "Ranks", id="ranks", show=False),
         Binding("question_mark", "help", "Help", id="help"),
         Binding("ctrl+p", "command_palette", "Palette", id="command_palette", show=False, priority=True),

@@ -53,7 +53,9 @@ def from_items(index: ProvenanceIndex, key: str) -> list[tuple[ProvItem, int]]:
         if key == "source":
             seen: set[str] = set()
             for nxt in index.linked(item.item_id, downstream=True):
-                below = index.linked(nxt.item_id, downstream=True) if nxt.stage == "bytecode_before" else [nxt]
+                below = (
+                    index.linked(nxt.item_id, downstream=True) if nxt.stage == "bytecode_before" else [nxt]
+                )
                 for node in below:
                     if node.stage == "dynamo_graph" and node.item_id not in seen:
                         seen.add(node.item_id)
@@ -65,7 +67,11 @@ def trail_rows(trail: Trail, session_comp: Compile) -> list[Option]:
     rows: list[Option] = []
     for ts in trail.stages:
         stage = session_comp.stages.get(ts.stage)
-        title = stage.title if stage is not None else stage_catalog.kind(stage_catalog.split_key(ts.stage)[0]).title
+        title = (
+            stage.title
+            if stage is not None
+            else stage_catalog.kind(stage_catalog.split_key(ts.stage)[0]).title
+        )
         header = Text(f"{ts.stage}", "bold cyan")
         header.append(f"  {safe_line(title)}", "dim")
         if ts.inferred:
@@ -125,8 +131,10 @@ class TrailScreen(Screen[None]):
         entries = self._fill_from()
         from_list = self.query_one("#trail-from", OptionList)
         if not entries:
-            self._title(f"no provenance for {self.from_key} in compile {self.compile_id}: "
-                        "follow from a source line, a graph, the IR or the kernels")
+            self._title(
+                f"no provenance for {self.from_key} in compile {self.compile_id}: "
+                "follow from a source line, a graph, the IR or the kernels"
+            )
             return
         pick = self._initial(entries)
         from_list.highlighted = pick

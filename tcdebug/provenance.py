@@ -192,7 +192,9 @@ class ProvenanceIndex:
             source = trail.stage("source")
             out[item.name] = {
                 "source": [i.name for i in source.items] if source else [],
-                "stages": {ts.stage: {"lines": ts.lines, "items": [i.name for i in ts.items]} for ts in trail.stages},
+                "stages": {
+                    ts.stage: {"lines": ts.lines, "items": [i.name for i in ts.items]} for ts in trail.stages
+                },
             }
         return out
 

@@ -41,7 +41,9 @@ def test_mlp_relu_trail_reaches_every_stage(mlp_dump):
     assert any("threshold_backward" in i.detail for i in trail.stage("aot_backward").items)
     assert trail.names("inductor_ir_pre_fusion.forward") == ["op1"]
     assert trail.names("inductor_ir_post_fusion.forward") == ["op1"]
-    assert "op1: SchedulerNode(ComputedBuffer)" in _lines_of(session, "0/1", "inductor_ir_post_fusion.forward", trail)
+    assert "op1: SchedulerNode(ComputedBuffer)" in _lines_of(
+        session, "0/1", "inductor_ir_post_fusion.forward", trail
+    )
     kernel_lines = _lines_of(session, "0/1", "kernel_source.forward", trail)
     assert kernel_lines[0].startswith("cpp_fused_relu_0 = async_compile.cpp_pybinding")
     assert any("clamp_min" in line for line in kernel_lines)  # the C++ that computes it
@@ -85,9 +87,7 @@ def test_provenance_json_lists_each_node_by_stage(mlp_dump):
 def test_dynamic_symbols_have_origin_and_range(dynamic_dump):
     session = load_dump(dynamic_dump.out)
     found = {
-        name: info
-        for comp in session.compiles.values()
-        for name, info in comp.provenance.symbols.items()
+        name: info for comp in session.compiles.values() for name, info in comp.provenance.symbols.items()
     }
     assert found, "no symbolic sizes recorded"
     assert any("L['x'].size()[0]" in info["sources"] for info in found.values())
@@ -124,7 +124,12 @@ def test_trail_walks_up_and_down_but_never_down_then_up():
     trail = index.trail(["dynamo_graph|a"])
     assert trail.names("dynamo_graph") == ["a"]  # b shares the source line and the kernel: not pulled in
     assert trail.names("kernel_source.forward") == ["k"]
-    assert [s.stage for s in trail.stages] == ["source", "dynamo_graph", "aot_forward", "kernel_source.forward"]
+    assert [s.stage for s in trail.stages] == [
+        "source",
+        "dynamo_graph",
+        "aot_forward",
+        "kernel_source.forward",
+    ]
     back = index.trail(["kernel_source.forward|k"])
     assert back.names("dynamo_graph") == ["a", "b"]
     assert back.stage("dynamo_graph").inferred  # b came through an inferred link
@@ -140,10 +145,14 @@ def test_index_round_trips_through_json():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.dictionaries(st.text(max_size=8), st.one_of(st.text(), st.lists(st.text()), st.integers(), st.none())))
+@given(
+    st.dictionaries(st.text(max_size=8), st.one_of(st.text(), st.lists(st.text()), st.integers(), st.none()))
+)
 def test_bad_provenance_dicts_never_raise(data):
     index = ProvenanceIndex()
-    prov.apply_dict(index, {"items": [data, {"item_id": "x", "lines": [data, 3, -1]}], "links": [data, [1, 2]]})
+    prov.apply_dict(
+        index, {"items": [data, {"item_id": "x", "lines": [data, 3, -1]}], "links": [data, [1, 2]]}
+    )
     assert index.items["x"].lines == [3]
 
 
@@ -163,8 +172,13 @@ def test_stack_frames_read_the_marked_span():
         "                    ^^^^^^^^^^^^^^^^^^^^^^^^\n"
     )
     assert prov.stack_frames(trace) == [
-        {"file": "/w/samples/mlp.py", "line": 18, "fn": "forward",
-         "code": "return self.fc2(torch.relu(self.fc1(x)))", "span": "torch.relu(self.fc1(x))"}
+        {
+            "file": "/w/samples/mlp.py",
+            "line": 18,
+            "fn": "forward",
+            "code": "return self.fc2(torch.relu(self.fc1(x)))",
+            "span": "torch.relu(self.fc1(x))",
+        }
     ]
 
 

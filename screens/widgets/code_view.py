@@ -28,6 +28,13 @@ from tcdebug.screens.widgets.highlight import HighlightCancelled, highlight_line
 
 # Beyond this many characters the highlighter would take seconds; show plain text.
 HIGHLIGHT_LIMIT = 4_000_000
+# Source map marks (tcdebug.source_map): nodes produced, graph break, resume point, none.
+_GUTTER_KINDS = {
+    "nodes": Style(color="green"),
+    "break": Style(color="red", bold=True),
+    "resume": Style(color="cyan", bold=True),
+    "none": Style(dim=True),
+}
 
 
 @dataclass(frozen=True)
@@ -88,6 +95,7 @@ class CodeView(ScrollView, can_focus=True):
         self.match_index = -1
         self._line_matches: dict[int, list[tuple[int, int, int]]] = {}
         self.marked: frozenset[int] = frozenset()  # 0-based lines of a followed op (`f`)
+        self.gutter_labels: dict[int, tuple[str, str]] = {}  # 1-based line -> (label, kind): source map
 
     # ----- document ------------------------------------------------------------------
     def set_document(self, text: str, language: str = "text", key: Hashable | None = None) -> None:
@@ -97,6 +105,7 @@ class CodeView(ScrollView, can_focus=True):
         self.generation += 1
         self.document_key = key
         self.marked = frozenset()
+        self.gutter_labels = {}
         self.language = language
         self.lines = plain_lines(text)
         self._lowered = None
@@ -138,6 +147,12 @@ class CodeView(ScrollView, can_focus=True):
             return
         self.styled = message.lines
         self._strips.clear()
+        self.refresh()
+
+    def set_gutter(self, labels: dict[int, tuple[str, str]]) -> None:
+        """Show `labels` (1-based line -> (label, kind)) instead of the line numbers."""
+        self.gutter_labels = labels
+        self._update_virtual_size()
         self.refresh()
 
     def mark_lines(self, lines: list[int], focus: int | None = None) -> None:
@@ -233,6 +248,8 @@ class CodeView(ScrollView, can_focus=True):
     # ----- rendering -----------------------------------------------------------------
     @property
     def gutter_width(self) -> int:
+        if self.gutter_labels:
+            return max(len(label) for label, _ in self.gutter_labels.values()) + 2
         return len(str(len(self.lines))) + 2
 
     def _update_virtual_size(self) -> None:
@@ -251,7 +268,14 @@ class CodeView(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         gutter_style = self.get_component_rich_style("code-view--gutter")
         gutter = self.gutter_width
-        number = Strip([Segment(f"{index + 1:>{gutter - 1}} ", gutter_style)], gutter)
+        label = self.gutter_labels.get(index + 1) if self.gutter_labels else None
+        if label is not None:
+            style = gutter_style + _GUTTER_KINDS.get(label[1], Style())
+            number = Strip([Segment(f"{label[0]:<{gutter - 1}} ", style)], gutter)
+        elif self.gutter_labels:
+            number = Strip([Segment(" " * gutter, gutter_style)], gutter)
+        else:
+            number = Strip([Segment(f"{index + 1:>{gutter - 1}} ", gutter_style)], gutter)
         current = 0 <= self.match_index < len(self.matches) and self.matches[self.match_index].line == index
         key = (index, self.match_index if current else -1)
         strip = self._strips.get(key)

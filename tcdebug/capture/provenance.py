@@ -133,7 +133,9 @@ class ProvenanceCapture:
     def source_id(self, filename: str, line: int) -> str:
         return item_id("source", f"{filename}:{line}")
 
-    def source_item(self, facts: CompileFacts, line: int, code_text: str = "", filename: str = "") -> ProvItem:
+    def source_item(
+        self, facts: CompileFacts, line: int, code_text: str = "", filename: str = ""
+    ) -> ProvItem:
         filename = filename or facts.filename
         inside = _same_file(filename, facts.filename) and facts.first <= line <= facts.last
         return ProvItem(
@@ -263,7 +265,9 @@ class ProvenanceCapture:
     # ----- Inductor IR -----------------------------------------------------------------
     def on_ir(self, stage: str):  # noqa: ANN201
         debug = sys.modules["torch._inductor.debug"]
-        target = (debug.log_ir_pre_fusion if stage.endswith("pre_fusion") else debug.log_ir_post_fusion).__code__
+        target = (
+            debug.log_ir_pre_fusion if stage.endswith("pre_fusion") else debug.log_ir_post_fusion
+        ).__code__
 
         def handle(record: logging.LogRecord) -> None:
             frame = sys._getframe(1)
@@ -301,7 +305,9 @@ class ProvenanceCapture:
             outputs = [str(b.get_name()) for b in _safe(lambda s=snode: s.get_outputs(), [])]
             kind = type(snode).__name__
             items.append(
-                ProvItem(iid, key, name, "ir_node", blocks.get(name, []), f"{', '.join(outputs)} · {kind}".strip())
+                ProvItem(
+                    iid, key, name, "ir_node", blocks.get(name, []), f"{', '.join(outputs)} · {kind}".strip()
+                )
             )
             for sub in _safe(lambda s=snode: s.get_nodes(), [snode]):
                 sub_name = str(sub.get_name())
@@ -313,7 +319,9 @@ class ProvenanceCapture:
             if stage.endswith("pre_fusion"):
                 pre[name] = iid
             else:
-                facts.nodes[f"ir:{key}:{name}"] = {o: 0 for sub in _safe(snode.get_nodes, []) for o in _origins(sub)}
+                facts.nodes[f"ir:{key}:{name}"] = {
+                    o: 0 for sub in _safe(snode.get_nodes, []) for o in _origins(sub)
+                }
         self.send(cid, items, links)
 
     # ----- kernels ---------------------------------------------------------------------
@@ -351,8 +359,15 @@ class ProvenanceCapture:
                 label = f"{name} (extern kernel)" if extern else name
                 post_nodes = [n for h in hs for n in mapping.get(h, [])]
                 items.append(
-                    ProvItem(iid, key, one, "extern_kernel" if extern else "kernel", lines, label,
-                             {"post_grad": post_nodes})
+                    ProvItem(
+                        iid,
+                        key,
+                        one,
+                        "extern_kernel" if extern else "kernel",
+                        lines,
+                        label,
+                        {"post_grad": post_nodes},
+                    )
                 )
                 for node in dict.fromkeys(post_nodes):
                     links.append(ProvLink(item_id(post_key, node), iid, "kernel_provenance"))

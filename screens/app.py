@@ -28,6 +28,7 @@ from tcdebug.screens.messages import TargetEvent, TraceEvents
 from tcdebug.screens.output_screen import OutputScreen
 from tcdebug.screens.ranks_screen import RanksScreen
 from tcdebug.screens.rerun_screen import RerunScreen, rerun_notice
+from tcdebug.screens.symbols_screen import SymbolsScreen
 from tcdebug.screens.trail_screen import TrailScreen
 from tcdebug.screens.widgets.timeline import LIVE_STATES, Ref
 from tcdebug.session import Session, rerun_from_dict
@@ -48,6 +49,7 @@ class TcdebugApp(App[int]):
         Binding("r", "rerun", "Re-run", id="rerun"),
         Binding("d", "diff", "Diff", id="diff"),
         Binding("f", "follow", "Follow op", id="follow", show=False),
+        Binding("S", "symbols", "Symbols", id="symbols", show=False),
         Binding("R", "ranks", "Ranks", id="ranks", show=False),
         Binding("question_mark", "help", "Help", id="help"),
         Binding("ctrl+p", "command_palette", "Palette", id="command_palette", show=False, priority=True),
@@ -336,6 +338,16 @@ class TcdebugApp(App[int]):
         else:
             line = round(code.scroll_offset.y) + 1
         self.push_screen(TrailScreen(self.session, comp.compile_id, ref.key, line, name=ref.kernel))
+
+    def action_symbols(self) -> None:
+        """The symbolic sizes of the selected compile: origin, range, hint, guards."""
+        ref = self.main_screen.selected
+        comp = self.session.compiles.get(ref.compile_id) if ref is not None else None
+        if comp is None:
+            self.notify("select a compile: S lists its symbolic sizes", severity="warning")
+            return
+        if not isinstance(self.screen, SymbolsScreen):
+            self.push_screen(SymbolsScreen(comp))
 
     def follow_jump(self, compile_id: str, key: str, lines: list[int], focus: int | None) -> None:
         """Show stage `key` with the followed op's `lines` marked (the trail screen's enter)."""

@@ -45,6 +45,7 @@ def key_sections() -> list[tuple[str, list[tuple[str, str, str]]]]:
     from tcdebug.screens.output_screen import OutputScreen
     from tcdebug.screens.ranks_screen import RanksScreen
     from tcdebug.screens.rerun_screen import RerunScreen
+    from tcdebug.screens.symbols_screen import SymbolsScreen
     from tcdebug.screens.trail_screen import TrailScreen
 
     return [
@@ -55,6 +56,7 @@ def key_sections() -> list[tuple[str, list[tuple[str, str, str]]]]:
         ("output (o)", binding_rows(OutputScreen.BINDINGS)),
         ("ranks (R, multi-rank traces)", binding_rows(RanksScreen.BINDINGS)),
         ("follow (f)", binding_rows(TrailScreen.BINDINGS)),
+        ("symbols (S)", binding_rows(SymbolsScreen.BINDINGS)),
     ]
 
 

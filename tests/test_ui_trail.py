@@ -112,3 +112,21 @@ async def test_follow_is_a_key_in_help_and_the_palette(mlp_dump):
         await pilot.pause()
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, TrailScreen))
+
+
+async def test_symbols_screen_explains_a_dynamic_size(dynamic_dump):
+    from tcdebug.screens.symbols_screen import SymbolsScreen
+
+    session = load_dump(dynamic_dump.out)
+    cid = next(c.compile_id for c in session.ordered_compiles() if c.provenance.symbols)
+    app = TcdebugApp(session, read_only=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.jump_to(Ref(cid, "dynamo_graph"))
+        await pilot.pause()
+        await pilot.press("S")
+        await wait_until(pilot, lambda: isinstance(app.screen, SymbolsScreen))
+        detail = str(app.screen.query_one("#symbols-detail").render())
+        assert "L['x'].size()[0]" in detail
+        assert "range    [" in detail and "hint     " in detail
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is app.main_screen)

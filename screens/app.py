@@ -32,6 +32,7 @@ from tcdebug.screens.symbols_screen import SymbolsScreen
 from tcdebug.screens.trail_screen import TrailScreen
 from tcdebug.screens.widgets.timeline import LIVE_STATES, Ref
 from tcdebug.session import Session, rerun_from_dict
+from tcdebug.trace_provenance import ensure_trace_provenance
 
 READ_ONLY_MESSAGE = "nothing to step: opened from a dump"
 
@@ -329,6 +330,7 @@ class TcdebugApp(App[int]):
         if ref is None or comp is None or not ref.key:
             self.notify("select a stage: f follows an op of it through the compile", severity="warning")
             return
+        ensure_trace_provenance(self.session)
         if not comp.provenance.items:
             self.notify(f"no provenance recorded for compile {comp.compile_id}", severity="warning")
             return

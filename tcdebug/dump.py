@@ -36,6 +36,7 @@ from tcdebug.session import (
     stage_from_dict,
     stage_to_dict,
 )
+from tcdebug.trace_provenance import ensure_trace_provenance
 
 FORMAT_VERSION = 1
 _KERNEL_EXT = {"cpp": "cpp", "python": "py", "triton": "py"}
@@ -123,6 +124,7 @@ def write_dump(session: Session, out: str | os.PathLike[str]) -> Path:
     """Write the whole session to `out` (stage files, output.txt, session.json)."""
     out_path = Path(out)
     out_path.mkdir(parents=True, exist_ok=True)
+    ensure_trace_provenance(session)
     for comp in session.compiles.values():
         for stage in comp.stages.values():
             if stage.captured and not (stage.file and (out_path / stage.file).exists()):

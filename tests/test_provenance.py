@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import DATA, run_tcdebug
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -199,3 +200,34 @@ def test_transformer_every_kernel_of_every_part_leads_back_to_user_source(transf
             # ... and each leads back to a line of transformer_block.py, or the index says why not
             assert sources or any(kernel.name in note for note in comp.provenance.notes), kernel.name
             assert all(i.name.startswith("transformer_block.py:") for i in sources.items)
+
+
+# ----- TORCH_TRACE logs ------------------------------------------------------------------
+TRACE = DATA / "traces" / "mlp_provenance"  # samples/mlp.py with INDUCTOR_PROVENANCE=1, caches off
+
+
+def test_trace_log_builds_the_trail_it_can_and_says_what_it_lacks():
+    from tcdebug.trace import load_trace_session
+    from tcdebug.trace_provenance import ensure_trace_provenance
+
+    session = load_trace_session(TRACE)
+    ensure_trace_provenance(session)
+    index = session.compiles["0/1"].provenance
+    trail = index.trail(["dynamo_graph|relu"])
+    assert trail.names("source") == ["mlp.py:18"] and trail.stage("source").inferred  # `# File:` comments
+    assert trail.names("inductor_post_grad_graph.forward") == ["relu"]
+    assert not trail.stage("inductor_post_grad_graph.forward").inferred  # Inductor's preToPost mapping
+    assert trail.names("kernel_source.forward") == ["cpp_fused_relu_0"]
+    assert any("no Inductor IR" in note for note in index.notes)
+    assert any("no seq_nr" in note for note in index.notes)
+    backward = index.trail(["kernel_source.backward|cpp_fused_sum_threshold_backward_0"])
+    assert backward.names("source") == ["mlp.py:18"]  # through Inductor's kernel stack traces
+
+
+def test_trace_dump_writes_provenance_json(tmp_path):
+    out = tmp_path / "out"
+    proc = run_tcdebug("open", str(TRACE), "--dump", str(out))
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads((out / "compiles" / "0-1" / "provenance.json").read_text())
+    assert data["nodes"]["relu"]["stages"]["kernel_source.forward"]["items"] == ["cpp_fused_relu_0"]
+    assert any("no Inductor IR" in note for note in data["notes"])

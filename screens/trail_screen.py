@@ -178,6 +178,10 @@ class TrailScreen(Screen[None]):
         stages = self.query_one("#trail-stages", OptionList)
         stages.clear_options()
         stages.add_options(trail_rows(self.trail, self.comp))
+        for k, note in enumerate(self.index.notes):  # what the capture or the log could not link
+            stages.add_option(
+                Option(Text(f"note: {safe_line(note)}", "yellow"), id=f"note{k}{SEP}", disabled=True)
+            )
         reached = len(self.trail.stages)
         missing = "" if self.trail.stage("source") else " · no user source line reached"
         self._title(

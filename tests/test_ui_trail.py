@@ -130,3 +130,24 @@ async def test_symbols_screen_explains_a_dynamic_size(dynamic_dump):
         assert "range    [" in detail and "hint     " in detail
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is app.main_screen)
+
+
+async def test_follow_in_a_trace_log_says_what_the_log_lacks():
+    from conftest import DATA
+
+    from tcdebug.trace import load_trace_session
+
+    app = TcdebugApp(load_trace_session(DATA / "traces" / "mlp_provenance"), read_only=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        app.jump_to(Ref("0/1", "dynamo_graph"))
+        await pilot.pause()
+        await pilot.press("slash", *"relu:", "enter", "escape")
+        await pilot.press("f")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrailScreen))
+        screen = app.screen
+        assert _highlighted_id(screen, "#trail-from").endswith("dynamo_graph|relu")
+        assert screen.trail.names("kernel_source.forward") == ["cpp_fused_relu_0"]
+        rows = screen.query_one("#trail-stages", OptionList)
+        texts = [str(rows.get_option_at_index(k).prompt) for k in range(rows.option_count)]
+        assert any("inferred" in t for t in texts)  # the source line came from a `# File:` comment
+        assert any("no Inductor IR" in t for t in texts)

@@ -292,34 +292,63 @@ def ir_node_lines(text: str) -> dict[str, list[int]]:
     return out
 
 
-def kernel_lines(code: str, name: str, handles: Iterable[str] = ()) -> list[int]:
+class OutputCodeLines:
+    """Where each kernel is defined and called in Inductor's output code, read in one pass."""
+
+    _DEF = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*) = ")
+    _CALL = re.compile(r"^\s+([A-Za-z_][A-Za-z0-9_.]*?)(?:\.run)?\(")
+    _HANDLE = re.compile(r"\[Provenance debug handles\] (\S+)\s*$")
+
+    def __init__(self, code: str) -> None:
+        self.count = 0
+        self.defs: dict[str, tuple[int, int]] = {}  # name -> (first, last) line of its definition
+        self.calls: dict[str, list[int]] = {}
+        self.handles: dict[str, list[int]] = {}  # debug handle -> its comment line
+        open_def: tuple[str, int] | None = None
+        for n, line in enumerate(code.splitlines(), 1):
+            self.count = n
+            if open_def is not None:
+                if line.lstrip().startswith(("'''", '"""')):
+                    self.defs[open_def[0]] = (open_def[1], n)
+                    open_def = None
+                continue
+            m = self._DEF.match(line)
+            if m and "async_compile." in line:
+                if line.count("'''") + line.count('"""') == 1:  # the kernel's source string opens here
+                    open_def = (m.group(1), n)
+                else:
+                    self.defs[m.group(1)] = (n, n)
+                continue
+            m = self._CALL.match(line)
+            if m:
+                self.calls.setdefault(m.group(1), []).append(n)
+            m = self._HANDLE.search(line)
+            if m:
+                self.handles.setdefault(m.group(1), []).append(n)
+
+    def lines(self, name: str, handles: Iterable[str] = ()) -> list[int]:
+        out: set[int] = set()
+        if not name.startswith("extern_kernels."):
+            first, last = self.defs.get(name, (0, -1))
+            out.update(range(first, last + 1))
+            out.update(self.calls.get(name, []))
+        for handle in handles:
+            for n in self.handles.get(handle, []):
+                out.add(n)
+                if n < self.count:
+                    out.add(n + 1)
+        return sorted(out)
+
+
+def kernel_lines(code: str | OutputCodeLines, name: str, handles: Iterable[str] = ()) -> list[int]:
     """The lines of kernel `name` in Inductor's output code: its definition and its call sites.
 
     `handles` are Inductor's provenance debug handles (`name:3`), found in the
-    `# [Provenance debug handles]` comment above each call.
+    `# [Provenance debug handles]` comment above each call. Pass an `OutputCodeLines` to
+    locate many kernels of one output code.
     """
-    lines = code.splitlines()
-    out: set[int] = set()
-    if not name.startswith("extern_kernels."):
-        start = next((n for n, line in enumerate(lines, 1) if line.startswith(f"{name} = ")), 0)
-        if start:
-            end = start
-            for n in range(start + 1, len(lines) + 1):
-                stripped = lines[n - 1].lstrip()
-                if stripped.startswith(("'''", '"""')):
-                    end = n
-                    break
-            out.update(range(start, end + 1))
-        call = re.compile(rf"^\s+{re.escape(name)}(?:\.run)?\(")
-        out.update(n for n, line in enumerate(lines, 1) if call.match(line))
-    for handle in handles:
-        marker = f"[Provenance debug handles] {handle}"
-        for n, line in enumerate(lines, 1):
-            if marker in line and line.rstrip().endswith(handle):
-                out.add(n)
-                if n < len(lines):
-                    out.add(n + 1)
-    return sorted(out)
+    index = code if isinstance(code, OutputCodeLines) else OutputCodeLines(code)
+    return index.lines(name, handles)
 
 
 def stack_frames(stack_trace: str) -> list[dict[str, Any]]:

@@ -21,6 +21,7 @@ from typing import Any
 
 from tcdebug import stages as stage_catalog
 from tcdebug.provenance import (
+    OutputCodeLines,
     ProvenanceIndex,
     ProvItem,
     ProvLink,
@@ -143,7 +144,7 @@ def _kernels(
 ) -> tuple[list[ProvItem], list[ProvLink], list[str]]:
     key = f"kernel_source.{part}"
     post_key = f"inductor_post_grad_graph.{part}"
-    code = comp.stages[key].get_text()
+    code = OutputCodeLines(comp.stages[key].get_text())
     mapping = _json(comp, f"{MAPPINGS}.{part}")
     stacks = _json(comp, f"{STACKS}.{part}") or {}
     items: list[ProvItem] = []

@@ -345,13 +345,14 @@ class ProvenanceCapture:
         links: list[ProvLink] = []
         notes: list[str] = []
         defined = _DEF.findall(code)
+        located = prov.OutputCodeLines(code)
         ir_groups = {k.rsplit(":", 1)[1]: v for k, v in facts.nodes.items() if k.startswith(f"ir:{ir_key}:")}
         for name in dict.fromkeys(defined + list(handles)):
             # An extern kernel (addmm, mm) is one item per call: each call is a different op.
             ids = handles.get(name, []) if name.startswith("extern_kernels.") else [name]
             for one in ids:
                 hs = [one] if one != name else handles.get(name, [])
-                lines = prov.kernel_lines(code, name, hs)
+                lines = prov.kernel_lines(located, name, hs)
                 if not lines:
                     continue
                 iid = item_id(key, one)

@@ -20,6 +20,7 @@ UNITS = (
     "tcdebug.capture.triton_info",
     "tcdebug.capture.guards",
     "tcdebug.capture.bytecode",
+    "tcdebug.capture.decompiled",
     "tcdebug.capture.events",
     "tcdebug.capture.cudagraph",
     "tcdebug.capture.calls",

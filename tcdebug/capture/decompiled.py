@@ -2,7 +2,7 @@
 
 `depyf` (the field's decompiler) is an optional dependency (`pip install 'tcdebug[decompile]'`):
 without it, or when it cannot decompile a code object, the stage says
-`not decompilable: <reason>`. Sent right after `bytecode_after` (after the guards).
+`not decompilable: <reason>`. Sent right after `bytecode_after` (after the guards), never paused at.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 from types import CodeType
 from typing import Any
 
+from tcdebug import stages as stage_catalog
 from tcdebug.capture.base import CaptureContext
 
 STAGES = ("bytecode_after_python",)
@@ -56,7 +57,20 @@ def install(ctx: CaptureContext) -> None:
         except Exception as exc:  # noqa: BLE001 - depyf gives up on some bytecode
             rec.not_captured(cid, STAGE, f"not decompilable: {type(exc).__name__}: {str(exc)[:300]}")
             return
-        rec.stage(cid, STAGE, text, meta={"decompiler": "depyf"})
+        # A view of `bytecode_after`, not a step of the pipeline: sent without a pause point.
+        kind = stage_catalog.kind(STAGE)
+        rec.send(
+            "stage",
+            compile_id=cid,
+            stage=STAGE,
+            part="",
+            title=kind.title,
+            language=kind.language,
+            status="captured",
+            text=text,
+            meta={"decompiler": "depyf"},
+            paused=False,
+        )
 
     ctx.options["decompile_hook"] = ctx.torch._dynamo.convert_frame.register_bytecode_hook(hook)
     ctx.handler.on("dynamo_cpp_guards_str", on_guards)

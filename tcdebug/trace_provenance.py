@@ -181,7 +181,8 @@ def _kernels(
                 continue
             iid = item_id(key, one)
             posts = [str(n) for h in group for n in kernel_to_post.get(h, []) or []]
-            label = f"{name} (extern kernel)" if extern else name
+            fused = ", ".join(dict.fromkeys(posts))
+            label = f"{name} (extern kernel)" if extern else (f"fuses {fused}" if fused else "kernel")
             items.append(ProvItem(iid, key, one, "extern_kernel" if extern else "kernel", lines, label))
             for post in dict.fromkeys(posts):
                 links.append(ProvLink(item_id(post_key, post), iid, "kernel_provenance"))

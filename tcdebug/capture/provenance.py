@@ -357,8 +357,9 @@ class ProvenanceCapture:
                     continue
                 iid = item_id(key, one)
                 extern = name.startswith("extern_kernels.")
-                label = f"{name} (extern kernel)" if extern else name
                 post_nodes = [n for h in hs for n in mapping.get(h, [])]
+                fused = ", ".join(dict.fromkeys(post_nodes))
+                label = f"{name} (extern kernel)" if extern else (f"fuses {fused}" if fused else "kernel")
                 items.append(
                     ProvItem(
                         iid,

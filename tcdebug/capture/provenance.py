@@ -25,7 +25,7 @@ import logging
 import os
 import re
 import sys
-from types import CodeType
+from types import CodeType, FrameType
 from typing import Any
 
 from tcdebug import provenance as prov
@@ -119,8 +119,10 @@ class ProvenanceCapture:
             if m:
                 offset_line[int(m.group(1))] = number
         by_line: dict[int, list[int]] = {}
+        current: int | None = None
         for inst in dis.get_instructions(code):
-            lineno = inst.positions.lineno if getattr(inst, "positions", None) else inst.starts_line
+            lineno = _instruction_line(inst, current)
+            current = lineno
             if isinstance(lineno, int) and inst.offset in offset_line:
                 by_line.setdefault(lineno, []).append(offset_line[inst.offset])
         for line, rows in by_line.items():
@@ -270,7 +272,7 @@ class ProvenanceCapture:
         ).__code__
 
         def handle(record: logging.LogRecord) -> None:
-            frame = sys._getframe(1)
+            frame: FrameType | None = sys._getframe(1)
             while frame is not None and frame.f_code is not target:
                 frame = frame.f_back
             if frame is None:
@@ -407,6 +409,16 @@ class ProvenanceCapture:
             self.send(cid, [], [], symbols=symbols)
 
 
+def _instruction_line(inst: dis.Instruction, current: int | None) -> int | None:
+    """The source line of an instruction: its position (3.11+), else the last line started."""
+    positions = getattr(inst, "positions", None)
+    lineno = getattr(positions, "lineno", None)
+    if isinstance(lineno, int):
+        return lineno
+    started = getattr(inst, "line_number", None) or inst.starts_line
+    return started if isinstance(started, int) and not isinstance(started, bool) else current
+
+
 def _source_name(source: Any) -> str:
     """`L['x'].size()[0]`: a Dynamo Source's name (a method in older torch, a property in newer)."""
     name = getattr(source, "name", None)
@@ -483,7 +495,7 @@ def install(ctx: CaptureContext) -> None:
         return text
 
     print_readable.__wrapped__ = original  # type: ignore[attr-defined]
-    gm_class.print_readable = print_readable
+    gm_class.print_readable = print_readable  # type: ignore[method-assign]
     on = ctx.handler.on
     on("dynamo_start", cap.on_start)
     for trace_key, stage in GRAPH_KEYS.items():

@@ -218,7 +218,9 @@ def item_from_dict(d: dict[str, Any]) -> ProvItem:
         stage=str(d.get("stage", "")),
         name=str(d.get("name", "")),
         kind=str(d.get("kind", "")),
-        lines=[int(n) for n in d.get("lines", []) if isinstance(n, int) and n > 0],
+        lines=[n for n in d.get("lines") or [] if isinstance(n, int) and n > 0]
+        if isinstance(d.get("lines"), list)
+        else [],
         detail=str(d.get("detail", "")),
         meta=dict(d.get("meta", {})) if isinstance(d.get("meta"), dict) else {},
     )
@@ -252,8 +254,22 @@ def apply_dict(index: ProvenanceIndex, d: dict[str, Any]) -> None:
     items = [item_from_dict(i) for i in d.get("items", []) if isinstance(i, dict) and i.get("item_id")]
     links = [link for link in (link_from_list(v) for v in d.get("links", [])) if link is not None]
     notes = [str(n) for n in d.get("notes", []) if isinstance(n, str)]
-    symbols = d.get("symbols") if isinstance(d.get("symbols"), dict) else None
-    index.add(items, links, notes, {str(k): v for k, v in (symbols or {}).items() if isinstance(v, dict)})
+    symbols = d.get("symbols") if isinstance(d.get("symbols"), dict) else {}
+    index.add(items, links, notes, {str(k): _symbol(v) for k, v in symbols.items() if isinstance(v, dict)})
+
+
+def _symbol(d: dict[str, Any]) -> dict[str, Any]:
+    """One symbol's facts, with the types the UI expects (a dump may hold anything)."""
+
+    def strings(v: Any) -> list[str]:
+        return [str(x) for x in v] if isinstance(v, list) else []
+
+    return {
+        "sources": strings(d.get("sources")),
+        "range": str(d.get("range") or ""),
+        "hint": str(d.get("hint") or ""),
+        "guards": strings(d.get("guards")),
+    }
 
 
 def index_from_dict(d: dict[str, Any]) -> ProvenanceIndex:

@@ -231,3 +231,17 @@ def test_trace_dump_writes_provenance_json(tmp_path):
     data = json.loads((out / "compiles" / "0-1" / "provenance.json").read_text())
     assert data["nodes"]["relu"]["stages"]["kernel_source.forward"]["items"] == ["cpp_fused_relu_0"]
     assert any("no Inductor IR" in note for note in data["notes"])
+
+
+def test_hostile_symbols_and_items_load_with_the_expected_types():
+    index = ProvenanceIndex()
+    prov.apply_dict(
+        index,
+        {
+            "items": [{"item_id": "a", "lines": 7, "meta": [1]}, {"item_id": "b", "lines": [True, 2, "3"]}],
+            "symbols": {"s0": {"sources": 5, "range": None, "guards": ["Eq(s0, 2)", 3]}, "s1": "x"},
+        },
+    )
+    assert index.items["a"].lines == [] and index.items["a"].meta == {}
+    assert index.items["b"].lines == [2]
+    assert index.symbols == {"s0": {"sources": [], "range": "", "hint": "", "guards": ["Eq(s0, 2)", "3"]}}

@@ -218,7 +218,7 @@ def item_from_dict(d: dict[str, Any]) -> ProvItem:
         stage=str(d.get("stage", "")),
         name=str(d.get("name", "")),
         kind=str(d.get("kind", "")),
-        lines=[n for n in d.get("lines") or [] if isinstance(n, int) and n > 0]
+        lines=[n for n in d.get("lines") or [] if type(n) is int and n > 0]
         if isinstance(d.get("lines"), list)
         else [],
         detail=str(d.get("detail", "")),

@@ -9,6 +9,7 @@ trail row follows from that item instead; `escape` goes back.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from rich.text import Text
@@ -90,6 +91,24 @@ def trail_rows(trail: Trail, session_comp: Compile) -> list[Option]:
             label.append(safe_line(detail)[:120], "dim")
             rows.append(Option(label, id=f"{ts.stage}{SEP}{item.item_id}"))
     return rows
+
+
+def trail_symbols(trail: Trail, comp: Compile, limit: int = 400) -> list[str]:
+    """The compile's symbolic sizes (`s77`) that appear on the trail's lines."""
+    symbols = comp.provenance.symbols
+    if not symbols:
+        return []
+    pattern = re.compile(r"\b(" + "|".join(re.escape(name) for name in symbols) + r")\b")
+    found: set[str] = set()
+    for ts in trail.stages:
+        stage = comp.stages.get(ts.stage)
+        if stage is None or not ts.lines:
+            continue
+        text = stage.get_text().splitlines()
+        for n in ts.lines[:limit]:
+            if 0 < n <= len(text):
+                found.update(pattern.findall(text[n - 1]))
+    return sorted(found)
 
 
 class TrailScreen(Screen[None]):
@@ -178,6 +197,15 @@ class TrailScreen(Screen[None]):
         stages = self.query_one("#trail-stages", OptionList)
         stages.clear_options()
         stages.add_options(trail_rows(self.trail, self.comp))
+        for name in trail_symbols(self.trail, self.comp):  # symbolic sizes on the trail's lines
+            info = self.index.symbols[name]
+            origin = ", ".join(info.get("sources", [])) or "origin unknown"
+            row = Text(f"symbol {safe_line(name)}: {safe_line(origin)}", "magenta")
+            row.append(
+                f" · range {safe_line(info.get('range') or '?')} · hint {safe_line(info.get('hint') or '?')}"
+            )
+            row.append("  (S: guards)", "dim")
+            stages.add_option(Option(row, id=f"symbol:{name}{SEP}", disabled=True))
         for k, note in enumerate(self.index.notes):  # what the capture or the log could not link
             stages.add_option(
                 Option(Text(f"note: {safe_line(note)}", "yellow"), id=f"note{k}{SEP}", disabled=True)

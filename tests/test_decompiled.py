@@ -8,10 +8,11 @@ import pytest
 
 from tcdebug.dump import load_dump
 
-pytestmark = pytest.mark.slow
+
 HAS_DEPYF = importlib.util.find_spec("depyf") is not None  # the target runs in this interpreter
 
 
+@pytest.mark.slow
 def test_transformed_code_as_python_or_why_not(graph_breaks_dump):
     session = load_dump(graph_breaks_dump.out)
     first = session.stage("0/0", "bytecode_after_python")
@@ -30,3 +31,12 @@ def test_transformed_code_as_python_or_why_not(graph_breaks_dump):
     resume = resumed.get_text()
     assert resume.startswith("# the resumed code (torch_dynamo_resume_in_normalize_at_8)")
     assert "def torch_dynamo_resume_in_normalize_at_8(" in resume
+
+
+def test_without_depyf_the_reason_is_given(monkeypatch):
+    import sys
+
+    from tcdebug.capture.decompiled import decompiler
+
+    monkeypatch.setitem(sys.modules, "depyf", None)  # what `import depyf` sees when it is not installed
+    assert decompiler() == (None, "depyf is not installed (pip install depyf)")

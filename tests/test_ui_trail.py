@@ -151,3 +151,17 @@ async def test_follow_in_a_trace_log_says_what_the_log_lacks():
         texts = [str(rows.get_option_at_index(k).prompt) for k in range(rows.option_count)]
         assert any("inferred" in t for t in texts)  # the source line came from a `# File:` comment
         assert any("no Inductor IR" in t for t in texts)
+
+
+async def test_the_trail_names_the_symbols_on_its_lines(dynamic_dump):
+    session = load_dump(dynamic_dump.out)
+    cid = next(c.compile_id for c in session.ordered_compiles() if "s77" in c.provenance.symbols)
+    app = TcdebugApp(session, read_only=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        app.jump_to(Ref(cid, "dynamo_graph"))
+        await pilot.pause()
+        await pilot.press("f")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrailScreen))
+        rows = app.screen.query_one("#trail-stages", OptionList)
+        texts = [str(rows.get_option_at_index(k).prompt) for k in range(rows.option_count)]
+        assert any(t.startswith("symbol s77: L['x'].size()[0] · range [2, int_oo]") for t in texts), texts

@@ -7,6 +7,7 @@ without it, or when it cannot decompile a code object, the stage says
 
 from __future__ import annotations
 
+import time
 from types import CodeType
 from typing import Any
 
@@ -38,12 +39,28 @@ def install(ctx: CaptureContext) -> None:
             pending[rec.current] = (code, new_code)
         return None
 
+    def send(cid: str, **fields: Any) -> None:
+        # A view of `bytecode_after`, not a step of the pipeline: sent without a pause point.
+        st = rec.state(cid)
+        kind = stage_catalog.kind(STAGE)
+        rec.send(
+            "stage",
+            compile_id=cid,
+            stage=STAGE,
+            part="",
+            title=kind.title,
+            language=kind.language,
+            elapsed_s=round(time.perf_counter() - st.started - st.paused_s, 6),
+            paused=False,
+            **fields,
+        )
+
     def on_guards(cid: str, md: dict[str, Any], payload: str | None) -> None:
         codes = pending.pop(cid, None)
         if codes is None:
             return
         if decompile is None:
-            rec.not_captured(cid, STAGE, f"not decompilable: {missing}")
+            send(cid, status="not_captured", reason=f"not decompilable: {missing}")
             return
         code, new_code = codes
         try:
@@ -55,22 +72,10 @@ def install(ctx: CaptureContext) -> None:
                 resumed = decompile(code)
                 text = f"# the resumed code ({code.co_name}), decompiled by depyf\n{resumed}\n\n{text}"
         except Exception as exc:  # noqa: BLE001 - depyf gives up on some bytecode
-            rec.not_captured(cid, STAGE, f"not decompilable: {type(exc).__name__}: {str(exc)[:300]}")
+            reason = f"not decompilable: {type(exc).__name__}: {str(exc)[:300]}"
+            send(cid, status="not_captured", reason=reason)
             return
-        # A view of `bytecode_after`, not a step of the pipeline: sent without a pause point.
-        kind = stage_catalog.kind(STAGE)
-        rec.send(
-            "stage",
-            compile_id=cid,
-            stage=STAGE,
-            part="",
-            title=kind.title,
-            language=kind.language,
-            status="captured",
-            text=text,
-            meta={"decompiler": "depyf"},
-            paused=False,
-        )
+        send(cid, status="captured", text=text, meta={"decompiler": "depyf"})
 
     ctx.options["decompile_hook"] = ctx.torch._dynamo.convert_frame.register_bytecode_hook(hook)
     ctx.handler.on("dynamo_cpp_guards_str", on_guards)

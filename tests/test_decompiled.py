@@ -8,7 +8,6 @@ import pytest
 
 from tcdebug.dump import load_dump
 
-
 HAS_DEPYF = importlib.util.find_spec("depyf") is not None  # the target runs in this interpreter
 
 

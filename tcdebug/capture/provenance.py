@@ -388,6 +388,11 @@ class ProvenanceCapture:
                         notes.append(f"{key}: torch recorded no FX node and no stack trace for {name}")
         self.send(cid, items, links, notes=notes)
 
+    def on_compile_end(self, cid: str, md: dict[str, Any], payload: str | None) -> None:
+        """Let go of the graphs printed during the compile (they may hold large constants)."""
+        self.printed.clear()
+        self.shape_envs.pop(cid, None)
+
     # ----- symbols ---------------------------------------------------------------------
     def on_guards(self, cid: str, md: dict[str, Any], payload: str | None) -> None:
         """Each symbolic size: where it comes from, its range, its hint and the guards on it."""
@@ -505,6 +510,8 @@ def install(ctx: CaptureContext) -> None:
     on("artifact:inductor_post_grad_graph", cap.on_graph("inductor_post_grad_graph"))
     on("inductor_output_code", cap.on_output_code)
     on("dynamo_cpp_guards_str", cap.on_guards)
+    on("compilation_metrics", cap.on_compile_end)
+    on("bwd_compilation_metrics", cap.on_compile_end)
     if hasattr(inductor_debug, "log_ir_pre_fusion"):
         for name, stage in (
             ("torch._inductor.debug.__ir_pre_fusion", "inductor_ir_pre_fusion"),

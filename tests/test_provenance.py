@@ -8,6 +8,7 @@ import pytest
 from conftest import DATA, run_tcdebug
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_rerun_cli import rerun_dump, rerun_session  # noqa: F401 - shared session fixtures
 
 from tcdebug import provenance as prov
 from tcdebug.dump import load_dump
@@ -245,3 +246,15 @@ def test_hostile_symbols_and_items_load_with_the_expected_types():
     assert index.items["a"].lines == [] and index.items["a"].meta == {}
     assert index.items["b"].lines == [2]
     assert index.symbols == {"s0": {"sources": [], "range": "", "hint": "", "guards": ["Eq(s0, 2)", "3"]}}
+
+
+@pytest.mark.slow
+def test_a_rerun_recompile_explains_its_symbolic_batch(rerun_session):  # noqa: F811 - shared fixture
+    """`--rerun x=32,64`: automatic dynamic makes the batch of 0/3 a symbol; its origin is x's size 0."""
+    symbols = rerun_session.compiles["0/3"].provenance.symbols
+    assert symbols, "no symbols for 0/3"
+    (name, info), *_ = [(n, i) for n, i in symbols.items() if "L['x'].size()[0]" in i["sources"]]
+    assert info["range"].startswith("[") and info["hint"] == "32"
+    assert name in rerun_session.compiles["0/3"].stages["dynamo_graph"].get_text()
+    trail = rerun_session.compiles["0/3"].provenance.trail(["dynamo_graph|relu"])
+    assert trail.names("kernel_source.forward")  # re-run compiles are followed like any other

@@ -31,11 +31,14 @@ from tcdebug.screens.messages import TargetEvent, TraceEvents
 from tcdebug.screens.output_screen import OutputScreen
 from tcdebug.screens.ranks_screen import RanksScreen
 from tcdebug.screens.rerun_screen import RerunScreen, rerun_notice
+from tcdebug.screens.symbols_screen import SymbolsScreen
 from tcdebug.screens.times_screen import TimesScreen
+from tcdebug.screens.trail_screen import TrailScreen
 from tcdebug.screens.why_screen import WhyScreen
 from tcdebug.screens.widgets.timeline import LIVE_STATES, Ref
 from tcdebug.session import Session, rerun_from_dict
 from tcdebug.textsafe import safe_line, safe_text
+from tcdebug.trace_provenance import ensure_trace_provenance
 
 READ_ONLY_MESSAGE = "nothing to step: opened from a dump"
 
@@ -53,7 +56,9 @@ class TcdebugApp(App[int]):
         Binding("r", "rerun", "Re-run", id="rerun"),
         Binding("d", "diff", "Diff", id="diff"),
         Binding("w", "why", "Why", id="why", show=False),
-        Binding("t", "compile_times", "Compile times", id="compile_times", show=False),
+        Binding("T", "compile_times", "Compile times", id="compile_times", show=False),
+        Binding("f", "follow", "Follow op", id="follow", show=False),
+        Binding("S", "symbols", "Symbols", id="symbols", show=False),
         Binding("R", "ranks", "Ranks", id="ranks", show=False),
         Binding("question_mark", "help", "Help", id="help"),
         Binding("ctrl+p", "command_palette", "Palette", id="command_palette", show=False, priority=True),
@@ -401,6 +406,40 @@ class TcdebugApp(App[int]):
             return
         ref = self.main_screen.selected
         self.push_screen(TimesScreen(self.session, ref.compile_id if ref is not None else ""))
+
+    def action_follow(self) -> None:
+        """Follow the op at the top of the stage view (or at the search match) through the compile."""
+        main = self.main_screen
+        ref = main.selected
+        comp = self.session.compiles.get(ref.compile_id) if ref is not None else None
+        if ref is None or comp is None or not ref.key:
+            self.notify("select a stage: f follows an op of it through the compile", severity="warning")
+            return
+        ensure_trace_provenance(self.session)
+        if not comp.provenance.items:
+            self.notify(f"no provenance recorded for compile {comp.compile_id}", severity="warning")
+            return
+        code = main.code
+        if 0 <= code.match_index < len(code.matches):
+            line = code.matches[code.match_index].line + 1
+        else:
+            line = round(code.scroll_offset.y) + 1
+        self.push_screen(TrailScreen(self.session, comp.compile_id, ref.key, line, name=ref.kernel))
+
+    def action_symbols(self) -> None:
+        """The symbolic sizes of the selected compile: origin, range, hint, guards."""
+        ref = self.main_screen.selected
+        comp = self.session.compiles.get(ref.compile_id) if ref is not None else None
+        if comp is None:
+            self.notify("select a compile: S lists its symbolic sizes", severity="warning")
+            return
+        if not isinstance(self.screen, SymbolsScreen):
+            self.push_screen(SymbolsScreen(comp))
+
+    def follow_jump(self, compile_id: str, key: str, lines: list[int], focus: int | None) -> None:
+        """Show stage `key` with the followed op's `lines` marked (the trail screen's enter)."""
+        self.jump_to(Ref(compile_id, key))
+        self.main_screen.code.mark_lines(lines, focus=focus)
 
     def action_ranks(self) -> None:
         """The ranks of a multi-rank TORCH_TRACE and where they diverge."""

@@ -57,6 +57,20 @@ class JumpCommands(Provider):
                     partial(app.step_new_processes, not new),
                 )
             )
+        entries.append(
+            (
+                "follow op",
+                "the op in the stage view through every stage of its compile (f)",
+                app.action_follow,
+            )
+        )
+        entries.append(
+            (
+                "symbols",
+                "the symbolic sizes of the selected compile: origin, range, hint, guards (S)",
+                app.action_symbols,
+            )
+        )
         for kind in stage_catalog.STAGE_KINDS:
             verb = "remove breakpoint" if kind.id in app.breakpoints else "break"
             entries.append(

@@ -45,7 +45,9 @@ def key_sections() -> list[tuple[str, list[tuple[str, str, str]]]]:
     from tcdebug.screens.output_screen import OutputScreen
     from tcdebug.screens.ranks_screen import RanksScreen
     from tcdebug.screens.rerun_screen import RerunScreen
+    from tcdebug.screens.symbols_screen import SymbolsScreen
     from tcdebug.screens.times_screen import TimesScreen
+    from tcdebug.screens.trail_screen import TrailScreen
     from tcdebug.screens.why_screen import WhyScreen
 
     return [
@@ -56,7 +58,9 @@ def key_sections() -> list[tuple[str, list[tuple[str, str, str]]]]:
         ("output (o)", binding_rows(OutputScreen.BINDINGS)),
         ("ranks (R, multi-rank traces)", binding_rows(RanksScreen.BINDINGS)),
         ("why (w)", binding_rows(WhyScreen.BINDINGS)),
-        ("compile times (t)", binding_rows(TimesScreen.BINDINGS)),
+        ("compile times (T)", binding_rows(TimesScreen.BINDINGS)),
+        ("follow (f)", binding_rows(TrailScreen.BINDINGS)),
+        ("symbols (S)", binding_rows(SymbolsScreen.BINDINGS)),
     ]
 
 

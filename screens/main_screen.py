@@ -15,6 +15,7 @@ from tcdebug.screens.content import view_for
 from tcdebug.screens.widgets.code_view import CodeView
 from tcdebug.screens.widgets.status_bar import StatusBar
 from tcdebug.screens.widgets.timeline import Ref, Timeline, TimelineState
+from tcdebug.source_map import source_gutter
 
 if TYPE_CHECKING:
     from tcdebug.screens.app import TcdebugApp
@@ -102,6 +103,7 @@ class MainScreen(Screen[None]):
             self.show(current)
         elif self.selected is not None:
             self._paint(self.selected, keep=True)
+            self._source_map(self.selected)
 
     def refresh_status(self) -> None:
         app = self.tc_app
@@ -135,6 +137,16 @@ class MainScreen(Screen[None]):
     def show(self, ref: Ref | None) -> None:
         self.selected = ref
         self._paint(ref, keep=False)
+        self._source_map(ref)
+
+    def _source_map(self, ref: Ref | None) -> None:
+        """The `source` stage's gutter: file line numbers, nodes per line, graph breaks, resume point."""
+        comp = self.tc_app.session.compiles.get(ref.compile_id) if ref is not None else None
+        if ref is None or comp is None or ref.key != "source" or ref.kernel or ref.item:
+            return
+        labels = source_gutter(comp)
+        if labels != self.code.gutter_labels:
+            self.code.set_gutter(labels)
 
     def _paint(self, ref: Ref | None, *, keep: bool) -> None:
         session = self.tc_app.session

@@ -1,4 +1,4 @@
-"""The `t` screen: where compile time went, for the whole run and per compile."""
+"""The `T` screen: where compile time went, for the whole run and per compile."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ class TimesScreen(Screen[None]):
     CSS_PATH = "times_screen.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,t", "app.pop_screen", "Back", id="close_times"),
+        Binding("escape,T", "app.pop_screen", "Back", id="close_times"),
     ]
 
     def __init__(self, session: Session, compile_id: str = "") -> None:

@@ -7,6 +7,7 @@ Layout::
     OUT/compiles/0-0/02_dynamo_graph.py
     OUT/compiles/0-0/10_kernel_source.forward.py
     OUT/compiles/0-0/kernels/cpp_fused_relu_0.cpp
+    OUT/compiles/0-0/provenance.json    which lines of every stage hold the same op
 
 `DumpWriter` writes stage files as events arrive, so a crash keeps what came before.
 """
@@ -28,6 +29,7 @@ from dataclasses import asdict, is_dataclass
 from pathlib import Path
 from typing import Any
 
+from tcdebug import provenance
 from tcdebug import stages as stage_catalog
 from tcdebug.session import (
     LOADED,
@@ -42,6 +44,7 @@ from tcdebug.session import (
     stage_from_dict,
     stage_to_dict,
 )
+from tcdebug.trace_provenance import ensure_trace_provenance
 
 FORMAT = "tcdebug-session"  # the marker that says a folder is a tcdebug dump
 FORMAT_VERSION = 1
@@ -212,6 +215,7 @@ def is_dump_dir(path: str | os.PathLike[str]) -> bool:
 
 
 WRITTEN_NAMES = ("session.json", "output.txt", "compiles", "ranks")
+COMPILE_FILES = ("why.md", "provenance.json")  # per compile, beside the stage files the index lists
 
 
 def prepare_out(out: str | os.PathLike[str], *, force: bool = False) -> Path:
@@ -267,6 +271,8 @@ def remove_dump_files(root: Path) -> None:
         index = {}
     compiles = index.get("compiles") if isinstance(index, dict) else None
     for c in compiles if isinstance(compiles, list) else []:
+        if isinstance(c, dict) and isinstance(c.get("compile_id"), str):
+            rels.update(f"{compile_dir(c['compile_id'])}/{name}" for name in COMPILE_FILES)
         for s in c.get("stages", []) if isinstance(c, dict) and isinstance(c.get("stages"), list) else []:
             if not isinstance(s, dict):
                 continue
@@ -449,6 +455,7 @@ def write_dump(session: Session, out: str | os.PathLike[str], *, complete: bool 
             "session.json",
             json.dumps({**session_index(session, complete=False), "compiles": []}, indent=1),
         )
+    ensure_trace_provenance(session)
     pending = [
         (comp, stage)
         for comp in session.compiles.values()
@@ -466,6 +473,8 @@ def write_dump(session: Session, out: str | os.PathLike[str], *, complete: bool 
         _try_write_index(session, out_path, complete=complete)
         raise
     write_why_files(session, out_path)
+    for comp in session.compiles.values():
+        write_provenance(out_path, comp)
     write_index(session, out_path, complete=complete)
     return out_path
 
@@ -496,6 +505,28 @@ def write_index(session: Session, out: Path, *, complete: bool = True) -> None:
     write_file(
         out, "session.json", json.dumps(session_index(session, complete=complete), indent=1, default=str)
     )
+
+
+def write_provenance(out: Path, comp: Compile) -> None:
+    """`compiles/F-C/provenance.json`: the compile's provenance index (see tcdebug.provenance)."""
+    if comp.provenance.items:
+        data = provenance.index_to_dict(comp.provenance, comp.compile_id)
+        write_file(out, f"{compile_dir(comp.compile_id)}/provenance.json", json.dumps(data, indent=1))
+
+
+def load_provenance(root: Path, comp: Compile) -> None:
+    try:
+        data = json.loads(read_confined(root, f"{compile_dir(comp.compile_id)}/provenance.json"))
+    except Unreadable:
+        return  # none written (or not a plain file of the dump)
+    except (ValueError, RecursionError) as exc:
+        comp.provenance.notes.append(f"provenance.json unreadable: {exc}")
+        return
+    try:
+        if isinstance(data, dict):
+            provenance.apply_dict(comp.provenance, data)
+    except (ValueError, TypeError, AttributeError, KeyError) as exc:
+        comp.provenance.notes.append(f"provenance.json unreadable: {exc}")
 
 
 class DumpWriter:
@@ -786,6 +817,7 @@ def load_dump(path: str | os.PathLike[str]) -> Session:
                     except Unreadable as exc:
                         kernel.source = f"not readable: {exc}"
             comp.stages[stage.key] = stage
+        load_provenance(root, comp)
         session.compiles[comp.compile_id] = comp
     session.reruns = [rerun_from_dict(r) for r in index.get("reruns", [])]
     session.calls = [call_from_dict(c) for c in index.get("calls", [])]

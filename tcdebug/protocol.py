@@ -6,7 +6,8 @@ target (never a TCP port). Every message carries the protocol version `v` and a
 
 Events:    hello, compile_start, stage, graph_break, recompile, compile_end, compile_times,
            autotune, guard_provenance, output, script_end, rerun, calls, note, ready, error,
-           resumed, process
+           resumed, process,
+           provenance ({compile_id, items, links, notes, symbols}: see tcdebug.provenance)
 Commands:  step, continue, run, stop, breakpoints, check_rerun, rerun, quit
 
 Forked processes of the script connect on their own (see `tcdebug.target.children`): each
@@ -59,6 +60,7 @@ EVENT_TYPES = frozenset(
         "resumed",
         "process",
         "process_end",
+        "provenance",
     }
 )
 COMMANDS = frozenset({"step", "continue", "run", "stop", "breakpoints", "check_rerun", "rerun", "quit"})

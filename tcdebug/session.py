@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from tcdebug import stages as stage_catalog
+from tcdebug.provenance import ProvenanceIndex, apply_dict
 from tcdebug.textsafe import safe_line
 
 # Session states, as the header shows them.
@@ -100,6 +101,7 @@ class Compile:
     times: dict[str, Any] = field(default_factory=dict)  # phase times, see tcdebug.compile_times
     autotune_tables: list[dict[str, Any]] = field(default_factory=list)  # max-autotune choices
     guard_provenance: list[dict[str, Any]] = field(default_factory=list)  # user frame per guard
+    provenance: ProvenanceIndex = field(default_factory=ProvenanceIndex, repr=False)  # tcdebug.provenance
 
     @property
     def frame_id(self) -> int:
@@ -493,6 +495,12 @@ class Session:
 
     def _on_calls(self, ev: dict[str, Any]) -> None:
         self.calls = [call_from_dict(c) for c in ev.get("calls", [])]
+
+    def _on_provenance(self, ev: dict[str, Any]) -> None:
+        comp = self.compile(ev["compile_id"])
+        if ev.get("reset"):
+            comp.provenance = ProvenanceIndex()
+        apply_dict(comp.provenance, ev)
 
     def _on_note(self, ev: dict[str, Any]) -> None:
         self.notes.append(ev.get("text", ""))

@@ -31,6 +31,7 @@ STAGE_KINDS: tuple[StageKind, ...] = (
     StageKind("kernel_source", "Fused kernel source", "python", "py"),
     StageKind("guards", "Guards", "guards", "txt"),
     StageKind("bytecode_after", "Bytecode after Dynamo", "dis", "txt"),
+    StageKind("bytecode_after_python", "Transformed code as Python (depyf)", "python", "py"),
     StageKind("cudagraph", "CUDA graph capture", "text", "txt"),
 )
 

@@ -56,3 +56,9 @@ def graph_breaks_dump(tmp_path_factory: pytest.TempPathFactory) -> DumpRun:
 @pytest.fixture(scope="session")
 def dynamic_dump(tmp_path_factory: pytest.TempPathFactory) -> DumpRun:
     return dump_run(tmp_path_factory, "dynamic", str(SAMPLES / "dynamic_shapes.py"))
+
+
+@pytest.fixture(scope="session")
+def transformer_dump(tmp_path_factory: pytest.TempPathFactory) -> DumpRun:
+    """samples/transformer_block.py: a training compile with many fused kernels (about a minute)."""
+    return dump_run(tmp_path_factory, "transformer", str(SAMPLES / "transformer_block.py"))

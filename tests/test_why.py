@@ -258,14 +258,14 @@ async def test_t_shows_the_compile_time_chart(mlp_session):
     app = TcdebugApp(mlp_session, read_only=True)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
-        await pilot.press("t")
+        await pilot.press("T")
         await wait_until(pilot, lambda: isinstance(app.screen, TimesScreen), 10, "the times screen")
         total = str(app.screen.query_one("#times-total").render())
         assert "C++/Triton compile" in total and "Codegen" in total and "█" in total
         assert "other (inferred)" in total or OTHER not in mlp_session.compiles["0/0"].times["phases"]
         per_compile = str(app.screen.query_one("#times-compile-0").render())
         assert "wall" in per_compile and "measured phases" in per_compile
-        await pilot.press("t")
+        await pilot.press("T")
         await wait_until(pilot, lambda: app.screen is app.main_screen, 10, "back on the main screen")
         # the timeline's compile row carries a small bar of the same phases
         row = main_screen(app).timeline.get_option_at_index(0).prompt

@@ -28,6 +28,13 @@ from tcdebug.screens.widgets.highlight import HighlightCancelled, highlight_line
 
 # Beyond this many characters the highlighter would take seconds; show plain text.
 HIGHLIGHT_LIMIT = 4_000_000
+# Source map marks (tcdebug.source_map): nodes produced, graph break, resume point, none.
+_GUTTER_KINDS = {
+    "nodes": Style(color="green"),
+    "break": Style(color="red", bold=True),
+    "resume": Style(color="cyan", bold=True),
+    "none": Style(dim=True),
+}
 
 
 @dataclass(frozen=True)
@@ -50,6 +57,7 @@ class CodeView(ScrollView, can_focus=True):
         "code-view--gutter",
         "code-view--match",
         "code-view--current-match",
+        "code-view--trail",
     }
 
     DEFAULT_CSS = """
@@ -58,6 +66,7 @@ class CodeView(ScrollView, can_focus=True):
         .code-view--gutter { color: $text-muted; background: $surface; }
         .code-view--match { background: $warning 40%; }
         .code-view--current-match { background: $accent; color: $text; text-style: bold; }
+        .code-view--trail { background: $success 30%; }
     }
     """
 
@@ -85,6 +94,8 @@ class CodeView(ScrollView, can_focus=True):
         self.matches: list[Match] = []
         self.match_index = -1
         self._line_matches: dict[int, list[tuple[int, int, int]]] = {}
+        self.marked: frozenset[int] = frozenset()  # 0-based lines of a followed op (`f`)
+        self.gutter_labels: dict[int, tuple[str, str]] = {}  # 1-based line -> (label, kind): source map
 
     # ----- document ------------------------------------------------------------------
     def set_document(self, text: str, language: str = "text", key: Hashable | None = None) -> None:
@@ -93,6 +104,8 @@ class CodeView(ScrollView, can_focus=True):
             return
         self.generation += 1
         self.document_key = key
+        self.marked = frozenset()
+        self.gutter_labels = {}
         self.language = language
         self.lines = plain_lines(text)
         self._lowered = None
@@ -135,6 +148,27 @@ class CodeView(ScrollView, can_focus=True):
         self.styled = message.lines
         self._strips.clear()
         self.refresh()
+
+    def set_gutter(self, labels: dict[int, tuple[str, str]]) -> None:
+        """Show `labels` (1-based line -> (label, kind)) instead of the line numbers."""
+        self.gutter_labels = labels
+        self._update_virtual_size()
+        self.refresh()
+
+    def mark_lines(self, lines: list[int], focus: int | None = None) -> None:
+        """Mark the 1-based `lines` (an op followed with `f`) and scroll `focus` into view."""
+        self.marked = frozenset(n - 1 for n in lines if 0 < n <= len(self.lines))
+        self._strips.clear()
+        if focus is not None and 0 < focus <= len(self.lines):
+            self._scroll_into_view(focus - 1)
+            self.call_after_refresh(self._scroll_into_view, focus - 1)  # a new document: after layout
+        self.refresh()
+
+    def _scroll_into_view(self, index: int) -> None:
+        height = max(1, self.scrollable_content_region.height)
+        y = self.scroll_offset.y
+        if not (y <= index < y + height):
+            self.scroll_to(0, max(0, index - height // 3), animate=False, immediate=True)
 
     # ----- search --------------------------------------------------------------------
     def search(self, term: str) -> int:
@@ -214,6 +248,8 @@ class CodeView(ScrollView, can_focus=True):
     # ----- rendering -----------------------------------------------------------------
     @property
     def gutter_width(self) -> int:
+        if self.gutter_labels:
+            return max(len(label) for label, _ in self.gutter_labels.values()) + 2
         return len(str(len(self.lines))) + 2
 
     def _update_virtual_size(self) -> None:
@@ -232,7 +268,14 @@ class CodeView(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         gutter_style = self.get_component_rich_style("code-view--gutter")
         gutter = self.gutter_width
-        number = Strip([Segment(f"{index + 1:>{gutter - 1}} ", gutter_style)], gutter)
+        label = self.gutter_labels.get(index + 1) if self.gutter_labels else None
+        if label is not None:
+            style = gutter_style + _GUTTER_KINDS.get(label[1], Style())
+            number = Strip([Segment(f"{label[0]:<{gutter - 1}} ", style)], gutter)
+        elif self.gutter_labels:
+            number = Strip([Segment(" " * gutter, gutter_style)], gutter)
+        else:
+            number = Strip([Segment(f"{index + 1:>{gutter - 1}} ", gutter_style)], gutter)
         current = 0 <= self.match_index < len(self.matches) and self.matches[self.match_index].line == index
         key = (index, self.match_index if current else -1)
         strip = self._strips.get(key)
@@ -248,6 +291,8 @@ class CodeView(ScrollView, can_focus=True):
         else:
             text = Text(self.lines[index])
         text.stylize_before(base)
+        if index in self.marked:
+            text.stylize(self.get_component_rich_style("code-view--trail"))
         for start, end, match_number in self._line_matches.get(index, ()):
             name = "code-view--current-match" if match_number == self.match_index else "code-view--match"
             text.stylize(self.get_component_rich_style(name), start, end)

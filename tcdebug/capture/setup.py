@@ -11,6 +11,7 @@ from tcdebug.capture.base import CaptureContext, TraceDispatcher
 from tcdebug.target.recorder import Recorder
 
 UNITS = (
+    "tcdebug.capture.provenance",  # first: a stage's provenance arrives before its pause
     "tcdebug.capture.frame",
     "tcdebug.capture.graphs",
     "tcdebug.capture.inductor_graph",
@@ -19,6 +20,7 @@ UNITS = (
     "tcdebug.capture.triton_info",
     "tcdebug.capture.guards",
     "tcdebug.capture.bytecode",
+    "tcdebug.capture.decompiled",
     "tcdebug.capture.events",
     "tcdebug.capture.compile_times",
     "tcdebug.capture.autotune",

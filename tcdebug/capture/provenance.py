@@ -1,0 +1,524 @@
+"""The provenance index: which lines of every stage hold the same op, from torch's own metadata.
+
+Sources, in the order a trail crosses them:
+- user source lines and bytecode: each Dynamo node's `stack_trace`; each instruction's `dis`
+  position in the original code object;
+- FX graphs: the `GraphModule` behind each logged graph (recognised by its `print_readable` text,
+  so the printed stage and the nodes read are the same graph); node `meta`: `from_node`
+  (NodeSource: which node of which earlier graph it came from), `seq_nr` (links the backward
+  nodes to the forward op they differentiate), `original_aten`; the post-grad graph keeps the
+  names of the AOT graph it was made from (same node);
+- Inductor IR: each scheduler node's buffers and their `origins` / `origin_node` (post-grad
+  nodes), and which pre-fusion nodes each post-fusion node holds;
+- kernels: Inductor's provenance tracking (`_inductor_triton_kernel_to_post_grad_node_info`,
+  filled while it generates code, for the forward and the backward) and its kernel stack traces.
+
+This unit subscribes before the stage units, so a stage's provenance arrives before the target
+pauses there. It never changes what torch prints.
+"""
+
+from __future__ import annotations
+
+import collections
+import dis
+import logging
+import os
+import re
+import sys
+from types import CodeType, FrameType
+from typing import Any
+
+from tcdebug import provenance as prov
+from tcdebug.capture.base import CaptureContext, artifact_logger_handler
+from tcdebug.capture.frame import dis_listing, find_compile_frame, source_text
+from tcdebug.capture.kernel_source import AOT_ID, enable_provenance
+from tcdebug.provenance import ProvItem, ProvLink, item_id
+
+STAGES: tuple[str, ...] = ()
+GRAPH_KEYS = {
+    "dynamo_output_graph": "dynamo_graph",
+    "aot_joint_graph": "aot_joint",
+    "aot_forward_graph": "aot_forward",
+    "aot_backward_graph": "aot_backward",
+    "aot_inference_graph": "aot_inference",
+}
+_DEF = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*) = async_compile\.", re.MULTILINE)
+_DIS_OFFSET = re.compile(r"^\s*(?:\d+\s+)?(?:>>\s*)?(\d+)\s+[A-Z][A-Z_0-9]+")
+_HANDLE = re.compile(r":\d+$")
+
+
+class CompileFacts:
+    """What one compile's provenance needs to remember between records."""
+
+    def __init__(self) -> None:
+        self.graph_stage: dict[int, str] = {}  # id(graph) -> stage key
+        self.nodes: dict[str, dict[str, int]] = {}  # stage key -> node name -> seq_nr
+        self.filename = ""
+        self.first = 0
+        self.last = 0
+        self.line_offset = 0
+        self.bytecode_lines: set[int] = set()  # file lines with bytecode items
+        self.pre_ir: dict[str, dict[str, str]] = {}  # part -> pre-fusion node name -> item id
+
+
+class ProvenanceCapture:
+    def __init__(self, ctx: CaptureContext) -> None:
+        self.ctx = ctx
+        self.torch = ctx.torch
+        self.rec = ctx.recorder
+        self.printed: collections.deque[tuple[Any, str]] = collections.deque(maxlen=12)
+        self.facts: dict[str, CompileFacts] = {}
+        self.shape_envs: dict[str, Any] = {}  # compile id -> its ShapeEnv, until its guards are logged
+
+    def fact(self, cid: str) -> CompileFacts:
+        return self.facts.setdefault(cid, CompileFacts())
+
+    def send(self, cid: str, items: list[ProvItem], links: list[ProvLink], **extra: Any) -> None:
+        if not items and not links and not extra:
+            return
+        self.rec.send(
+            "provenance",
+            compile_id=cid,
+            items=[prov.item_to_dict(i) for i in items],
+            links=[prov.link_to_list(link) for link in links],
+            **extra,
+        )
+
+    # ----- graphs ----------------------------------------------------------------------
+    def remember_print(self, gm: Any, text: str) -> None:
+        self.printed.append((gm, text))
+
+    def graph_for(self, payload: str) -> Any:
+        return next((gm for gm, text in reversed(self.printed) if text == payload), None)
+
+    def on_start(self, cid: str, md: dict[str, Any], payload: str | None) -> None:
+        """Source lines and the bytecode of each line, from the code object Dynamo compiles."""
+        self.facts.pop(cid, None)  # a restarted compile begins anew
+        facts = self.fact(cid)
+        frame = find_compile_frame(self.torch)
+        code = frame.f_locals.get("code") if frame is not None else None
+        if not isinstance(code, CodeType):
+            self.send(cid, [], [], reset=True)
+            return
+        text, offset = source_text(code)
+        facts.filename, facts.line_offset = code.co_filename, offset
+        count = text.count("\n")
+        facts.first, facts.last = offset + 2, offset + count
+        items: list[ProvItem] = []
+        links: list[ProvLink] = []
+        src_lines = text.splitlines()
+        for k in range(2, count + 1):
+            line = k + offset
+            code_text = src_lines[k - 1].strip() if k - 1 < len(src_lines) else ""
+            if code_text and not code_text.startswith("#"):
+                items.append(self.source_item(facts, line, code_text))
+        listing = dis_listing(code, "original bytecode")
+        offset_line = {}
+        for number, row in enumerate(listing.splitlines(), 1):
+            m = _DIS_OFFSET.match(row)
+            if m:
+                offset_line[int(m.group(1))] = number
+        by_line: dict[int, list[int]] = {}
+        current: int | None = None
+        for inst in dis.get_instructions(code):
+            lineno = _instruction_line(inst, current)
+            current = lineno
+            if isinstance(lineno, int) and inst.offset in offset_line:
+                by_line.setdefault(lineno, []).append(offset_line[inst.offset])
+        for line, rows in by_line.items():
+            bid = item_id("bytecode_before", str(line))
+            items.append(ProvItem(bid, "bytecode_before", f"line {line}", "bytecode", sorted(set(rows))))
+            links.append(ProvLink(self.source_id(facts.filename, line), bid, "dis_positions"))
+            facts.bytecode_lines.add(line)
+        self.send(cid, items, links, reset=True)
+
+    def source_id(self, filename: str, line: int) -> str:
+        return item_id("source", f"{filename}:{line}")
+
+    def source_item(
+        self, facts: CompileFacts, line: int, code_text: str = "", filename: str = ""
+    ) -> ProvItem:
+        filename = filename or facts.filename
+        inside = _same_file(filename, facts.filename) and facts.first <= line <= facts.last
+        return ProvItem(
+            self.source_id(facts.filename if inside else filename, line),
+            "source",
+            f"{os.path.basename(filename)}:{line}",
+            "source_line",
+            [line - facts.line_offset] if inside else [],
+            code_text,
+            {"file": filename, "line": line, **({} if inside else {"outside": True})},
+        )
+
+    def on_graph(self, stage: str):  # noqa: ANN201
+        def handle(cid: str, md: dict[str, Any], payload: str | None) -> None:
+            if stage == "inductor_post_grad_graph":
+                part = self.rec.inductor_part(cid)
+                key = f"{stage}.{part}" if part else stage
+            else:
+                key = stage
+            self.graph(cid, key, payload or "")
+
+        return handle
+
+    def on_pre_grad(self, cid: str, md: dict[str, Any], payload: str | None) -> None:
+        """The pre-grad graphs hold the Dynamo graph's nodes: AOT nodes' `from_node` may name them."""
+        gm = self.graph_for(payload or "")
+        if gm is not None:
+            self.fact(cid).graph_stage.setdefault(id(gm.graph), "dynamo_graph")
+
+    def graph(self, cid: str, key: str, payload: str) -> None:
+        facts = self.fact(cid)
+        if key == "dynamo_graph":
+            tc = self.torch._guards.TracingContext.try_get()
+            shape_env = getattr(getattr(tc, "fake_mode", None), "shape_env", None)
+            if shape_env is not None:
+                self.shape_envs[cid] = shape_env
+        gm = self.graph_for(payload)
+        if gm is None:
+            self.send(cid, [], [], notes=[f"{key}: the graph object behind the logged text was not found"])
+            return
+        facts.graph_stage[id(gm.graph)] = key
+        lines = prov.fx_node_lines(payload)
+        items: list[ProvItem] = []
+        links: list[ProvLink] = []
+        names: dict[str, int] = {}
+        stage_id, part = key.partition(".")[0], key.partition(".")[2]
+        aot_of_part = "aot_inference" if part == "inference" else f"aot_{part}" if part else ""
+        forward = facts.nodes.get("aot_forward", {})
+        for node in gm.graph.nodes:
+            if node.op not in ("call_function", "call_method", "call_module"):
+                continue
+            meta = node.meta
+            seq_nr = meta.get("seq_nr")
+            seq = seq_nr if isinstance(seq_nr, int) and seq_nr >= 0 else -1
+            names[node.name] = seq
+            iid = item_id(key, node.name)
+            detail = [_target_name(node)]
+            aten = meta.get("original_aten")
+            if aten is not None and str(aten) not in detail[0]:
+                detail.append(f"from {aten}")
+            if seq >= 0:
+                detail.append(f"seq_nr {seq}")
+            frames = prov.stack_frames(meta.get("stack_trace") or "")
+            span = next((f.get("span") for f in reversed(frames) if f.get("span")), "")
+            items.append(
+                ProvItem(
+                    iid,
+                    key,
+                    node.name,
+                    "fx_node",
+                    [lines[node.name]] if node.name in lines else [],
+                    " · ".join(detail),
+                    {"code": span} if span else {},
+                )
+            )
+            for source, name, how in _from_nodes(meta.get("from_node")):
+                src_key = facts.graph_stage.get(source)
+                if src_key is not None and src_key != key:
+                    links.append(ProvLink(item_id(src_key, name), iid, f"from_node ({how})"))
+            if stage_id == "dynamo_graph":
+                items_, links_ = self.source_links(facts, frames, iid)
+                items += items_
+                links += links_
+            elif stage_id in ("aot_forward", "aot_backward", "aot_inference"):
+                if node.name in facts.nodes.get("aot_joint", {}):
+                    links.append(ProvLink(item_id("aot_joint", node.name), iid, "same node (partitioner)"))
+            if stage_id == "aot_backward" and node.name in forward:
+                links.append(ProvLink(item_id("aot_forward", node.name), iid, "same node (recomputed)"))
+            elif stage_id == "aot_backward" and seq >= 0:
+                links += [
+                    ProvLink(item_id("aot_forward", name), iid, "seq_nr")
+                    for name, fseq in forward.items()
+                    if fseq == seq
+                ]
+            elif stage_id == "aot_joint" and meta.get("partitioner_tag") == "is_backward" and seq >= 0:
+                links += [
+                    ProvLink(item_id("aot_joint", name), iid, "seq_nr")
+                    for name, fseq in names.items()
+                    if fseq == seq and name != node.name and name not in facts.nodes.get("_joint_bwd", {})
+                ]
+                facts.nodes.setdefault("_joint_bwd", {})[node.name] = seq
+            if stage_id == "inductor_post_grad_graph" and aot_of_part:
+                if node.name in facts.nodes.get(aot_of_part, {}):
+                    links.append(ProvLink(item_id(aot_of_part, node.name), iid, "same node"))
+        facts.nodes[key] = names
+        self.send(cid, items, links)
+
+    def source_links(
+        self, facts: CompileFacts, frames: list[dict[str, Any]], iid: str
+    ) -> tuple[list[ProvItem], list[ProvLink]]:
+        """A Dynamo node's user lines: its innermost frame and every frame inside the compiled code."""
+        items: list[ProvItem] = []
+        links: list[ProvLink] = []
+        for k, frame in enumerate(frames):
+            inside = _same_file(frame["file"], facts.filename) and facts.first <= frame["line"] <= facts.last
+            if not inside and k != len(frames) - 1:
+                continue
+            item = self.source_item(facts, frame["line"], frame.get("code", ""), frame["file"])
+            items.append(item)
+            if inside and frame["line"] in facts.bytecode_lines:
+                bid = item_id("bytecode_before", str(frame["line"]))
+                links.append(ProvLink(bid, iid, "stack_trace"))
+            else:
+                links.append(ProvLink(item.item_id, iid, "stack_trace"))
+        return items, links
+
+    # ----- Inductor IR -----------------------------------------------------------------
+    def on_ir(self, stage: str):  # noqa: ANN201
+        debug = sys.modules["torch._inductor.debug"]
+        target = (
+            debug.log_ir_pre_fusion if stage.endswith("pre_fusion") else debug.log_ir_post_fusion
+        ).__code__
+
+        def handle(record: logging.LogRecord) -> None:
+            frame: FrameType | None = sys._getframe(1)
+            while frame is not None and frame.f_code is not target:
+                frame = frame.f_back
+            if frame is None:
+                return
+            nodes = frame.f_locals.get("nodes") or []
+            cid = self.current_cid()
+            if cid is None:
+                return
+            part = self.rec.inductor_part(cid)
+            self.ir(cid, stage, part, record.getMessage(), nodes)
+
+        return handle
+
+    def current_cid(self) -> str | None:
+        try:
+            cid = self.torch._guards.CompileContext.current_compile_id()
+        except Exception:  # noqa: BLE001
+            cid = None
+        return str(cid) if cid is not None else self.rec.current
+
+    def ir(self, cid: str, stage: str, part: str, text: str, nodes: list[Any]) -> None:
+        facts = self.fact(cid)
+        key = f"{stage}.{part}" if part else stage
+        post_key = f"inductor_post_grad_graph.{part}" if part else "inductor_post_grad_graph"
+        blocks = prov.ir_node_lines(text)
+        pre = facts.pre_ir.setdefault(part, {})
+        items: list[ProvItem] = []
+        links: list[ProvLink] = []
+        for snode in nodes:
+            name = str(snode.get_name())
+            iid = item_id(key, name)
+            outputs = [str(b.get_name()) for b in _safe(lambda s=snode: s.get_outputs(), [])]
+            kind = type(snode).__name__
+            items.append(
+                ProvItem(
+                    iid, key, name, "ir_node", blocks.get(name, []), f"{', '.join(outputs)} · {kind}".strip()
+                )
+            )
+            for sub in _safe(lambda s=snode: s.get_nodes(), [snode]):
+                sub_name = str(sub.get_name())
+                if stage.endswith("post_fusion") and sub_name in pre:
+                    links.append(ProvLink(pre[sub_name], iid, "fusion" if sub is not snode else "same node"))
+                    continue
+                for origin in _origins(sub):
+                    links.append(ProvLink(item_id(post_key, origin), iid, "origins"))
+            if stage.endswith("pre_fusion"):
+                pre[name] = iid
+            else:
+                facts.nodes[f"ir:{key}:{name}"] = {
+                    o: 0 for sub in _safe(snode.get_nodes, []) for o in _origins(sub)
+                }
+        self.send(cid, items, links)
+
+    # ----- kernels ---------------------------------------------------------------------
+    def on_output_code(self, cid: str, md: dict[str, Any], payload: str | None) -> None:
+        code = payload or ""
+        m = AOT_ID.search(code[:500])
+        part = m.group(1) if m else self.rec.inductor_part(cid)
+        key = f"kernel_source.{part}" if part else "kernel_source"
+        post_key = f"inductor_post_grad_graph.{part}" if part else "inductor_post_grad_graph"
+        ir_key = f"inductor_ir_post_fusion.{part}" if part else "inductor_ir_post_fusion"
+        facts = self.fact(cid)
+        debug = sys.modules.get("torch._inductor.debug")
+        mapping = dict(getattr(debug, "_inductor_triton_kernel_to_post_grad_node_info", None) or {})
+        traces = dict(getattr(debug, "_inductor_kernel_stack_trace", None) or {})
+        handles: dict[str, list[str]] = {}
+        for handle in list(mapping) + list(traces):
+            name = _HANDLE.sub("", str(handle))
+            if str(handle) not in handles.setdefault(name, []):
+                handles[name].append(str(handle))
+        items: list[ProvItem] = []
+        links: list[ProvLink] = []
+        notes: list[str] = []
+        defined = _DEF.findall(code)
+        located = prov.OutputCodeLines(code)
+        ir_groups = {k.rsplit(":", 1)[1]: v for k, v in facts.nodes.items() if k.startswith(f"ir:{ir_key}:")}
+        for name in dict.fromkeys(defined + list(handles)):
+            # An extern kernel (addmm, mm) is one item per call: each call is a different op.
+            ids = handles.get(name, []) if name.startswith("extern_kernels.") else [name]
+            for one in ids:
+                hs = [one] if one != name else handles.get(name, [])
+                lines = prov.kernel_lines(located, name, hs)
+                if not lines:
+                    continue
+                iid = item_id(key, one)
+                extern = name.startswith("extern_kernels.")
+                post_nodes = [n for h in hs for n in mapping.get(h, [])]
+                fused = ", ".join(dict.fromkeys(post_nodes))
+                label = f"{name} (extern kernel)" if extern else (f"fuses {fused}" if fused else "kernel")
+                items.append(
+                    ProvItem(
+                        iid,
+                        key,
+                        one,
+                        "extern_kernel" if extern else "kernel",
+                        lines,
+                        label,
+                        {"post_grad": post_nodes},
+                    )
+                )
+                for node in dict.fromkeys(post_nodes):
+                    links.append(ProvLink(item_id(post_key, node), iid, "kernel_provenance"))
+                for group, origins in ir_groups.items():
+                    if set(origins) & set(post_nodes):
+                        links.append(ProvLink(item_id(ir_key, group), iid, "origins ∩ kernel_provenance"))
+                if not post_nodes:
+                    frames = [f for h in hs for t in traces.get(h, []) for f in prov.stack_frames(t)[-1:]]
+                    for frame in frames:
+                        src = self.source_item(facts, frame["line"], frame.get("code", ""), frame["file"])
+                        items.append(src)
+                        links.append(ProvLink(src.item_id, iid, "kernel stack trace"))
+                    if not frames:
+                        notes.append(f"{key}: torch recorded no FX node and no stack trace for {name}")
+        self.send(cid, items, links, notes=notes)
+
+    def on_compile_end(self, cid: str, md: dict[str, Any], payload: str | None) -> None:
+        """Let go of the graphs printed during the compile (they may hold large constants)."""
+        self.printed.clear()
+        self.shape_envs.pop(cid, None)
+
+    # ----- symbols ---------------------------------------------------------------------
+    def on_guards(self, cid: str, md: dict[str, Any], payload: str | None) -> None:
+        """Each symbolic size: where it comes from, its range, its hint and the guards on it."""
+        shape_env = self.shape_envs.pop(cid, None)
+        if shape_env is None:
+            return
+        symbols: dict[str, dict[str, Any]] = {}
+        guards = [(g.expr, str(g.expr)) for g in getattr(shape_env, "guards", [])]
+        for sym, sources in dict(getattr(shape_env, "var_to_sources", {})).items():
+            rng = shape_env.var_to_range.get(sym)
+            hint = shape_env.var_to_val.get(sym)
+            symbols[str(sym)] = {
+                "sources": [_source_name(s) for s in sources],
+                "range": f"[{rng.lower}, {rng.upper}]" if rng is not None else "",
+                "hint": str(hint) if hint is not None else "",
+                "guards": [text for expr, text in guards if sym in getattr(expr, "free_symbols", ())],
+            }
+        if symbols:
+            self.send(cid, [], [], symbols=symbols)
+
+
+def _instruction_line(inst: dis.Instruction, current: int | None) -> int | None:
+    """The source line of an instruction: its position (3.11+), else the last line started."""
+    positions = getattr(inst, "positions", None)
+    lineno = getattr(positions, "lineno", None)
+    if isinstance(lineno, int):
+        return lineno
+    started = getattr(inst, "line_number", None) or inst.starts_line
+    return started if isinstance(started, int) and not isinstance(started, bool) else current
+
+
+def _source_name(source: Any) -> str:
+    """`L['x'].size()[0]`: a Dynamo Source's name (a method in older torch, a property in newer)."""
+    name = getattr(source, "name", None)
+    if callable(name):
+        name = _safe(name, None)
+    return name if isinstance(name, str) else str(source)
+
+
+def _same_file(a: str, b: str) -> bool:
+    return bool(a) and bool(b) and (a == b or os.path.abspath(a) == os.path.abspath(b))
+
+
+def _safe(fn: Any, default: Any) -> Any:
+    try:
+        return fn()
+    except Exception:  # noqa: BLE001 - a torch without the attribute: leave it out
+        return default
+
+
+def _target_name(node: Any) -> str:
+    target = node.target
+    if isinstance(target, str):
+        return target
+    name = getattr(target, "__name__", None) or str(target)
+    if "OpOverload" in type(target).__name__:
+        return f"aten.{target}" if not str(target).startswith(("aten.", "prims.")) else str(target)
+    module = getattr(target, "__module__", "") or ""
+    if module.startswith("torch") and "." not in name:
+        return f"torch.{name}" if module in ("torch", "torch._C._VariableFunctions") else f"{module}.{name}"
+    return name
+
+
+def _from_nodes(sources: Any) -> list[tuple[int, str, str]]:
+    """(graph id, node name, pass name) of every NodeSource in a node's `from_node` chain."""
+    out: list[tuple[int, str, str]] = []
+    todo = list(sources or [])
+    while todo:
+        ns = todo.pop(0)
+        name, graph_id = getattr(ns, "name", None), getattr(ns, "graph_id", None)
+        if isinstance(name, str) and isinstance(graph_id, int):
+            out.append((graph_id, name, str(getattr(ns, "pass_name", ""))))
+        todo.extend(getattr(ns, "from_node", None) or [])
+    return out
+
+
+def _origins(sub: Any) -> list[str]:
+    """The post-grad nodes an IR node computes. Like Inductor's own kernel mapping: an extern
+    kernel's `origin_node` when it has one (its `origins` also hold its inputs' producers)."""
+    node = getattr(sub, "node", None)
+    if node is None:
+        return []
+    origin = getattr(node, "origin_node", None)
+    if origin is not None and "Extern" in type(sub).__name__:
+        return [str(origin.name)]
+    return sorted(str(o.name) for o in getattr(node, "origins", ()) or ())
+
+
+def install(ctx: CaptureContext) -> None:
+    import torch._inductor.config  # noqa: F401 - the provenance switch lives there
+    from torch._inductor import debug as inductor_debug
+
+    torch = ctx.torch
+
+    enable_provenance(torch)
+    cap = ProvenanceCapture(ctx)
+    ctx.options["provenance"] = cap
+    gm_class = torch.fx.GraphModule
+    original = gm_class.print_readable
+
+    def print_readable(self: Any, *args: Any, **kwargs: Any) -> Any:
+        text = original(self, *args, **kwargs)
+        if isinstance(text, str):
+            cap.remember_print(self, text)
+        return text
+
+    print_readable.__wrapped__ = original  # type: ignore[attr-defined]
+    gm_class.print_readable = print_readable  # type: ignore[method-assign]
+    on = ctx.handler.on
+    on("dynamo_start", cap.on_start)
+    for trace_key, stage in GRAPH_KEYS.items():
+        on(trace_key, cap.on_graph(stage))
+    on("artifact:before_pre_grad_graph", cap.on_pre_grad)
+    on("artifact:after_pre_grad_graph", cap.on_pre_grad)
+    on("artifact:inductor_post_grad_graph", cap.on_graph("inductor_post_grad_graph"))
+    on("inductor_output_code", cap.on_output_code)
+    on("dynamo_cpp_guards_str", cap.on_guards)
+    on("compilation_metrics", cap.on_compile_end)
+    on("bwd_compilation_metrics", cap.on_compile_end)
+    if hasattr(inductor_debug, "log_ir_pre_fusion"):
+        for name, stage in (
+            ("torch._inductor.debug.__ir_pre_fusion", "inductor_ir_pre_fusion"),
+            ("torch._inductor.debug.__ir_post_fusion", "inductor_ir_post_fusion"),
+        ):
+            handler = artifact_logger_handler(cap.on_ir(stage))
+            log = logging.getLogger(name)
+            log.setLevel(logging.DEBUG)
+            log.addHandler(handler)
+            ctx.options.setdefault("artifact_handlers", []).append((name, handler))

@@ -1,0 +1,260 @@
+"""The provenance index: built in the target from torch's metadata, dumped, loaded, followed."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import DATA, run_tcdebug
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_rerun_cli import rerun_dump, rerun_session  # noqa: F401 - shared session fixtures
+
+from tcdebug import provenance as prov
+from tcdebug.dump import load_dump
+from tcdebug.provenance import ProvenanceIndex, ProvItem, ProvLink
+
+
+def _lines_of(session, cid: str, key: str, trail) -> list[str]:
+    stage = session.stage(cid, key)
+    text = stage.get_text().splitlines()
+    return [text[n - 1] for n in trail.stage(key).lines]
+
+
+@pytest.mark.slow
+def test_mlp_relu_trail_reaches_every_stage(mlp_dump):
+    """`torch.relu` on line 18 of samples/mlp.py, followed through the training compile."""
+    session = load_dump(mlp_dump.out)
+    comp = session.compiles["0/1"]
+    index = comp.provenance
+    assert (mlp_dump.out / "compiles" / "0-1" / "provenance.json").is_file()
+    # Start from the source stage: the Dynamo nodes of line 18, picked by their code.
+    source_items = index.at_line("source", 18 - session.stage("0/1", "source").meta["line_offset"])
+    assert [i.name for i in source_items] == ["mlp.py:18"]
+    relu = next(i for i in index.linked("bytecode_before|18", downstream=True) if i.name == "relu")
+    assert relu.meta["code"] == "torch.relu(self.fc1(x))"
+    trail = index.trail([relu.item_id])
+    assert trail.names("source") == ["mlp.py:18"]
+    assert trail.names("dynamo_graph") == ["relu"]
+    assert "relu: " in _lines_of(session, "0/1", "dynamo_graph", trail)[0]
+    assert "torch.ops.aten.relu.default" in _lines_of(session, "0/1", "aot_forward", trail)[0]
+    backward = _lines_of(session, "0/1", "aot_backward", trail)
+    assert any("aten.le.Scalar" in line for line in backward)  # threshold_backward, decomposed
+    assert any("threshold_backward" in i.detail for i in trail.stage("aot_backward").items)
+    assert trail.names("inductor_ir_pre_fusion.forward") == ["op1"]
+    assert trail.names("inductor_ir_post_fusion.forward") == ["op1"]
+    assert "op1: SchedulerNode(ComputedBuffer)" in _lines_of(
+        session, "0/1", "inductor_ir_post_fusion.forward", trail
+    )
+    kernel_lines = _lines_of(session, "0/1", "kernel_source.forward", trail)
+    assert kernel_lines[0].startswith("cpp_fused_relu_0 = async_compile.cpp_pybinding")
+    assert any("clamp_min" in line for line in kernel_lines)  # the C++ that computes it
+    assert any(line.strip() == "cpp_fused_relu_0(buf1)" for line in kernel_lines)  # the call
+    assert [n for n in trail.names("kernel_source.backward")] == ["cpp_fused_sum_threshold_backward_0"]
+    # Nothing of the two addmm's leaks into the relu trail, and nothing here is inferred.
+    assert not any("addmm" in n for ts in trail.stages for n in [i.name for i in ts.items])
+    assert not any(ts.inferred for ts in trail.stages)
+    # Inference compile: aot_inference instead of forward/backward.
+    inference = session.compiles["0/0"].provenance.trail(["dynamo_graph|relu"])
+    assert inference.names("aot_inference") == ["relu"]
+    assert inference.names("kernel_source.inference") == ["cpp_fused_relu_0"]
+
+
+@pytest.mark.slow
+def test_mlp_every_kernel_leads_back_to_a_source_line(mlp_dump):
+    session = load_dump(mlp_dump.out)
+    for comp in session.compiles.values():
+        kernels = [i for i in comp.provenance.items.values() if i.stage.startswith("kernel_source")]
+        assert kernels, comp.compile_id
+        for kernel in kernels:
+            assert comp.provenance.trail([kernel.item_id]).names("source") == ["mlp.py:18"], kernel.item_id
+    extern = session.compiles["0/1"].provenance.items["kernel_source.forward|extern_kernels.addmm:1"]
+    assert extern.kind == "extern_kernel" and "extern kernel" in extern.detail
+    trail = session.compiles["0/1"].provenance.trail([extern.item_id])
+    assert trail.names("dynamo_graph") == ["linear"]  # the first nn.Linear, not the second
+
+
+@pytest.mark.slow
+def test_provenance_json_lists_each_node_by_stage(mlp_dump):
+    data = json.loads((mlp_dump.out / "compiles" / "0-1" / "provenance.json").read_text())
+    assert data["format"] == "tcdebug-provenance" and data["compile_id"] == "0/1"
+    relu = data["nodes"]["relu"]
+    assert relu["source"] == ["mlp.py:18"]
+    assert relu["stages"]["aot_forward"]["items"] == ["relu"]
+    assert relu["stages"]["kernel_source.forward"]["items"] == ["cpp_fused_relu_0"]
+    assert relu["stages"]["kernel_source.forward"]["lines"]
+
+
+@pytest.mark.slow
+def test_dynamic_symbols_have_origin_and_range(dynamic_dump):
+    session = load_dump(dynamic_dump.out)
+    found = {
+        name: info for comp in session.compiles.values() for name, info in comp.provenance.symbols.items()
+    }
+    assert found, "no symbolic sizes recorded"
+    assert any("L['x'].size()[0]" in info["sources"] for info in found.values())
+    for info in found.values():
+        assert info["range"].startswith("[")
+
+
+# ----- the model itself -----------------------------------------------------------------
+def _chain() -> ProvenanceIndex:
+    index = ProvenanceIndex()
+    index.add(
+        [
+            ProvItem("source|f.py:1", "source", "f.py:1", lines=[2]),
+            ProvItem("dynamo_graph|a", "dynamo_graph", "a", lines=[5]),
+            ProvItem("dynamo_graph|b", "dynamo_graph", "b", lines=[6]),
+            ProvItem("aot_forward|a", "aot_forward", "a", lines=[3]),
+            ProvItem("aot_forward|b", "aot_forward", "b", lines=[4]),
+            ProvItem("kernel_source.forward|k", "kernel_source.forward", "k", lines=[10, 11]),
+        ],
+        [
+            ProvLink("source|f.py:1", "dynamo_graph|a", "stack_trace"),
+            ProvLink("source|f.py:1", "dynamo_graph|b", "stack_trace"),
+            ProvLink("dynamo_graph|a", "aot_forward|a", "from_node"),
+            ProvLink("dynamo_graph|b", "aot_forward|b", "name", inferred=True),
+            ProvLink("aot_forward|a", "kernel_source.forward|k", "kernel_provenance"),
+            ProvLink("aot_forward|b", "kernel_source.forward|k", "kernel_provenance"),
+        ],
+    )
+    return index
+
+
+def test_trail_walks_up_and_down_but_never_down_then_up():
+    index = _chain()
+    trail = index.trail(["dynamo_graph|a"])
+    assert trail.names("dynamo_graph") == ["a"]  # b shares the source line and the kernel: not pulled in
+    assert trail.names("kernel_source.forward") == ["k"]
+    assert [s.stage for s in trail.stages] == [
+        "source",
+        "dynamo_graph",
+        "aot_forward",
+        "kernel_source.forward",
+    ]
+    back = index.trail(["kernel_source.forward|k"])
+    assert back.names("dynamo_graph") == ["a", "b"]
+    assert back.stage("dynamo_graph").inferred  # b came through an inferred link
+    assert not index.trail(["dynamo_graph|a"]).stage("aot_forward").inferred
+    assert index.nearest("dynamo_graph", 1).name == "a"
+    assert index.at_line("kernel_source.forward", 11)[0].name == "k"
+
+
+def test_index_round_trips_through_json():
+    index = _chain()
+    again = prov.index_from_dict(json.loads(json.dumps(prov.index_to_dict(index, "0/0"))))
+    assert again.items == index.items and again.links == index.links
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.dictionaries(st.text(max_size=8), st.one_of(st.text(), st.lists(st.text()), st.integers(), st.none()))
+)
+def test_bad_provenance_dicts_never_raise(data):
+    index = ProvenanceIndex()
+    prov.apply_dict(
+        index, {"items": [data, {"item_id": "x", "lines": [data, 3, -1]}], "links": [data, [1, 2]]}
+    )
+    assert index.items["x"].lines == [3]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=400))
+def test_text_locators_never_raise(text):
+    prov.fx_node_lines(text)
+    prov.ir_node_lines(text)
+    prov.kernel_lines(text, "cpp_fused_x_0", ["cpp_fused_x_0:1"])
+    prov.stack_frames(text)
+
+
+def test_stack_frames_read_the_marked_span():
+    trace = (
+        '  File "/w/samples/mlp.py", line 18, in forward\n'
+        "    return self.fc2(torch.relu(self.fc1(x)))\n"
+        "                    ^^^^^^^^^^^^^^^^^^^^^^^^\n"
+    )
+    assert prov.stack_frames(trace) == [
+        {
+            "file": "/w/samples/mlp.py",
+            "line": 18,
+            "fn": "forward",
+            "code": "return self.fc2(torch.relu(self.fc1(x)))",
+            "span": "torch.relu(self.fc1(x))",
+        }
+    ]
+
+
+@pytest.mark.slow
+def test_transformer_every_kernel_of_every_part_leads_back_to_user_source(transformer_dump):
+    assert transformer_dump.returncode == 0, transformer_dump.stderr
+    session = load_dump(transformer_dump.out)
+    comp = session.compiles["0/0"]
+    for part in ("forward", "backward"):
+        stage = session.stage("0/0", f"kernel_source.{part}")
+        text = stage.get_text()
+        kernels = comp.provenance.in_stage(f"kernel_source.{part}")
+        # every generated kernel of the output code has an item ...
+        assert {k.name for k in stage.kernels} <= {i.name for i in kernels}
+        for kernel in kernels:
+            assert kernel.lines and all(0 < n <= text.count("\n") + 1 for n in kernel.lines)
+            sources = comp.provenance.trail([kernel.item_id]).stage("source")
+            # ... and each leads back to a line of transformer_block.py, or the index says why not
+            assert sources or any(kernel.name in note for note in comp.provenance.notes), kernel.name
+            assert all(i.name.startswith("transformer_block.py:") for i in sources.items)
+
+
+# ----- TORCH_TRACE logs ------------------------------------------------------------------
+TRACE = DATA / "traces" / "mlp_provenance"  # samples/mlp.py with INDUCTOR_PROVENANCE=1, caches off
+
+
+def test_trace_log_builds_the_trail_it_can_and_says_what_it_lacks():
+    from tcdebug.trace import load_trace_session
+    from tcdebug.trace_provenance import ensure_trace_provenance
+
+    session = load_trace_session(TRACE)
+    ensure_trace_provenance(session)
+    index = session.compiles["0/1"].provenance
+    trail = index.trail(["dynamo_graph|relu"])
+    assert trail.names("source") == ["mlp.py:18"] and trail.stage("source").inferred  # `# File:` comments
+    assert trail.names("inductor_post_grad_graph.forward") == ["relu"]
+    assert not trail.stage("inductor_post_grad_graph.forward").inferred  # Inductor's preToPost mapping
+    assert trail.names("kernel_source.forward") == ["cpp_fused_relu_0"]
+    assert any("no Inductor IR" in note for note in index.notes)
+    assert any("no seq_nr" in note for note in index.notes)
+    backward = index.trail(["kernel_source.backward|cpp_fused_sum_threshold_backward_0"])
+    assert backward.names("source") == ["mlp.py:18"]  # through Inductor's kernel stack traces
+
+
+def test_trace_dump_writes_provenance_json(tmp_path):
+    out = tmp_path / "out"
+    proc = run_tcdebug("open", str(TRACE), "--dump", str(out))
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads((out / "compiles" / "0-1" / "provenance.json").read_text())
+    assert data["nodes"]["relu"]["stages"]["kernel_source.forward"]["items"] == ["cpp_fused_relu_0"]
+    assert any("no Inductor IR" in note for note in data["notes"])
+
+
+def test_hostile_symbols_and_items_load_with_the_expected_types():
+    index = ProvenanceIndex()
+    prov.apply_dict(
+        index,
+        {
+            "items": [{"item_id": "a", "lines": 7, "meta": [1]}, {"item_id": "b", "lines": [True, 2, "3"]}],
+            "symbols": {"s0": {"sources": 5, "range": None, "guards": ["Eq(s0, 2)", 3]}, "s1": "x"},
+        },
+    )
+    assert index.items["a"].lines == [] and index.items["a"].meta == {}
+    assert index.items["b"].lines == [2]
+    assert index.symbols == {"s0": {"sources": [], "range": "", "hint": "", "guards": ["Eq(s0, 2)", "3"]}}
+
+
+@pytest.mark.slow
+def test_a_rerun_recompile_explains_its_symbolic_batch(rerun_session):  # noqa: F811 - shared fixture
+    """`--rerun x=32,64`: automatic dynamic makes the batch of 0/3 a symbol; its origin is x's size 0."""
+    symbols = rerun_session.compiles["0/3"].provenance.symbols
+    assert symbols, "no symbols for 0/3"
+    (name, info), *_ = [(n, i) for n, i in symbols.items() if "L['x'].size()[0]" in i["sources"]]
+    assert info["range"].startswith("[") and info["hint"] == "32"
+    assert name in rerun_session.compiles["0/3"].stages["dynamo_graph"].get_text()
+    trail = rerun_session.compiles["0/3"].provenance.trail(["dynamo_graph|relu"])
+    assert trail.names("kernel_source.forward")  # re-run compiles are followed like any other

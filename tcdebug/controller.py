@@ -82,11 +82,19 @@ class TargetController:
     # ----- life cycle ------------------------------------------------------------
     def start(self) -> None:
         parent_sock, child_sock = socket.socketpair()
-        out_read, out_write = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        fd, out_fd = child_sock.fileno(), out_write.fileno()
+        out_read: socket.socket | None
+        out_write: socket.socket | None
+        try:
+            out_read, out_write = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        except (OSError, AttributeError):  # no SOCK_SEQPACKET here: stdout and stderr pipes only
+            out_read = out_write = None
+        fd = child_sock.fileno()
+        out_fds = (out_write.fileno(),) if out_write is not None else ()
         env = dict(os.environ if self.env is None else self.env)
         env["TCDEBUG_CHANNEL_FD"] = str(fd)
-        env[OUTPUT_FD_ENV] = str(out_fd)
+        env.pop(OUTPUT_FD_ENV, None)
+        if out_fds:
+            env[OUTPUT_FD_ENV] = str(out_fds[0])
         env[CHILD_SOCKET_ENV] = self._listen()
         env.setdefault("PYTHONUNBUFFERED", "1")
         # The target's own package must be importable even when tcdebug runs from a checkout.
@@ -100,23 +108,34 @@ class TargetController:
         env["PYTHONPATH"] = os.pathsep.join(p for p in (pkg_root, env.get("PYTHONPATH", "")) if p)
         if self.adopt_orphans:
             proctree.become_subreaper()
-        self.proc = subprocess.Popen(
-            cmd,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            pass_fds=(fd, out_fd),
-            env=env,
-            cwd=self.cwd,
-            start_new_session=True,  # its own session and process group: a Ctrl-C in the UI
-            # does not hit it directly, and its whole tree can be found and ended
-        )
-        child_sock.close()
-        out_write.close()
+        try:
+            self.proc = subprocess.Popen(
+                cmd,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                pass_fds=(fd, *out_fds),
+                env=env,
+                cwd=self.cwd,
+                start_new_session=True,  # its own session and process group: a Ctrl-C in the UI
+                # does not hit it directly, and its whole tree can be found and ended
+            )
+        except OSError:
+            for sock in (parent_sock, out_read):
+                if sock is not None:
+                    sock.close()
+            self._close_listener()
+            raise
+        finally:
+            child_sock.close()
+            if out_write is not None:
+                out_write.close()
         self.channel = protocol.Channel(parent_sock)
         self._spawn(self._read_channel, "tcdebug-channel")
         self._spawn(self._accept_children, "tcdebug-children")
-        self._spawn(lambda: self._read_tagged_output(out_read), "tcdebug-output", output=True)
+        if out_read is not None:
+            reader = out_read
+            self._spawn(lambda: self._read_tagged_output(reader), "tcdebug-output", output=True)
         self._spawn(lambda: self._read_stream(self.proc.stdout, "stdout"), "tcdebug-stdout", output=True)  # type: ignore[union-attr]
         self._spawn(lambda: self._read_stream(self.proc.stderr, "stderr"), "tcdebug-stderr", output=True)  # type: ignore[union-attr]
         self._spawn(self._watch_tree, "tcdebug-tree")
@@ -211,9 +230,7 @@ class TargetController:
 
     def _read_tagged_output(self, sock: socket.socket) -> None:
         """`sys.stdout` and `sys.stderr` of every process of the script, in the order written."""
-        decoders = {
-            tag: codecs.getincrementaldecoder("utf-8")("replace") for tag in (STDOUT_TAG, STDERR_TAG)
-        }
+        decoders = {tag: codecs.getincrementaldecoder("utf-8")("replace") for tag in (STDOUT_TAG, STDERR_TAG)}
         with sock:
             while True:
                 try:
@@ -289,9 +306,7 @@ class TargetController:
         for thread in self._output_threads:
             thread.join(timeout=2)
         if not self._said_goodbye and not self._closing:
-            self.on_event(
-                {"type": "target_died", "exit_code": self.returncode, "error": describe_exit(code)}
-            )
+            self.on_event({"type": "target_died", "exit_code": self.returncode, "error": describe_exit(code)})
         self.on_event({"type": "target_exited", "exit_code": self.returncode})
         self._done.set()
         self._close_listener()

@@ -100,6 +100,15 @@ def test_dump_keeps_each_dataloader_workers_compile(tmp_path: Path) -> None:
     assert "total 11.826" in (out / "output.txt").read_text()
 
 
+def test_dump_runs_a_spawned_process_without_recording_its_compiles(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    proc = run_tcdebug("--dump", str(out), str(SCRIPTS / "spawn_compiles.py"), timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    text = (out / "output.txt").read_text()
+    assert "spawned child computed 9.0" in text and "spawned child exit 0" in text, text
+    assert index(out)["compiles"] == []  # a fresh interpreter has no capture hooks
+
+
 # ----- forked processes in the app ----------------------------------------------------------
 def _finished(app) -> bool:
     return app.session.state not in (model.STARTING, model.RUNNING, model.PAUSED)

@@ -123,7 +123,7 @@ def test_mlp_chart_has_five_phases_summing_to_the_wall_time(mlp_session, mlp_dum
     first = index["compiles"][0]
     assert first["times"]["wall_s"] == pytest.approx(first["metrics"]["entire_frame_compile_time_s"], rel=0.10)
     assert "compile time:" in mlp_dump.stdout and "C++/Triton compile" in mlp_dump.stdout
-    tail = mlp_dump.stdout[mlp_dump.stdout.index("\ntop reasons:") :].splitlines()
+    tail = mlp_dump.stdout[mlp_dump.stdout.index("\ntop reasons:") + 1 :].splitlines()
     assert tail[1] == "  most expensive compiles:" and "forward" in tail[2] and "mostly " in tail[2]
     assert tail[-2:] == ["  recompile causes:", "    1x GLOBAL_STATE changed: grad_mode"]  # it ends there
 

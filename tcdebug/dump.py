@@ -6,7 +6,8 @@ Layout::
     OUT/output.txt                      the script's stdout and stderr
     OUT/compiles/0-0/02_dynamo_graph.py
     OUT/compiles/0-0/10_kernel_source.forward.py
-    OUT/compiles/0-0/kernels/cpp_fused_relu_0.cpp
+    OUT/compiles/0-0/kernels/forward/cpp_fused_relu_0.cpp   one folder per part: a forward and a
+                                                            backward kernel of one name never share a file
 
 `DumpWriter` writes stage files as events arrive, so a crash keeps what came before.
 """
@@ -60,10 +61,28 @@ def write_stage_files(out: Path, compile_id: str, stage: Stage) -> None:
     rel = stage_relpath(compile_id, stage)
     _write(out / rel, stage.get_text())
     stage.file = rel
+    folder = f"{compile_dir(compile_id)}/kernels/{kernel_folder(stage)}"
+    taken: set[str] = set()
     for kernel in stage.kernels:
-        krel = f"{compile_dir(compile_id)}/kernels/{kernel.name}.{_KERNEL_EXT.get(kernel.language, 'txt')}"
+        krel = f"{folder}/{_unique_stem(kernel.name, taken)}.{_KERNEL_EXT.get(kernel.language, 'txt')}"
         _write(out / krel, kernel.source)
         kernel.meta["file"] = krel
+
+
+def kernel_folder(stage: Stage) -> str:
+    """`forward`, `backward`, `inference` for kernel_source; the stage key for other stages with kernels."""
+    if stage.stage_id == "kernel_source":
+        return re.sub(r"[^0-9A-Za-z_.-]", "-", stage.part or "all")
+    return re.sub(r"[^0-9A-Za-z_.-]", "-", stage.key)
+
+
+def _unique_stem(name: str, taken: set[str]) -> str:
+    stem = re.sub(r"[^0-9A-Za-z_.-]", "-", name).lstrip(".") or "kernel"
+    candidate, n = stem, 2
+    while candidate.lower() in taken:
+        candidate, n = f"{stem}_{n}", n + 1
+    taken.add(candidate.lower())
+    return candidate
 
 
 def _write(path: Path, text: str) -> None:

@@ -25,6 +25,12 @@ def find_compile_frame(torch: Any) -> FrameType | None:
     return None
 
 
+def backend_name(compiler_fn: Any) -> str:
+    """`aot_eager`, `eager`, a custom backend's function name; "" when torch does not say."""
+    name = getattr(compiler_fn, "compiler_name", None)
+    return str(name) if isinstance(name, str) else ""
+
+
 def dis_listing(code: CodeType, title: str) -> str:
     buf = io.StringIO()
     buf.write(f"# {title}: {code.co_name}  ({code.co_filename}:{code.co_firstlineno})\n")
@@ -62,6 +68,10 @@ def install(ctx: CaptureContext) -> None:
             rec.compile_start(
                 cid, function=code.co_name, filename=code.co_filename, firstlineno=code.co_firstlineno
             )
+            rec.state(cid).backend = backend_name(frame.f_locals.get("compiler_fn") if frame else None)
+            calls = ctx.options.get("calls")
+            if calls is not None:
+                calls.saw_compile(code)  # which frame of a decorated function Dynamo compiles
             rec.code_objects[cid] = code
             text, first = source_text(code)
             rec.stage(

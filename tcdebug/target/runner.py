@@ -51,6 +51,21 @@ def one_line_error(exc: BaseException, script: str) -> str:
     return f"{type(exc).__name__}: {message}{where}" if message else f"{type(exc).__name__}{where}"
 
 
+def _ours(filename: str) -> bool:
+    return filename.startswith(_TCDEBUG_DIR) or filename == "<frozen runpy>" or filename.endswith("runpy.py")
+
+
+_TCDEBUG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def print_user_traceback(exc: BaseException) -> None:
+    """The traceback as plain Python prints it: tcdebug's and runpy's frames above the script left out."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None and _ours(tb.tb_frame.f_code.co_filename):
+        tb = tb.tb_next
+    traceback.print_exception(type(exc), exc, tb, file=sys.stderr)
+
+
 def check_script(path: str) -> str | None:
     """A one-line error for a missing or unparsable script, else None."""
     if not os.path.exists(path):
@@ -189,10 +204,10 @@ def run_user_code(ns: argparse.Namespace) -> tuple[int, str]:
     except ImportError as exc:
         if ns.module and getattr(exc, "name", None) == target:
             return 1, f"no module named {target}"
-        traceback.print_exc()
+        print_user_traceback(exc)
         return 1, one_line_error(exc, target)
     except BaseException as exc:  # noqa: BLE001 - report everything the user's code raised
-        traceback.print_exc()
+        print_user_traceback(exc)
         return 1, one_line_error(exc, "" if ns.module else target)
     finally:
         sys.path[:] = saved_path or sys.path

@@ -43,6 +43,18 @@ def test_forward_and_backward_kernels_of_one_name_keep_their_own_files(
     assert fk.source.strip() not in bwd.get_text()
 
 
+def test_backward_kernels_get_fx_node_provenance_from_torch(live: Session) -> None:
+    for function in ("mul", "inner"):
+        comp = _compile(live, function)
+        graph = comp.stages["inductor_post_grad_graph.backward"].get_text()
+        kernels = comp.stages["kernel_source.backward"].kernels
+        assert kernels
+        for kernel in kernels:
+            nodes = kernel.meta.get("fx_nodes")
+            assert nodes, (function, kernel.name)
+            assert all(f"{node} = " in graph or f"{node}: " in graph for node in nodes), nodes
+
+
 def test_no_two_kernels_share_a_file(live: Session) -> None:
     files = [k.meta.get("file") for c in live.compiles.values() for s in c.stages.values() for k in s.kernels]
     assert files and len(files) == len(set(files))

@@ -134,7 +134,8 @@ class LastCall:
         bound.apply_defaults()
         out = dict(bound.arguments)
         code, cells = fn.__code__, fn.__closure__ or ()
-        for name, cell in zip(code.co_freevars, cells, strict=False):  # a frame's locals hold its free variables
+        # a frame's locals hold its free variables (a decorator's `fn`, guarded as L['fn'])
+        for name, cell in zip(code.co_freevars, cells, strict=False):
             try:
                 out.setdefault(name, cell.cell_contents)
             except ValueError:  # an empty cell

@@ -22,6 +22,7 @@ UNITS = (
     "tcdebug.capture.events",
     "tcdebug.capture.cudagraph",
     "tcdebug.capture.calls",
+    "tcdebug.capture.export",
 )
 
 

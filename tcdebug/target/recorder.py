@@ -192,7 +192,7 @@ class Recorder:
             for stage_id in ALWAYS:
                 self.not_captured(compile_id, stage_id, self.unavailable.get(stage_id, why))
             return
-        has_graph = "dynamo_graph" in st.keys
+        has_graph = "dynamo_graph" in st.captured
         for stage_id in ALWAYS:
             if stage_id in st.keys:
                 continue

@@ -59,7 +59,9 @@ def per_case_logs(stderr: str) -> dict[str, dict[str, int]]:
         head, _, body = chunk.partition("\n")
         if head.startswith("case "):
             out[head[5:].strip()] = {
-                "breaks": body.count("Graph break in user code"),
+                # the first of a kind, and repeats (Dynamo logs those without the user stack)
+                "breaks": body.count("Graph break in user code")
+                + body.count("Graph break (user stack suppressed due to duplicate graph break)"),
                 "recompiles": body.count("Recompiling function"),
             }
     return out
@@ -200,4 +202,4 @@ def test_hf_reruns_replay_the_call(hf) -> None:
         assert rerun.reused in {c.compile_id for c in rerun.checks if c.passed}, function
     gpt2 = next(c for c in session.calls if c.function == "GPT2LMHeadModel.forward")
     labels = next(i for i in gpt2.inputs if i["leaf"] == "labels")
-    assert labels["alias_of"].endswith("['input_ids']")
+    assert labels["alias_of"] in ("input_ids", "kwargs['input_ids']"), labels

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import SCRIPTS, DumpRun, dump_run, run_tcdebug
+from conftest import SAMPLES, SCRIPTS, DumpRun, dump_run, run_tcdebug
 
 import tcdebug
 from tcdebug.dump import load_dump
@@ -159,3 +159,35 @@ def test_grad_mode_of_the_call_is_replayed_for_check_and_call(forms: Session) ->
     assert not any("GLOBAL_STATE" in g.reason for c in rerun.checks for g in c.guards)
     assert rerun.status == "ok" and rerun.produced == []
     assert rerun.reused == rerun.checks[0].compile_id  # the verdict names the entry
+
+
+def _has_cuda() -> bool:
+    from test_gpu_live import _has_cuda as has_cuda
+
+    return has_cuda()
+
+
+@pytest.mark.gpu
+def test_every_backward_triton_kernel_gets_fx_node_provenance(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """On the GPU every backward kernel used to fall back to names scraped from comments."""
+    if not _has_cuda():
+        pytest.skip("needs a CUDA device")
+    run = dump_run(tmp_path_factory, "gpu_transformer_provenance", str(SAMPLES / "transformer_block.py"))
+    assert run.returncode == 0, run.stderr[-3000:]
+    session = load_dump(run.out)
+    assert session.device.startswith("cuda")
+    backward = [
+        k
+        for c in session.compiles.values()
+        for s in c.stages.values()
+        if s.key == "kernel_source.backward"
+        for k in s.kernels
+    ]
+    assert backward and all(k.name.startswith("triton_") for k in backward)
+    assert all(k.meta.get("fx_nodes") for k in backward), [
+        k.name for k in backward if not k.meta.get("fx_nodes")
+    ]
+    files = [k.meta["file"] for c in session.compiles.values() for s in c.stages.values() for k in s.kernels]
+    assert len(files) == len(set(files))

@@ -21,9 +21,15 @@ def ours_in(text: str) -> bool:
     return OUR_DIR in text or re.search(r"tcdebug[/\\](capture|target|screens)[/\\]", text) is not None
 
 
+RERUN_SPECS = ["inp=4,8", "a=6", "ng=4,8", "a=7"]
+
+
 @pytest.fixture(scope="module")
 def live_dump(tmp_path_factory: pytest.TempPathFactory) -> DumpRun:
-    return dump_run(tmp_path_factory, "live_capture", str(SCRIPTS / "live_capture.py"))
+    out = tmp_path_factory.mktemp("live_capture") / "out"
+    args = [a for spec in RERUN_SPECS for a in ("--rerun", spec)]
+    proc = run_tcdebug("--dump", str(out), *args, str(SCRIPTS / "live_capture.py"), timeout=600)
+    return DumpRun(out, proc.returncode, proc.stdout, proc.stderr)
 
 
 @pytest.fixture(scope="module")
@@ -111,17 +117,10 @@ def test_script_errors_print_without_tcdebug_frames(tmp_path) -> None:
     assert proc.returncode != 0
 
 
-# ----- re-runs replay the call's exact form (tests/scripts/rerun_forms.py) -----------------------
-RERUN_SPECS = ["inp=4,8", "a=6", "ng=4,8", "a=7"]
-
-
+# ----- re-runs replay the call's exact form (the last part of tests/scripts/live_capture.py) -------
 @pytest.fixture(scope="module")
-def forms(tmp_path_factory: pytest.TempPathFactory) -> Session:
-    out = tmp_path_factory.mktemp("rerun_forms") / "out"
-    args = [a for spec in RERUN_SPECS for a in ("--rerun", spec)]
-    proc = run_tcdebug("--dump", str(out), *args, str(SCRIPTS / "rerun_forms.py"), timeout=300)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return load_dump(out)
+def forms(live: Session) -> Session:
+    return live
 
 
 def _rerun_of(session: Session, spec: str):
@@ -145,7 +144,8 @@ def test_an_argument_passed_twice_is_one_tensor_again(forms: Session) -> None:
     assert {i["name"]: i.get("alias_of") for i in call.inputs} == {"a": None, "b": "a"}
     rerun = _rerun_of(forms, "a=6")
     assert rerun.checks and rerun.checks[0].passed, [c.reason for c in rerun.checks]
-    assert rerun.produced == [] and rerun.reused == "1/0"
+    tied = next(c for c in forms.ordered_compiles() if c.function == "tied")  # a=7 below adds another
+    assert rerun.produced == [] and rerun.reused == tied.compile_id
     # a spec that makes them differ breaks the alias, and the guard says so
     other = _rerun_of(forms, "a=7")
     assert not other.checks[0].passed and "size mismatch" in other.checks[0].reason

@@ -21,7 +21,7 @@ def ours_in(text: str) -> bool:
     return OUR_DIR in text or re.search(r"tcdebug[/\\](capture|target|screens)[/\\]", text) is not None
 
 
-RERUN_SPECS = ["inp=4,8", "a=6", "ng=4,8", "a=7"]
+RERUN_SPECS = ["inp=4,8", "a=6", "ng=4,8", "a=7", "input=2,3,8,8"]
 
 
 @pytest.fixture(scope="module")
@@ -137,6 +137,14 @@ def test_keywords_through_a_args_kwargs_wrapper_stay_keywords(forms: Session) ->
     assert rerun.status == "ok" and rerun.produced == [] and rerun.reused == comp.compile_id
     call = next(c for c in forms.calls if c.function == "Masked.forward")
     assert comp.compile_id in call.compile_ids
+
+
+def test_a_torch_nn_container_is_checked_on_the_frame_dynamo_compiles(forms: Session) -> None:
+    # torch.nn.Sequential is compiled through Dynamo's wrap_inline `inner(*args, **kwargs)`
+    (comp,) = [c for c in forms.ordered_compiles() if c.function == "inner"]
+    rerun = _rerun_of(forms, "input=2,3,8,8")
+    assert [c.compile_id for c in rerun.checks] == [comp.compile_id]
+    assert rerun.checks[0].passed and rerun.produced == [] and rerun.reused == comp.compile_id
 
 
 def test_an_argument_passed_twice_is_one_tensor_again(forms: Session) -> None:

@@ -58,6 +58,9 @@ class CallTarget:
     chain: tuple[Any, ...] = ()  # `func`, then what its `__wrapped__` chain leads to
     compiled_index: int | None = None  # which of `chain` Dynamo was seen compiling
     first_code: CodeType | None = None  # `code` as first guessed: the key stays put when it changes
+    # The function Dynamo's wrapper calls when it is none of `chain` (torch.nn containers are
+    # wrapped by `external_utils.wrap_inline` in an `inner(*args, **kwargs)`: that frame is compiled).
+    entry: Any = None
 
     def __post_init__(self) -> None:
         self.first_code = self.code
@@ -84,8 +87,8 @@ class CallTarget:
         compiles, not the `forward` it wraps; the outermost one seen wins (a graph break in the
         wrapper also compiles the inner frame).
         """
-        for i, fn in enumerate(self.chain):
-            if getattr(fn, "__code__", None) is code:
+        for i, fn in enumerate((self.entry, *self.chain)):
+            if fn is not None and getattr(fn, "__code__", None) is code:
                 if self.compiled_index is None or i < self.compiled_index:
                     self.compiled_index, self.code = i, code
                 return True
@@ -93,8 +96,8 @@ class CallTarget:
 
     def frame_function(self) -> Any:
         """The function whose frame Dynamo compiles (its signature gives the frame's locals)."""
-        for fn in self.chain:
-            if getattr(fn, "__code__", None) is self.code:
+        for fn in (self.entry, *self.chain):
+            if fn is not None and getattr(fn, "__code__", None) is self.code:
                 return fn
         return None
 
@@ -127,7 +130,8 @@ class LastCall:
             return None
         try:
             sig = inspect.signature(fn, follow_wrapped=False)
-            lead = (self.target.owner,) if self.target.owner is not None else ()
+            takes_owner = self.target.owner is not None and fn is not self.target.entry
+            lead = (self.target.owner,) if takes_owner else ()
             bound = sig.bind(*lead, *args, **kwargs)
         except (TypeError, ValueError):
             return None
@@ -448,6 +452,8 @@ def add_enter_hook(ctx: Any, result: Any, target: CallTarget, log: CallLog) -> b
     inner = _closure_value(dynamo_fn, "fn")
     if inner is _SKIP:
         return False
+    if inspect.isfunction(inner) and all(inner is not fn for fn in target.chain):
+        target.entry = inner
     current = log.hooked.get(id(dynamo_fn))
     if current is not None and current[1] is dynamo_fn:
         current[0] = target  # a module's OptimizedModule, after its inner `__call__`: the same calls

@@ -10,8 +10,10 @@ and nothing else of the detailed trace (it is slow).
 
 from __future__ import annotations
 
+import importlib
 import sys
 from dataclasses import asdict
+from types import FrameType
 from typing import Any
 
 from tcdebug import aoti
@@ -93,7 +95,7 @@ class FramelessCompiles:
 
 def _exporting_module() -> Any:
     """The module `torch.export.export` is working on (its `mod` argument), from the stack."""
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None:
         if "/torch/export/" in frame.f_code.co_filename.replace("\\", "/"):
             value = frame.f_locals.get("mod")
@@ -105,9 +107,7 @@ def _exporting_module() -> Any:
 
 def _let_export_records_through(torch: Any) -> None:
     """`torch.export._trace` logs its start and program with `dtrace_structured` only."""
-    trace_mod = sys.modules.get("torch.export._trace")
-    if trace_mod is None:
-        import torch.export._trace as trace_mod  # noqa: PLW0127
+    trace_mod: Any = importlib.import_module("torch.export._trace")
     original = trace_mod.dtrace_structured
     trace_structured = torch._logging.trace_structured
 

@@ -17,7 +17,7 @@ STAGES = ("source", "bytecode_before")
 def find_compile_frame(torch: Any) -> FrameType | None:
     """The running `convert_frame._compile` frame: its locals hold the code being compiled."""
     target = torch._dynamo.convert_frame._compile.__code__
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None:
         if frame.f_code is target:
             return frame

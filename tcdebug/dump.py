@@ -6,7 +6,8 @@ Layout::
     OUT/output.txt                      the script's stdout and stderr
     OUT/compiles/0-0/02_dynamo_graph.py
     OUT/compiles/0-0/10_kernel_source.forward.py
-    OUT/compiles/0-0/kernels/cpp_fused_relu_0.cpp
+    OUT/compiles/0-0/kernels/forward/cpp_fused_relu_0.cpp   one folder per part: a forward and a
+                                                            backward kernel of one name never share a file
     OUT/compiles/0-0/provenance.json    which lines of every stage hold the same op
 
 `DumpWriter` writes stage files as events arrive, so a crash keeps what came before.
@@ -110,17 +111,24 @@ def write_stage_files(out: Path, compile_id: str, stage: Stage, taken: set[str] 
     rel = stage_relpath(compile_id, stage)
     write_file(out, rel, stage.get_text())
     stage.file = rel
-    used = set(taken or ())
+    used = {u.lower() for u in (taken or ())}
+    folder = f"{compile_dir(compile_id)}/kernels/{kernel_folder(stage)}"
     for kernel in stage.kernels:
         ext = _KERNEL_EXT.get(kernel.language, "txt")
-        base = f"{compile_dir(compile_id)}/kernels/{safe_name(kernel.name)}"
+        base = f"{folder}/{safe_name(kernel.name)}"
         krel, n = f"{base}.{ext}", 1
-        while krel in used:
+        while krel.lower() in used:  # case-insensitive: a folder on macOS or Windows
             n += 1
             krel = f"{base}~{n}.{ext}"
-        used.add(krel)
+        used.add(krel.lower())
         write_file(out, krel, kernel.source)
         kernel.meta["file"] = krel
+
+
+def kernel_folder(stage: Stage) -> str:
+    """`forward`, `backward`, `inference` for kernel_source; the stage key for other stages with
+    kernels: a forward and a backward kernel of one name never share a file."""
+    return safe_name(stage.part or "all" if stage.stage_id == "kernel_source" else stage.key)
 
 
 def _kernel_files(comp: Compile, but: Stage | None = None) -> set[str]:

@@ -189,6 +189,7 @@ class CallInfo:
     inputs: list[dict[str, Any]] = field(default_factory=list)  # see tcdebug.rerun_spec
     dynamic: bool | None = None  # torch.compile(dynamic=...) of the callable
     grad_enabled: bool = True
+    state: dict[str, Any] = field(default_factory=dict)  # global state at the call (grad mode, autocast, ...)
     count: int = 0  # how many calls were seen
     guard_check: str = ""  # why guards cannot be checked, when they cannot
 
@@ -627,6 +628,7 @@ def call_from_dict(d: dict[str, Any]) -> CallInfo:
         inputs=[dict(i) for i in d.get("inputs", [])],
         dynamic=d.get("dynamic"),
         grad_enabled=bool(d.get("grad_enabled", True)),
+        state=dict(d.get("state") or {}),
         count=int(d.get("count", 0) or 0),
         guard_check=d.get("guard_check", ""),
     )

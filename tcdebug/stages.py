@@ -33,11 +33,20 @@ STAGE_KINDS: tuple[StageKind, ...] = (
     StageKind("bytecode_after", "Bytecode after Dynamo", "dis", "txt"),
     StageKind("bytecode_after_python", "Transformed code as Python (depyf)", "python", "py"),
     StageKind("cudagraph", "CUDA graph capture", "text", "txt"),
+    # Appended so the dump file numbers (`ORDER`) of the stages above never change.
+    StageKind("export_program", "torch.export program (graph, signature, range constraints)", "python", "py"),
+    StageKind("aoti_wrapper", "AOTInductor wrapper code", "cpp", "cpp"),
 )
 
 STAGE_IDS: tuple[str, ...] = tuple(k.id for k in STAGE_KINDS)
 _BY_ID = {k.id: k for k in STAGE_KINDS}
 ORDER = {k.id: i for i, k in enumerate(STAGE_KINDS)}
+# Where each stage sits in the pipeline (the order shown); later additions slot in between.
+PIPELINE_ORDER: dict[str, float] = {
+    **ORDER,
+    "export_program": ORDER["dynamo_graph"] + 0.5,
+    "aoti_wrapper": ORDER["kernel_source"] + 0.5,
+}
 
 # Which graph a stage belongs to when one compile runs several backend compiles
 # (training compiles the backward lazily, at the first .backward() call).
@@ -66,11 +75,11 @@ def split_key(key: str) -> tuple[str, str]:
     return stage_id, part
 
 
-def sort_key(key: str) -> tuple[int, int]:
+def sort_key(key: str) -> tuple[float, int]:
     """Pipeline order: per stage id, forward parts before backward parts."""
     stage_id, part = split_key(key)
     part_rank = {"": 0, "forward": 0, "inference": 0, "backward": 1}.get(part, 2)
     # backward-part inductor stages run after the forward compile finished.
     if part == "backward" and stage_id not in ("aot_backward",):
-        return (100 + ORDER.get(stage_id, 99), part_rank)
-    return (ORDER.get(stage_id, 99), part_rank)
+        return (100 + PIPELINE_ORDER.get(stage_id, 99), part_rank)
+    return (PIPELINE_ORDER.get(stage_id, 99), part_rank)

@@ -91,18 +91,23 @@ class TimelineState:
     live: bool = False
 
 
+_EXPORT_ONLY = ("export_program", "aoti_wrapper")
+
+
 def expected_stages(comp: Compile) -> list[str]:
     """Catalogue stage ids still to come for a compile in progress."""
     arrived = {s.stage_id for s in comp.stages.values()}
     last = max(
-        (stage_catalog.ORDER.get(s.stage_id, -1) for s in comp.stages.values() if s.part != "backward"),
+        (stage_catalog.PIPELINE_ORDER.get(s.stage_id, -1) for s in comp.stages.values() if s.part != "backward"),
         default=-1,
     )
     pending = []
     for kind in stage_catalog.STAGE_KINDS:
         sid = kind.id
-        if sid in arrived or stage_catalog.ORDER[sid] <= last or sid == "cudagraph":
+        if sid in arrived or stage_catalog.PIPELINE_ORDER[sid] <= last or sid == "cudagraph":
             continue
+        if sid in _EXPORT_ONLY and not comp.compile_id.startswith("-/"):
+            continue  # only export / AOTInductor compiles (keyed -/-) have these
         if sid == "aot_inference" and arrived & _AOT_TRAINING:
             continue
         if sid in _AOT_TRAINING and "aot_inference" in arrived:

@@ -45,6 +45,8 @@ class TraceDispatcher(logging.Handler):
         self.recorder = recorder
         self.routes: dict[str, list[TraceCallback]] = {}
         self.errors: list[str] = []
+        # (key, metadata) -> the compile of a record without a Dynamo frame id (export, AOTInductor)
+        self.frameless: Callable[[str, dict[str, Any]], str | None] | None = None
 
     def on(self, key: str, callback: TraceCallback) -> None:
         """Subscribe to an envelope key, or to `artifact:<name>` for artifact records."""
@@ -62,7 +64,10 @@ class TraceDispatcher(logging.Handler):
         callbacks = self.routes.get(key)
         if not callbacks:
             return
-        cid = compile_id_of(md, self.recorder.current)
+        cid = None
+        if md.get("frame_id") is None and self.frameless is not None:
+            cid = self.frameless(key, md)
+        cid = cid or compile_id_of(md, self.recorder.current)
         if cid is None:
             return
         payload = getattr(record, "payload", None)

@@ -10,9 +10,12 @@ arguments, nothing more.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
+import sys
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from types import CodeType
 from typing import Any
@@ -52,10 +55,19 @@ class CallTarget:
     function: str = ""
     filename: str = ""
     firstlineno: int = 0
+    chain: tuple[Any, ...] = ()  # `func`, then what its `__wrapped__` chain leads to
+    compiled_index: int | None = None  # which of `chain` Dynamo was seen compiling
+    first_code: CodeType | None = None  # `code` as first guessed: the key stays put when it changes
+    # The function Dynamo's wrapper calls when it is none of `chain` (torch.nn containers are
+    # wrapped by `external_utils.wrap_inline` in an `inner(*args, **kwargs)`: that frame is compiled).
+    entry: Any = None
+
+    def __post_init__(self) -> None:
+        self.first_code = self.code
 
     @property
     def key(self) -> int:
-        return id(self.code) if self.code is not None else id(self.invoke)
+        return id(self.first_code) if self.first_code is not None else id(self.invoke)
 
     @functools.cached_property
     def signature(self) -> inspect.Signature | None:
@@ -68,6 +80,27 @@ class CallTarget:
     def dynamic(self) -> bool | None:
         return getattr(self.ctx, "_dynamic", None)
 
+    def saw_compile(self, code: CodeType) -> bool:
+        """Dynamo starts on `code`: if it is one of our wrappers' frames, that is the frame to guard.
+
+        A decorator like transformers' `wrapper(self, *args, **kwargs)` is the frame Dynamo
+        compiles, not the `forward` it wraps; the outermost one seen wins (a graph break in the
+        wrapper also compiles the inner frame).
+        """
+        for i, fn in enumerate((self.entry, *self.chain)):
+            if fn is not None and getattr(fn, "__code__", None) is code:
+                if self.compiled_index is None or i < self.compiled_index:
+                    self.compiled_index, self.code = i, code
+                return True
+        return False
+
+    def frame_function(self) -> Any:
+        """The function whose frame Dynamo compiles (its signature gives the frame's locals)."""
+        for fn in (self.entry, *self.chain):
+            if fn is not None and getattr(fn, "__code__", None) is self.code:
+                return fn
+        return None
+
 
 @dataclass
 class LastCall:
@@ -77,6 +110,41 @@ class LastCall:
     grad_enabled: bool
     count: int = 1
     extra: dict[str, Any] = field(default_factory=dict)
+    state: dict[str, Any] = field(default_factory=dict)  # global state at the call (see global_state)
+
+    def origins(self) -> dict[tuple[str, Any], str]:
+        """("a", i) / ("k", name) of each recorded argument -> its input path (as `named_values`)."""
+        args = tuple(_Origin(("a", i)) for i in range(len(self.args)))
+        kwargs = {k: _Origin(("k", k)) for k in self.kwargs}
+        out: dict[tuple[str, Any], str] = {("a", i): f"args[{i}]" for i in range(len(args))}
+        out.update({("k", k): f"kwargs[{k!r}]" for k in kwargs})
+        for path, _leaf, value, _kind in self._named(self.bind(args, kwargs), args, kwargs):
+            if isinstance(value, _Origin):
+                out[value.where] = path
+        return out
+
+    def frame_locals(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any] | None:
+        """The locals of the frame Dynamo compiles when called with (args, kwargs), or None."""
+        fn = self.target.frame_function()
+        if fn is None:
+            return None
+        try:
+            sig = inspect.signature(fn, follow_wrapped=False)
+            takes_owner = self.target.owner is not None and fn is not self.target.entry
+            lead = (self.target.owner,) if takes_owner else ()
+            bound = sig.bind(*lead, *args, **kwargs)
+        except (TypeError, ValueError):
+            return None
+        bound.apply_defaults()
+        out = dict(bound.arguments)
+        code, cells = fn.__code__, fn.__closure__ or ()
+        # a frame's locals hold its free variables (a decorator's `fn`, guarded as L['fn'])
+        for name, cell in zip(code.co_freevars, cells, strict=False):
+            try:
+                out.setdefault(name, cell.cell_contents)
+            except ValueError:  # an empty cell
+                pass
+        return out
 
     def bind(self, args: tuple[Any, ...] | None = None, kwargs: dict[str, Any] | None = None) -> Any:
         """`inspect.BoundArguments` of the user's function (the owner first), or None."""
@@ -93,11 +161,15 @@ class LastCall:
 
     def named_values(self) -> list[tuple[str, str, Any, str]]:
         """(path, leaf name, snapshot value, parameter kind) for every argument, owner left out."""
-        bound = self.bind()
+        return self._named(self.bind(), self.args, self.kwargs)
+
+    def _named(
+        self, bound: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> list[tuple[str, str, Any, str]]:
         out: list[tuple[str, str, Any, str]] = []
         if bound is None:
-            out += [(f"args[{i}]", "", v, "positional") for i, v in enumerate(self.args)]
-            out += [(f"kwargs[{k!r}]", k, v, "keyword") for k, v in self.kwargs.items()]
+            out += [(f"args[{i}]", "", v, "positional") for i, v in enumerate(args)]
+            out += [(f"kwargs[{k!r}]", k, v, "keyword") for k, v in kwargs.items()]
             return out
         params = bound.signature.parameters
         for i, (name, value) in enumerate(bound.arguments.items()):
@@ -113,9 +185,23 @@ class LastCall:
         return out
 
 
-def describe_value(path: str, leaf: str, value: Any, depth: int = 0) -> list[dict[str, Any]]:
-    """Input rows (see `tcdebug.rerun_spec`) for one argument; containers are flattened."""
+class _Origin:
+    """Stands for one recorded argument while binding, to learn its input path."""
+
+    def __init__(self, where: tuple[str, Any]) -> None:
+        self.where = where
+
+
+def describe_value(
+    path: str, leaf: str, value: Any, depth: int = 0, seen: dict[int, str] | None = None
+) -> list[dict[str, Any]]:
+    """Input rows (see `tcdebug.rerun_spec`) for one argument; containers are flattened.
+
+    `seen` (id of a TensorMeta -> its first path) marks a tensor passed again as `alias_of`."""
+    seen = {} if seen is None else seen
     if isinstance(value, TensorMeta):
+        first = seen.setdefault(id(value), path)
+        alias = {"alias_of": first} if first != path else {}
         return [
             {
                 "name": path,
@@ -128,6 +214,7 @@ def describe_value(path: str, leaf: str, value: Any, depth: int = 0) -> list[dic
                 "requires_grad": value.requires_grad,
                 "dynamic_dims": list(value.dynamic_dims),
                 "contiguous": value.stride is None,
+                **alias,
             }
         ]
     if isinstance(value, bool):
@@ -139,12 +226,12 @@ def describe_value(path: str, leaf: str, value: Any, depth: int = 0) -> list[dic
     if isinstance(value, (list, tuple)) and depth < MAX_DEPTH and _has_tensor(value):
         rows: list[dict[str, Any]] = []
         for i, v in enumerate(value):
-            rows += describe_value(f"{path}[{i}]", "", v, depth + 1)
+            rows += describe_value(f"{path}[{i}]", "", v, depth + 1, seen)
         return rows
     if isinstance(value, dict) and depth < MAX_DEPTH and _has_tensor(value.values()):
         rows = []
         for k, v in value.items():
-            rows += describe_value(f"{path}[{k!r}]", "", v, depth + 1)
+            rows += describe_value(f"{path}[{k!r}]", "", v, depth + 1, seen)
         return rows
     text = repr(value) if value is None or isinstance(value, (str, bytes)) else f"<{type(value).__name__}>"
     return [{"name": path, "leaf": leaf, "kind": "other", "type": type(value).__name__, "repr": text[:80]}]
@@ -162,6 +249,8 @@ class CallLog:
         self.calls: dict[int, LastCall] = {}
         self._local = threading.local()
         self.errors: list[str] = []
+        self.targets: dict[int, CallTarget] = {}  # every target called at least once
+        self.hooked: dict[int, list[Any]] = {}  # id(Dynamo's `_fn`) -> [its CallTarget, the `_fn`]
 
     @property
     def suspended(self) -> bool:
@@ -170,12 +259,18 @@ class CallLog:
     def suspend(self) -> _Suspend:
         return _Suspend(self._local)
 
-    def snapshot(self, value: Any, depth: int = 0) -> Any:
+    def snapshot(self, value: Any, depth: int = 0, memo: dict[int, TensorMeta] | None = None) -> Any:
+        """`value` with tensors replaced by their metadata; one tensor passed twice (an alias,
+        e.g. `labels=input_ids`) becomes one `TensorMeta` object, so a re-run passes one tensor twice."""
         torch = self.torch
+        memo = {} if memo is None else memo
         if isinstance(value, torch.Tensor):
+            seen = memo.get(id(value))
+            if seen is not None:
+                return seen
             dims = getattr(value, "_dynamo_dynamic_indices", None)
             is_int = not (value.is_floating_point() or value.is_complex())
-            return TensorMeta(
+            meta = memo[id(value)] = TensorMeta(
                 shape=tuple(value.shape),
                 dtype=value.dtype,
                 device=value.device,
@@ -184,27 +279,36 @@ class CallLog:
                 stride=None if value.is_contiguous() else tuple(value.stride()),
                 keep=value.detach() if is_int else None,
             )
+            return meta
         if depth < MAX_DEPTH:
             if type(value) in (list, tuple):
-                return type(value)(self.snapshot(v, depth + 1) for v in value)
+                return type(value)(self.snapshot(v, depth + 1, memo) for v in value)
             if type(value) is dict:
-                return {k: self.snapshot(v, depth + 1) for k, v in value.items()}
+                return {k: self.snapshot(v, depth + 1, memo) for k, v in value.items()}
         return value
 
     def record(self, target: CallTarget, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         if self.suspended:
             return
         try:
-            snap_args = tuple(self.snapshot(a) for a in args)
-            snap_kwargs = {k: self.snapshot(v) for k, v in kwargs.items()}
+            memo: dict[int, TensorMeta] = {}
+            snap_args = tuple(self.snapshot(a, 0, memo) for a in args)
+            snap_kwargs = {k: self.snapshot(v, 0, memo) for k, v in kwargs.items()}
             old = self.calls.get(target.key)
             count = old.count + 1 if old is not None else 1
+            state = capture_global_state(self.torch)
             self.calls[target.key] = LastCall(
-                target, snap_args, snap_kwargs, bool(self.torch.is_grad_enabled()), count
+                target, snap_args, snap_kwargs, bool(state["grad_enabled"]), count, state=state
             )
+            self.targets[id(target)] = target
         except Exception as exc:  # noqa: BLE001 - recording must never break the user's call
             if len(self.errors) < 5:
                 self.errors.append(f"{type(exc).__name__}: {exc}")
+
+    def saw_compile(self, code: Any) -> None:
+        """Dynamo starts compiling `code` (see `CallTarget.saw_compile`)."""
+        for target in list(self.targets.values()):
+            target.saw_compile(code)
 
     def ordered(self) -> list[LastCall]:
         return list(self.calls.values())
@@ -238,7 +342,8 @@ def make_target(torch: Any, fn: Any, result: Any, ctx: Any) -> CallTarget | None
         owner, func = fn, type(fn).forward
     elif not callable(result):
         return None
-    code = getattr(inspect.unwrap(func), "__code__", None) if callable(func) else None
+    chain = _wrapped_chain(func)
+    code = getattr(chain[-1], "__code__", None) if chain else None
     if isinstance(result, optimized) or (owner is not None and isinstance(owner, module_type)):
         name = f"{type(owner).__name__}.forward"
     else:
@@ -252,7 +357,152 @@ def make_target(torch: Any, fn: Any, result: Any, ctx: Any) -> CallTarget | None
         function=str(name),
         filename=code.co_filename if isinstance(code, CodeType) else "",
         firstlineno=code.co_firstlineno if isinstance(code, CodeType) else 0,
+        chain=chain,
     )
+
+
+def _wrapped_chain(func: Any) -> tuple[Any, ...]:
+    """`func` and each function its `__wrapped__` leads to, outermost first."""
+    chain: list[Any] = []
+    cur = func
+    while cur is not None and callable(cur) and len(chain) < 20 and all(cur is not c for c in chain):
+        chain.append(cur)
+        cur = getattr(cur, "__wrapped__", None)
+    return tuple(chain)
+
+
+# ----- the global state Dynamo guards on (GLOBAL_STATE), recorded per call and replayed ----------
+_AUTOCAST_DEVICES = ("cpu", "cuda")
+
+
+def capture_global_state(torch: Any) -> dict[str, Any]:
+    state: dict[str, Any] = {"grad_enabled": bool(torch.is_grad_enabled())}
+    try:
+        state["default_dtype"] = str(torch.get_default_dtype()).removeprefix("torch.")
+        state["deterministic"] = bool(torch.are_deterministic_algorithms_enabled())
+        for device in _AUTOCAST_DEVICES:
+            if torch.is_autocast_enabled(device):
+                state[f"autocast_{device}"] = str(torch.get_autocast_dtype(device)).removeprefix("torch.")
+    except (AttributeError, TypeError, RuntimeError):  # an older torch: grad mode only
+        pass
+    return state
+
+
+@contextlib.contextmanager
+def global_state(torch: Any, state: dict[str, Any]) -> Iterator[None]:
+    """Run with the global state a call was recorded under: its grad mode, default dtype,
+    deterministic-algorithms flag and autocast (what Dynamo's GLOBAL_STATE guard checks)."""
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(torch.set_grad_enabled(bool(state.get("grad_enabled", True))))
+        dtype = state.get("default_dtype")
+        if dtype and str(torch.get_default_dtype()).removeprefix("torch.") != dtype:
+            old = torch.get_default_dtype()
+            torch.set_default_dtype(getattr(torch, dtype))
+            stack.callback(torch.set_default_dtype, old)
+        if (
+            "deterministic" in state
+            and torch.are_deterministic_algorithms_enabled() != state["deterministic"]
+        ):
+            old_det = torch.are_deterministic_algorithms_enabled()
+            torch.use_deterministic_algorithms(state["deterministic"])
+            stack.callback(torch.use_deterministic_algorithms, old_det)
+        for device in _AUTOCAST_DEVICES:
+            want = state.get(f"autocast_{device}")
+            try:
+                enabled = torch.is_autocast_enabled(device)
+            except (TypeError, RuntimeError):
+                continue
+            if want or enabled:
+                dtype_obj = getattr(torch, want) if want else None
+                stack.enter_context(torch.autocast(device, dtype=dtype_obj, enabled=bool(want)))
+        yield
+
+
+def _dynamo_fn(torch: Any, result: Any) -> Any:
+    """The `_fn` closure torch.compile returned (a function's result, or a module's `forward`)."""
+    optimized = torch._dynamo.eval_frame.OptimizedModule
+    fn = result
+    if isinstance(result, optimized):
+        fn = result.__dict__.get("_forward") or result.__dict__.get("forward")
+    return fn if inspect.isfunction(fn) else None
+
+
+def _closure_value(fn: Any, name: str) -> Any:
+    code = fn.__code__
+    if name not in code.co_freevars or fn.__closure__ is None:
+        return _SKIP
+    try:
+        return fn.__closure__[code.co_freevars.index(name)].cell_contents
+    except ValueError:  # an empty cell
+        return _SKIP
+
+
+def add_enter_hook(ctx: Any, result: Any, target: CallTarget, log: CallLog) -> bool:
+    """Record calls from one of Dynamo's enter hooks, so no tcdebug frame is on the call path.
+
+    `_TorchDynamoContext` runs `enter_exit_hooks` inside its `_fn(*args, **kwargs)` just before
+    calling the user's function, and returns from them first: torch's stack captures (FX
+    `stack_trace`, tracebacks) never see us. The hook reads `args`/`kwargs` off `_fn`'s frame, and
+    only when that `_fn` wraps this target's callable (one context may wrap several functions).
+    """
+    hooks = getattr(ctx, "enter_exit_hooks", None)
+    dynamo_fn = _dynamo_fn(log.torch, result)
+    if not isinstance(hooks, list) or dynamo_fn is None:
+        return False
+    inner = _closure_value(dynamo_fn, "fn")
+    if inner is _SKIP:
+        return False
+    if inspect.isfunction(inner) and all(inner is not fn for fn in target.chain):
+        target.entry = inner
+    current = log.hooked.get(id(dynamo_fn))
+    if current is not None and current[1] is dynamo_fn:
+        current[0] = target  # a module's OptimizedModule, after its inner `__call__`: the same calls
+        return True
+    current = log.hooked[id(dynamo_fn)] = [target, dynamo_fn]
+    fn_code = dynamo_fn.__code__
+    getframe = sys._getframe
+
+    def record_call() -> Any:
+        try:
+            frame = getframe(1)
+            if frame.f_code is not fn_code and frame.f_back is not None:
+                frame = frame.f_back  # Python < 3.12 runs the hooks from a list comprehension's frame
+            if frame.f_code is fn_code:
+                local = frame.f_locals
+                if local.get("fn") is inner:
+                    log.record(current[0], local.get("args", ()), local.get("kwargs") or {})
+        except Exception as exc:  # noqa: BLE001 - recording must never break the user's call
+            if len(log.errors) < 5:
+                log.errors.append(f"{type(exc).__name__}: {exc}")
+        return _no_cleanup
+
+    hooks.append(record_call)
+    return True
+
+
+def _no_cleanup() -> None:
+    return None
+
+
+def _wrap_with_frame(log: CallLog, target: CallTarget, result: Any, optimized: Any) -> Any:
+    """Fallback for a torch without enter hooks: a wrapper (its frame is on the call path)."""
+    if isinstance(result, optimized):
+        compiled_forward = result.forward
+
+        def _tcdebug_forward(*args: Any, **kwargs: Any) -> Any:
+            log.record(target, args, kwargs)
+            return compiled_forward(*args, **kwargs)
+
+        result.forward = _tcdebug_forward
+        return result
+    target.invoke = result
+
+    @functools.wraps(result)
+    def _tcdebug_recorded(*args: Any, **kwargs: Any) -> Any:
+        log.record(target, args, kwargs)
+        return result(*args, **kwargs)
+
+    return _tcdebug_recorded
 
 
 def install(ctx: CaptureContext) -> None:
@@ -280,23 +530,8 @@ def install(ctx: CaptureContext) -> None:
         target = make_target(torch, fn, result, self)
         if target is None:
             return result
-        if isinstance(result, optimized):
-            compiled_forward = result.forward
-
-            @functools.wraps(compiled_forward)
-            def forward(*args: Any, **kwargs: Any) -> Any:
-                log.record(target, args, kwargs)
-                return compiled_forward(*args, **kwargs)
-
-            result.forward = forward
+        if add_enter_hook(self, result, target, log):
             return result
-        target.invoke = result
-
-        @functools.wraps(result)
-        def recorded(*args: Any, **kwargs: Any) -> Any:
-            log.record(target, args, kwargs)
-            return result(*args, **kwargs)
-
-        return recorded
+        return _wrap_with_frame(log, target, result, optimized)
 
     optimize_cls.__call__ = call

@@ -17,12 +17,18 @@ STAGES = ("source", "bytecode_before")
 def find_compile_frame(torch: Any) -> FrameType | None:
     """The running `convert_frame._compile` frame: its locals hold the code being compiled."""
     target = torch._dynamo.convert_frame._compile.__code__
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None:
         if frame.f_code is target:
             return frame
         frame = frame.f_back
     return None
+
+
+def backend_name(compiler_fn: Any) -> str:
+    """`aot_eager`, `eager`, a custom backend's function name; "" when torch does not say."""
+    name = getattr(compiler_fn, "compiler_name", None)
+    return str(name) if isinstance(name, str) else ""
 
 
 def dis_listing(code: CodeType, title: str) -> str:
@@ -62,6 +68,10 @@ def install(ctx: CaptureContext) -> None:
             rec.compile_start(
                 cid, function=code.co_name, filename=code.co_filename, firstlineno=code.co_firstlineno
             )
+            rec.state(cid).backend = backend_name(frame.f_locals.get("compiler_fn") if frame else None)
+            calls = ctx.options.get("calls")
+            if calls is not None:
+                calls.saw_compile(code)  # which frame of a decorated function Dynamo compiles
             rec.code_objects[cid] = code
             text, first = source_text(code)
             rec.stage(

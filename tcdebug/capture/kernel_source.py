@@ -78,6 +78,53 @@ def enable_provenance(torch: Any) -> None:
         trace.provenance_tracking_level = 1
 
 
+class BackwardProvenance:
+    """Gives a lazily compiled backward the provenance state its forward compile had.
+
+    Inductor fills its kernel -> FX node tables inside `reset_provenance_globals()` around the
+    forward compile (`compile_fx`), and dumps them only `if _pre_grad_graph_id`. The backward is
+    compiled later, at the first `.backward()`, after that context restored the id to None: torch
+    then logs an empty `inductor_provenance_tracking_node_mappings` for every backward (and its
+    kernel table keeps entries of earlier backward compiles). When the backward's post-grad graph
+    is logged (before its kernels are generated), the forward's graph id is put back and the
+    kernel table and debug handles start empty, as for a forward; they are restored afterwards.
+    """
+
+    def __init__(self, torch: Any) -> None:
+        self.debug = torch._inductor.debug
+        for name in ("_pre_grad_graph_id", "_inductor_triton_kernel_to_post_grad_node_info"):
+            if not hasattr(self.debug, name):
+                raise AttributeError(f"torch._inductor.debug has no {name}")
+        self.forward_ids: dict[str, int] = {}  # compile id -> its forward's pre-grad graph id
+        self.saved: dict[str, Any] | None = None
+
+    def post_grad_graph(self, cid: str, part: str) -> None:
+        debug = self.debug
+        if part != "backward":
+            graph_id = debug._pre_grad_graph_id
+            if isinstance(graph_id, int) and graph_id:
+                self.forward_ids[cid] = graph_id
+            return
+        if debug._pre_grad_graph_id:
+            return  # this torch keeps the state itself
+        self.saved = {
+            "_pre_grad_graph_id": debug._pre_grad_graph_id,
+            "_inductor_triton_kernel_to_post_grad_node_info": debug._inductor_triton_kernel_to_post_grad_node_info,
+            "_inductor_kernel_provenance_debug_handle": getattr(
+                debug, "_inductor_kernel_provenance_debug_handle", 0
+            ),
+        }
+        debug._pre_grad_graph_id = self.forward_ids.get(cid, -1)
+        debug._inductor_triton_kernel_to_post_grad_node_info = {}
+        if hasattr(debug, "_inductor_kernel_provenance_debug_handle"):
+            debug._inductor_kernel_provenance_debug_handle = 0
+
+    def restore(self) -> None:
+        saved, self.saved = self.saved, None
+        for name, value in (saved or {}).items():
+            setattr(self.debug, name, value)
+
+
 def install(ctx: CaptureContext) -> None:
     rec = ctx.recorder
     import torch._inductor.config  # noqa: F401 - the provenance switch lives there
@@ -145,9 +192,25 @@ def install(ctx: CaptureContext) -> None:
     def on_compile_end(cid: str, md: dict[str, Any], payload: str | None) -> None:
         stages.refresh()
 
+    try:
+        backward_provenance: BackwardProvenance | None = BackwardProvenance(ctx.torch)
+    except AttributeError as exc:
+        backward_provenance = None
+        rec.send("note", text=f"kernel_source: backward kernels get no FX-node mapping: {exc}")
+
+    def on_post_grad_graph(cid: str, md: dict[str, Any], payload: str | None) -> None:
+        if backward_provenance is not None:
+            backward_provenance.post_grad_graph(cid, rec.inductor_part(cid))
+
+    def on_provenance_done(cid: str, md: dict[str, Any], payload: str | None) -> None:
+        if backward_provenance is not None:
+            backward_provenance.restore()
+
     rec.finalizers.append(stages.refresh)
     ctx.handler.on("inductor_output_code", on_output_code)
     ctx.handler.on("compilation_metrics", on_compile_end)
     ctx.handler.on("bwd_compilation_metrics", on_compile_end)
     ctx.handler.on("artifact:triton_kernel_info", on_kernel_info)
     ctx.handler.on("artifact:inductor_provenance_tracking_node_mappings", on_provenance)
+    ctx.handler.on("artifact:inductor_post_grad_graph", on_post_grad_graph)
+    ctx.handler.on("artifact:inductor_provenance_tracking_node_mappings", on_provenance_done)

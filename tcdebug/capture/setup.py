@@ -27,6 +27,7 @@ UNITS = (
     "tcdebug.capture.guard_provenance",
     "tcdebug.capture.cudagraph",
     "tcdebug.capture.calls",
+    "tcdebug.capture.export",
 )
 
 

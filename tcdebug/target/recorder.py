@@ -27,11 +27,13 @@ class CompileState:
     compile_id: str
     started: float
     paused_s: float = 0.0
-    keys: set[str] = field(default_factory=set)
+    keys: set[str] = field(default_factory=set)  # every stage sent, captured or not
+    captured: set[str] = field(default_factory=set)  # the stages torch reported
     ended: bool = False
     finalized: bool = False
     pending_bytecode: dict[str, Any] | None = None
     aot_mode: str = ""  # "training", "inference" or "" (no AOTAutograd seen)
+    backend: str = ""  # the torch.compile backend's name, when torch tells it
 
 
 class Recorder:
@@ -94,6 +96,7 @@ class Recorder:
         kind = stage_catalog.kind(stage_id)
         with self._lock:
             st.keys.add(key)
+            st.captured.add(key)
             if stage_id == "aot_inference":
                 st.aot_mode = "inference"
             elif stage_id in ("aot_forward", "aot_backward", "aot_joint"):
@@ -197,7 +200,7 @@ class Recorder:
             for stage_id in ALWAYS:
                 self.not_captured(compile_id, stage_id, self.unavailable.get(stage_id, why))
             return
-        has_graph = "dynamo_graph" in st.keys
+        has_graph = "dynamo_graph" in st.captured
         for stage_id in ALWAYS:
             if stage_id in st.keys:
                 continue
@@ -226,14 +229,20 @@ class Recorder:
                 self.not_captured(compile_id, stage_id, "torch did not report this AOTAutograd graph")
         else:
             self.not_captured(compile_id, "aot_inference", "torch did not report the inference graph")
-        ran_inductor = any(k.startswith("kernel_source") or k.startswith("inductor_") for k in st.keys)
+        # Only stages torch reported count: the forward's own `not captured` marks must not make
+        # an aot_eager backward look like an Inductor compile that never ran.
+        ran_inductor = any(k.startswith(("kernel_source", "inductor_")) for k in st.captured)
         for part in parts:
             if part == "backward" and not final:
                 continue  # compiled lazily at the first .backward()
             for stage_id in stage_catalog.INDUCTOR_STAGES:
                 if not ran_inductor:
-                    reason = "the backend did not run Inductor"
-                elif part == "backward" and f"kernel_source.{part}" not in st.keys:
+                    reason = (
+                        f"backend {st.backend} does not run Inductor"
+                        if st.backend and st.backend != "inductor"
+                        else "the backend did not run Inductor (e.g. backend='aot_eager')"
+                    )
+                elif part == "backward" and f"kernel_source.{part}" not in st.captured:
                     reason = "the backward was never run, so Inductor never compiled it"
                 else:
                     reason = self.unavailable.get(stage_id, "torch did not report this stage")

@@ -8,15 +8,14 @@ model), sent as `rerun` events as it progresses.
 
 from __future__ import annotations
 
-import inspect
 import itertools
 import re
 from dataclasses import asdict
 from typing import Any
 
 from tcdebug import rerun_spec
-from tcdebug.capture.calls import CallLog, LastCall, TensorMeta, describe_value
-from tcdebug.capture.guard_check import GuardCheckUnavailable, check_code, dynamic_setting
+from tcdebug.capture.calls import CallLog, LastCall, TensorMeta, describe_value, global_state
+from tcdebug.capture.guard_check import GuardCheckUnavailable, cache_entries, check_code, dynamic_setting
 from tcdebug.errors import headline
 from tcdebug.session import EntryCheck, Rerun, guard_from_dict
 from tcdebug.target.pauser import StopRequested
@@ -55,8 +54,9 @@ class RerunService:
 
     def inputs(self, call: LastCall) -> list[dict[str, Any]]:
         rows: list[dict[str, Any]] = []
+        seen: dict[int, str] = {}
         for path, leaf, value, _kind in call.named_values():
-            rows += describe_value(path, leaf, value)
+            rows += describe_value(path, leaf, value, 0, seen)
         return rows
 
     def call_info(self, call: LastCall) -> dict[str, Any]:
@@ -74,6 +74,7 @@ class RerunService:
             "inputs": self.inputs(call),
             "dynamic": call.target.dynamic,
             "grad_enabled": call.grad_enabled,
+            "state": dict(call.state),
             "count": call.count,
             "guard_check": why,
         }
@@ -188,7 +189,7 @@ class RerunService:
                 invoke, setting = recompiled(self.torch, call.target, plan.compile_options, dynamic), _nothing()
             with (
                 self.log.suspend() if self.log is not None else _nothing(),
-                self.torch.set_grad_enabled(call.grad_enabled),
+                global_state(self.torch, call.state or {"grad_enabled": call.grad_enabled}),
                 setting,
             ):
                 invoke(*args, **kwargs)
@@ -205,7 +206,7 @@ class RerunService:
         except StopRequested:
             raise
         if rerun.status == "ok" and not rerun.produced:
-            rerun.reused = predicted or "(an entry whose guards passed)"
+            rerun.reused = self.entry_now(call) or predicted or "(an entry whose guards passed)"
         self.send(rerun)
 
     def explain(self, call: LastCall, exc: Exception, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
@@ -218,7 +219,7 @@ class RerunService:
         try:
             with (
                 self.log.suspend() if self.log is not None else _nothing(),
-                self.torch.set_grad_enabled(call.grad_enabled),
+                global_state(self.torch, call.state or {"grad_enabled": call.grad_enabled}),
             ):
                 if eager is not None:
                     eager(*args, **kwargs)  # the module itself: its hooks run as in the script
@@ -260,43 +261,47 @@ class RerunService:
     def build(
         self, call: LastCall, plan: rerun_spec.Plan
     ) -> tuple[tuple[Any, ...], dict[str, Any], dict[str, Any] | None]:
-        """Fresh arguments for the call, and the frame's f_locals as Dynamo will see them."""
+        """Fresh arguments in the call's own form, and the compiled frame's f_locals.
+
+        What was passed positionally stays positional and keywords stay keywords (a
+        `*args, **kwargs` wrapper guards on exactly that); a tensor passed twice is one new tensor
+        passed twice, unless the spec changes one of them."""
+        origins = call.origins()
+        memo: dict[Any, Any] = {}
         try:
-            bound = call.bind()
-            if bound is None:
-                args = tuple(self.rebuild(v, f"args[{i}]", plan) for i, v in enumerate(call.args))
-                kwargs = {k: self.rebuild(v, f"kwargs[{k!r}]", plan) for k, v in call.kwargs.items()}
-                return args, kwargs, None
-            params = bound.signature.parameters
-            owner = call.target.owner is not None
-            for i, (name, value) in enumerate(list(bound.arguments.items())):
-                if i == 0 and owner:
-                    continue
-                kind = params[name].kind
-                if kind == inspect.Parameter.VAR_POSITIONAL:
-                    new: Any = tuple(self.rebuild(v, f"{name}[{j}]", plan) for j, v in enumerate(value))
-                elif kind == inspect.Parameter.VAR_KEYWORD:
-                    new = {k: self.rebuild(v, f"{name}[{k!r}]", plan) for k, v in value.items()}
-                else:
-                    new = self.rebuild(value, name, plan)
-                bound.arguments[name] = new
+            args = tuple(
+                self.rebuild(v, origins.get(("a", i), f"args[{i}]"), plan, memo=memo)
+                for i, v in enumerate(call.args)
+            )
+            kwargs = {
+                k: self.rebuild(v, origins.get(("k", k), f"kwargs[{k!r}]"), plan, memo=memo)
+                for k, v in call.kwargs.items()
+            }
         except RuntimeError as exc:
             raise RerunError(f"cannot make the new inputs: {headline(str(exc))}") from exc
-        args = bound.args[1:] if owner else bound.args
-        kwargs = dict(bound.kwargs)
-        f_locals = bound.signature.bind(*bound.args, **bound.kwargs)
-        f_locals.apply_defaults()
-        return args, kwargs, dict(f_locals.arguments)
+        return args, kwargs, call.frame_locals(args, kwargs)
 
-    def rebuild(self, value: Any, path: str, plan: rerun_spec.Plan, depth: int = 0) -> Any:
+    def rebuild(
+        self, value: Any, path: str, plan: rerun_spec.Plan, depth: int = 0, memo: dict[Any, Any] | None = None
+    ) -> Any:
+        memo = {} if memo is None else memo
         if isinstance(value, TensorMeta):
-            return self.fresh(value, plan.tensors.get(path))
+            change = plan.tensors.get(path)
+            made = (tuple(change.shape), change.dtype, tuple(change.dynamic_dims)) if change else None
+            if made == (value.shape, value.dtype_name, value.dynamic_dims):
+                made = None  # the spec repeats what was recorded: still the same tensor
+            key = (id(value), made)
+            if key not in memo:
+                memo[key] = self.fresh(value, change)
+            return memo[key]
         if path in plan.values:
             return plan.values[path]
         if type(value) in (list, tuple):
-            return type(value)(self.rebuild(v, f"{path}[{i}]", plan, depth + 1) for i, v in enumerate(value))
+            return type(value)(
+                self.rebuild(v, f"{path}[{i}]", plan, depth + 1, memo) for i, v in enumerate(value)
+            )
         if type(value) is dict:
-            return {k: self.rebuild(v, f"{path}[{k!r}]", plan, depth + 1) for k, v in value.items()}
+            return {k: self.rebuild(v, f"{path}[{k!r}]", plan, depth + 1, memo) for k, v in value.items()}
         return value
 
     def fresh(self, meta: TensorMeta, change: rerun_spec.TensorChange | None) -> Any:
@@ -333,7 +338,8 @@ class RerunService:
         if call.target.code is None or f_locals is None:
             return
         try:
-            checks = check_code(self.torch, call.target.code, f_locals)
+            with global_state(self.torch, call.state or {"grad_enabled": call.grad_enabled}):
+                checks = check_code(self.torch, call.target.code, f_locals)
         except GuardCheckUnavailable as exc:
             self.recorder.send("note", text=f"guard check: {exc}")
             return
@@ -347,6 +353,16 @@ class RerunService:
             for c in checks
         ]
         rerun.reused = next((c.compile_id for c in rerun.checks if c.passed), "")
+
+    def entry_now(self, call: LastCall) -> str:
+        """The compile id of the first cache entry of the frame, for a verdict the check could not give."""
+        if call.target.code is None:
+            return ""
+        try:
+            entries = cache_entries(self.torch, call.target.code)
+        except GuardCheckUnavailable:
+            return ""
+        return str(getattr(entries[0], "compile_id", "") or "") if entries else ""
 
 
 def proposed_inputs(inputs: list[dict[str, Any]], plan: rerun_spec.Plan) -> list[dict[str, Any]]:

@@ -53,6 +53,15 @@ def one_line_error(exc: BaseException, script: str) -> str:
     return f"{type(exc).__name__}: {message}{where}" if message else f"{type(exc).__name__}{where}"
 
 
+def _ours(filename: str) -> bool:
+    """tcdebug's frames and runpy's, which run the script: never shown in its tracebacks."""
+    path = os.path.abspath(filename) if not filename.startswith("<") else filename
+    return path.startswith(_TCDEBUG_DIR) or filename == "<frozen runpy>" or path == os.path.abspath(runpy.__file__)
+
+
+_TCDEBUG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
 def check_script(path: str) -> str | None:
     """A one-line error for a missing or unparsable script, else None."""
     if not os.path.exists(path):
@@ -212,17 +221,11 @@ def run_user_code(ns: argparse.Namespace) -> tuple[int, str]:
         sys.path[:] = saved_path or sys.path
 
 
-_OUR_FILES = (os.path.abspath(__file__), os.path.abspath(runpy.__file__), "<frozen runpy>")
-
-
 def print_script_traceback(exc: BaseException) -> None:
     """The traceback as `python script.py` prints it: the frames of tcdebug's runner and of
     runpy that ran the script are left out."""
     tb = exc.__traceback__
-    while tb is not None and (
-        tb.tb_frame.f_code.co_filename in _OUR_FILES
-        or os.path.abspath(tb.tb_frame.f_code.co_filename) in _OUR_FILES
-    ):
+    while tb is not None and _ours(tb.tb_frame.f_code.co_filename):
         tb = tb.tb_next
     try:
         traceback.print_exception(type(exc), exc, tb)

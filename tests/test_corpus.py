@@ -1,0 +1,205 @@
+"""A corpus of real programs, each run once through tcdebug and once through plain torch.
+
+- tests/scripts/hf_corpus.py: transformers GPT-2, BERT and T5 from tiny configs (random weights,
+  no download), forward and backward, through `--dump` and `--rerun`.
+- tests/scripts/graph_break_zoo.py: graph breaks, recompiles, dynamic shapes and backends in the
+  style of PyTorch's Dynamo tests.
+
+Every program asserts: every stage present or `not captured: <reason>`; graph breaks and
+recompiles equal to what `TORCH_LOGS=graph_breaks,recompiles` (and `torch._dynamo.explain`) report
+for the same program, run in a subprocess; no tcdebug frame in any stage; no two kernels sharing
+a file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import SCRIPTS, run_tcdebug
+
+import tcdebug
+from tcdebug.dump import load_dump
+from tcdebug.session import Compile, Session
+
+pytestmark = pytest.mark.slow
+
+ZOO = SCRIPTS / "graph_break_zoo.py"
+HF = SCRIPTS / "hf_corpus.py"
+OUR_DIR = str(Path(tcdebug.__file__).resolve().parent)
+FRAME_STAGES = ("source", "bytecode_before", "dynamo_graph", "guards", "bytecode_after")
+
+
+def reference(
+    script: Path, *args: str, env: dict[str, str] | None = None, logs: bool = True
+) -> subprocess.CompletedProcess:
+    """The program under plain torch (no tcdebug), with TORCH_LOGS=graph_breaks,recompiles."""
+    environ = {**os.environ, "TORCH_LOGS": "graph_breaks,recompiles", **(env or {})}
+    if not logs:
+        environ.pop("TORCH_LOGS")
+    return subprocess.run(
+        [sys.executable, str(script), *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=script.parent,
+        env=environ,
+    )
+
+
+def per_case_logs(stderr: str) -> dict[str, dict[str, int]]:
+    """Graph breaks and recompiles TORCH_LOGS reported between `=== case NAME` markers."""
+    out: dict[str, dict[str, int]] = {}
+    for chunk in re.split(r"^=== ", stderr, flags=re.MULTILINE)[1:]:
+        head, _, body = chunk.partition("\n")
+        if head.startswith("case "):
+            out[head[5:].strip()] = {
+                # the first of a kind, and repeats (Dynamo logs those without the user stack)
+                "breaks": body.count("Graph break in user code")
+                + body.count("Graph break (user stack suppressed due to duplicate graph break)"),
+                "recompiles": body.count("Recompiling function"),
+            }
+    return out
+
+
+def ours_in(text: str) -> bool:
+    """A tcdebug frame (its package's files) in a text."""
+    return OUR_DIR in text or re.search(r"tcdebug[/\\](capture|target|screens)[/\\]", text) is not None
+
+
+def check_stages_and_files(session: Session) -> None:
+    files: list[str] = []
+    for comp in session.compiles.values():
+        keys = set(comp.stages)
+        assert set(FRAME_STAGES) <= keys, (comp.compile_id, sorted(keys))
+        if comp.stages["dynamo_graph"].captured and comp.status == "ok":
+            assert keys & {"aot_forward", "aot_inference"}, (comp.compile_id, sorted(keys))
+        for stage in comp.stages.values():
+            text = stage.get_text()
+            if stage.captured:
+                assert text.strip(), (comp.compile_id, stage.key)
+            else:
+                assert stage.reason.strip() and text == f"not captured: {stage.reason}", (
+                    comp.compile_id,
+                    stage.key,
+                )
+            assert not ours_in(text), (comp.compile_id, stage.key)
+            for kernel in stage.kernels:
+                assert not ours_in(kernel.source)
+                files.append(kernel.meta["file"])
+    assert len(files) == len(set(files)), sorted(f for f in files if files.count(f) > 1)
+    for gb in session.graph_breaks():
+        assert not any(ours_in(line) for line in gb.user_stack), gb.user_stack
+
+
+def counts_by_case(session: Session, cases: dict[str, list[str]]) -> dict[str, dict[str, int]]:
+    """Breaks and recompiles per case; a compile belongs to the case whose function name it contains."""
+
+    def case_of(comp: Compile) -> str:
+        found = [case for case, names in cases.items() if any(n in comp.function for n in names)]
+        assert len(found) == 1, (comp.compile_id, comp.function, found)
+        return found[0]
+
+    out = {case: {"breaks": 0, "recompiles": 0} for case in cases}
+    for comp in session.compiles.values():
+        case = case_of(comp)
+        out[case]["breaks"] += len(comp.graph_breaks)
+        out[case]["recompiles"] += bool(comp.recompile_reason)
+    return out
+
+
+# ----- the graph-break zoo --------------------------------------------------------------------------
+@pytest.fixture(scope="session")
+def zoo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Session, dict, dict]:
+    out = tmp_path_factory.mktemp("zoo") / "out"
+    proc = run_tcdebug("--dump", str(out), str(ZOO))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    logs = reference(ZOO)
+    assert logs.returncode == 0, logs.stderr[-3000:]
+    explained = reference(ZOO, "--explain", logs=False)
+    assert explained.returncode == 0, explained.stderr[-3000:]
+    line = next(x for x in explained.stdout.splitlines() if x.startswith("EXPLAIN "))
+    return load_dump(out), per_case_logs(logs.stderr), json.loads(line.removeprefix("EXPLAIN "))
+
+
+def test_zoo_breaks_and_recompiles_match_torch(zoo) -> None:
+    session, logs, explained = zoo
+    cases = {case: [f"{case}_"] for case in logs}
+    ours = counts_by_case(session, cases)
+    assert ours == logs
+    for case, breaks in explained.items():
+        assert ours[case]["breaks"] == breaks, case
+    # the zoo has what it claims: breaks, recompiles, and cases with neither
+    assert sum(c["breaks"] for c in logs.values()) >= 6 and sum(c["recompiles"] for c in logs.values()) >= 2
+    assert logs["rc_dynamic"] == logs["rc_mark"] == {"breaks": 0, "recompiles": 0}
+
+
+def test_zoo_stages_frames_and_kernel_files(zoo) -> None:
+    session, _logs, _explained = zoo
+    check_stages_and_files(session)
+    by_function = {c.function: c for c in session.ordered_compiles()}
+    # backends: eager runs no AOTAutograd, aot_eager no Inductor, and each says so
+    assert "did not run AOTAutograd" in by_function["be_eager_fn"].stages["aot_forward"].reason
+    assert (
+        by_function["be_aot_fn"].stages["kernel_source.backward"].reason
+        == "backend aot_eager does not run Inductor"
+    )
+    assert by_function["gb_autograd_fn"].stages["kernel_source.backward"].captured
+    (failed,) = [c for c in session.compiles.values() if c.function == "fg_break_fn"]
+    assert failed.status == "failed" and failed.stages["guards"].reason.startswith("the compile failed")
+
+
+# ----- transformers models --------------------------------------------------------------------------
+HF_CASES = {"gpt2": ["GPT2"], "bert": ["Bert"], "t5": ["T5"]}
+
+
+@pytest.fixture(scope="session")
+def hf(tmp_path_factory: pytest.TempPathFactory) -> tuple[Session, dict]:
+    out = tmp_path_factory.mktemp("hf") / "out"
+    proc = run_tcdebug("--dump", str(out), "--rerun", "input_ids=2,8", str(HF))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    logs = reference(HF, env={"HF_CORPUS_BACKEND": "eager"})
+    assert logs.returncode == 0, logs.stderr[-3000:]
+    return load_dump(out), per_case_logs(logs.stderr)
+
+
+def test_hf_models_forward_and_backward_every_stage(hf) -> None:
+    session, _logs = hf
+    check_stages_and_files(session)
+    backward = [c for c in session.compiles.values() if c.stages.get("kernel_source.backward", None)]
+    assert any(c.stages["kernel_source.backward"].captured for c in backward)
+    calls = {c.function for c in session.calls}
+    assert {"GPT2LMHeadModel.forward", "BertModel.forward", "T5ForConditionalGeneration.forward"} <= calls
+
+
+def test_hf_breaks_and_recompiles_match_torch(hf) -> None:
+    session, logs = hf
+    total = {
+        "breaks": sum(c["breaks"] for c in logs.values()),
+        "recompiles": sum(c["recompiles"] for c in logs.values()),
+    }
+    assert len(session.graph_breaks()) == total["breaks"]
+    assert len(session.recompiles()) == total["recompiles"]
+
+
+def test_hf_reruns_replay_the_call(hf) -> None:
+    session, _logs = hf
+    by_function = {r.function: r for r in session.reruns}
+    assert set(by_function) == {
+        "GPT2LMHeadModel.forward",
+        "BertModel.forward",
+        "T5ForConditionalGeneration.forward",
+    }
+    for function, rerun in by_function.items():
+        assert rerun.status == "ok", (function, rerun.error)
+        assert rerun.checks, function  # the frame Dynamo compiled (a `*args, **kwargs` wrapper) is checked
+        assert rerun.produced == [], (function, [c.reason for c in rerun.checks])  # nothing recompiles
+        assert rerun.reused in {c.compile_id for c in rerun.checks if c.passed}, function
+    gpt2 = next(c for c in session.calls if c.function == "GPT2LMHeadModel.forward")
+    labels = next(i for i in gpt2.inputs if i["leaf"] == "labels")
+    assert labels["alias_of"] in ("input_ids", "kwargs['input_ids']"), labels

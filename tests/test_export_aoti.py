@@ -1,0 +1,83 @@
+"""`tcdebug samples/export_aoti.py`: step through a live torch.export and AOTInductor compile
+(the real pilot, a real target, real export and AOTInductor on the CPU)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import SAMPLES
+from pilot import main_screen, shown_text, wait_until
+
+from tcdebug import aoti
+from tcdebug import session as model
+from tcdebug.screens.app import build_live_app
+
+pytestmark = pytest.mark.slow
+
+# What the view must show when the app pauses at each stage of the sample.
+EXPECTED = {
+    ("-/-", "source"): "def forward(self, x)",
+    ("-/-", "export_program"): "ExportedProgram",
+    ("-/-", "guards"): "s77: VR[2, 64]",
+    ("-/-#2", "aot_inference"): "aten.",
+    ("-/-#2", "inductor_post_grad_graph.inference"): "aten.",
+    ("-/-#2", "inductor_ir_pre_fusion.inference"): "BEFORE FUSION",
+    ("-/-#2", "inductor_ir_post_fusion.inference"): "AFTER FUSION",
+    ("-/-#2", "kernel_source.inference"): 'extern "C"',
+    ("-/-#2", "aoti_wrapper"): "AOTInductorModel",
+}
+
+
+def _paused(app) -> tuple[str, str] | None:
+    return app.session.paused_at if app.session.state == model.PAUSED else None
+
+
+def _done(app) -> bool:
+    return app.session.state not in (model.STARTING, model.RUNNING, model.PAUSED)
+
+
+async def test_step_through_export_and_aoti():
+    app = build_live_app([str(SAMPLES / "export_aoti.py")])
+    seen: list[tuple[str, str]] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: _paused(app) is not None, timeout=300, what="the first pause")
+        while not _done(app):
+            where = _paused(app)
+            assert where is not None
+            seen.append(where)
+            assert main_screen(app).selected is not None and main_screen(app).selected.key == where[1]
+            if where in EXPECTED:
+                assert EXPECTED[where] in shown_text(app), where
+            await pilot.press("n")
+            await wait_until(
+                pilot,
+                lambda where=where: _done(app) or (_paused(app) not in (None, where)),
+                timeout=300,
+                what=f"step from {where}",
+            )
+        assert app.session.state == model.FINISHED, app.session.status_line
+        session = app.session
+        await pilot.press("q")
+    assert set(EXPECTED) <= set(seen), seen
+    export, compiled = session.compiles["-/-"], session.compiles["-/-#2"]
+    assert export.function == "torch.export Small" and compiled.function == "AOTInductor"
+    assert export.status == compiled.status == "ok"
+    # no Dynamo frame: those stages say why, and nothing is filed under a Dynamo compile id
+    assert "no Dynamo frame" in export.stages["dynamo_graph"].reason
+    assert "no Dynamo frame" in compiled.stages["bytecode_after"].reason
+    assert set(session.compiles) == {"-/-", "-/-#2"}
+    kernels = compiled.stages["kernel_source.inference"].kernels
+    assert [k.name for k in kernels] == ["cpp_fused_0", "cpp_fused_mul_relu_1"]
+    assert all(k.source.startswith('extern "C"') for k in kernels)
+    assert all(k.name in compiled.stages["aoti_wrapper"].get_text() for k in kernels)
+
+
+def test_frameless_ids_and_kernel_split() -> None:
+    assert [aoti.frameless_id(n) for n in (1, 2, 3)] == ["-/-", "-/-#2", "-/-#3"]
+    code = 'head\nextern "C"  void  k_0(float* a)\n{\n}\nextern "C"  void  k_1(float* b)\n{ x; }\n'
+    assert [(k.name, k.source.splitlines()[-1]) for k in aoti.split_cpp_kernels(code)] == [
+        ("k_0", "}"),
+        ("k_1", "{ x; }"),
+    ]
+    text = "ExportedProgram:\nGraph signature:\n    # inputs\n    x: USER_INPUT\nRange constraints: {s0: VR[2, 64], s1: VR[1, 8]}\n"
+    constraints = aoti.export_constraints(text)
+    assert "  s0: VR[2, 64]\n  s1: VR[1, 8]" in constraints and "x: USER_INPUT" in constraints

@@ -401,9 +401,13 @@ class ProvenanceCapture:
             return
         symbols: dict[str, dict[str, Any]] = {}
         guards = [(g.expr, str(g.expr)) for g in getattr(shape_env, "guards", [])]
+        # torch 2.13 renamed var_to_val (which now warns) to backed_var_to_val.
+        hints = getattr(shape_env, "backed_var_to_val", None)
+        if hints is None:
+            hints = getattr(shape_env, "var_to_val", {})
         for sym, sources in dict(getattr(shape_env, "var_to_sources", {})).items():
             rng = shape_env.var_to_range.get(sym)
-            hint = shape_env.var_to_val.get(sym)
+            hint = hints.get(sym)
             symbols[str(sym)] = {
                 "sources": [_source_name(s) for s in sources],
                 "range": f"[{rng.lower}, {rng.upper}]" if rng is not None else "",

@@ -12,13 +12,15 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from tcdebug.screens.widgets.timeline import GLYPHS
+
 # Keys handled by widgets rather than by a named binding.
 WIDGET_KEYS: tuple[tuple[str, str, str], ...] = (
     ("up/down", "", "timeline: move; stage view: scroll"),
     ("enter, left/right", "", "timeline: fold a compile, open a stage's kernels"),
     ("tab / shift+tab", "", "move between timeline, stage view and search box"),
     ("pgup/pgdn, home/end", "", "scroll the stage view"),
-    ("left/right, shift+left/right", "", "stage view: scroll sideways (long lines)"),
+    ("left/right", "", "stage view: scroll sideways (long lines)"),
     ("enter / down, up", "", "search box: next / previous match"),
     ("escape", "", "close the search box, then clear the search; close a screen"),
 )
@@ -32,7 +34,7 @@ def key_display(key: str) -> str:
 def binding_rows(bindings: list[BindingType]) -> list[tuple[str, str, str]]:
     rows = []
     for binding in bindings:
-        if isinstance(binding, Binding) and binding.id:
+        if isinstance(binding, Binding) and binding.id and not binding.id.endswith("_unavailable"):
             rows.append((key_display(binding.key), binding.id, binding.description))
     return rows
 
@@ -77,13 +79,17 @@ class HelpScreen(ModalScreen[None]):
             table.add_row(Text(section, "bold underline"), "", "")
             for key, binding_id, description in rows:
                 table.add_row(key, description, binding_id)
+        table.add_row(Text("glyphs", "bold underline"), "", "")
+        for glyph, meaning in GLYPHS:
+            table.add_row(Text(glyph, "grey50" if glyph == "grey" else "bold"), meaning, "")
         with VerticalScroll(id="help-body") as body:
             body.border_title = "tcdebug keys"
             body.border_subtitle = "escape to close"
             yield Static(
                 Text.from_markup(
                     "Step through torch.compile: [b]n[/b] steps to the next stage, [b]c[/b] runs to the "
-                    "next breakpoint, [b]b[/b] breaks on every stage of the selected kind."
+                    "next breakpoint, [b]b[/b] breaks on every stage of the selected kind. The footer "
+                    "shows the keys that work now; every key is below, then what each glyph means."
                 ),
                 id="help-intro",
             )

@@ -9,10 +9,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
-from tcdebug.screens.content import view_for
+from tcdebug.screens.content import call_line, view_for
 from tcdebug.screens.widgets.code_view import CodeView
+from tcdebug.screens.widgets.key_footer import KeyFooter
 from tcdebug.screens.widgets.status_bar import StatusBar
 from tcdebug.screens.widgets.timeline import Ref, Timeline, TimelineState
 
@@ -34,13 +35,30 @@ class MainScreen(Screen[None]):
     CSS_PATH = "main_screen.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("slash", "search", "Search", id="search", show=False),
+        Binding("slash", "search", "Search", id="search"),
         Binding("f3", "search_next", "Next match", id="search_next", show=False),
         Binding("shift+f3", "search_prev", "Prev match", id="search_prev", show=False),
-        Binding("right_square_bracket", "kernel(1)", "Next kernel", id="next_kernel", show=False),
+        Binding("right_square_bracket", "kernel(1)", "Next kernel", id="next_kernel"),
         Binding("left_square_bracket", "kernel(-1)", "Prev kernel", id="prev_kernel", show=False),
+        Binding("w", "wrapper_call", "Wrapper call()", id="wrapper_call", show=False),
+        Binding("t", "toggle_timeline", "Timeline", id="toggle_timeline", show=False),
+        Binding("z", "zoom", "Zoom", id="zoom"),
+        Binding("shift+left", "scroll_sideways(-1)", "Scroll left", id="scroll_left", show=False),
+        Binding("shift+right", "scroll_sideways(1)", "Scroll right", id="scroll_right", show=False),
+        Binding("shift+home", "scroll_line_start", "Line start", id="scroll_line_start", show=False),
         Binding("escape", "close_search", "Clear search", id="clear_search", show=False),
+        Binding(
+            "right_square_bracket,left_square_bracket",
+            "kernel(0)",
+            "Kernels (when off)",
+            id="kernel_unavailable",
+            show=False,
+        ),
     ]
+
+    # Width of the timeline pane: its widest row, up to this share of the terminal (at least MIN).
+    TIMELINE_SHARE = 0.38
+    TIMELINE_MIN = 18
 
     def __init__(self) -> None:
         super().__init__()
@@ -63,11 +81,12 @@ class MainScreen(Screen[None]):
                     yield Static("/", id="search-prompt")
                     yield SearchInput(placeholder="search this stage", id="search-input")
                     yield Static(id="search-count")
-        yield Footer(compact=True)
+        yield KeyFooter(compact=True)
 
     def on_mount(self) -> None:
         self.query_one(Timeline).border_title = "Timeline"
         self.query_one("#stage-pane").border_title = "Stage"
+        self._fit_timeline()
         self.refresh_session()
         self.show(None)
         if not self.tc_app.is_live:
@@ -96,6 +115,8 @@ class MainScreen(Screen[None]):
             ),
         )
         self.refresh_status()
+        self._fit_timeline()
+        self.refresh_bindings()
         # A pending row may have become a real stage, or the shown stage may have changed.
         current = self.timeline.highlighted_ref
         if current is not None and current != self.selected:
@@ -135,6 +156,7 @@ class MainScreen(Screen[None]):
     def show(self, ref: Ref | None) -> None:
         self.selected = ref
         self._paint(ref, keep=False)
+        self.refresh_bindings()
 
     def _paint(self, ref: Ref | None, *, keep: bool) -> None:
         session = self.tc_app.session
@@ -145,6 +167,8 @@ class MainScreen(Screen[None]):
         if keep and view.key is None and view.text == self.code.text:
             return
         self.code.set_document(view.text, view.language, key=view.key)
+        if view.start_line and not keep:
+            self.code.scroll_to_line(view.start_line)
         if self.code.search_term:
             self.code.search(self.code.search_term)
             self._update_search_count()
@@ -156,6 +180,74 @@ class MainScreen(Screen[None]):
         paused = self.tc_app.session.paused_at
         self.follow = paused is not None and event.ref == Ref(*paused)
         self.show(event.ref)
+
+    # ----- layout --------------------------------------------------------------------
+    def on_resize(self) -> None:
+        self._fit_timeline()
+
+    def _fit_timeline(self) -> None:
+        """The timeline as wide as its widest row (+ border and scrollbar), up to a share of the
+        terminal, so the stage view gets the rest."""
+        timeline = self.timeline
+        cap = max(self.TIMELINE_MIN, int(self.size.width * self.TIMELINE_SHARE))
+        width = max(self.TIMELINE_MIN, min(cap, timeline.content_width + 4))
+        if timeline.styles.width is None or timeline.styles.width.value != width:
+            timeline.styles.width = width
+
+    def action_toggle_timeline(self) -> None:
+        """Hide or show the timeline (the stage view takes the width)."""
+        hidden = not self.has_class("-no-timeline")
+        self.set_class(hidden, "-no-timeline")
+        if not hidden:
+            self.timeline.focus()
+        elif self.focused is self.timeline or self.focused is None:
+            self.code.focus()
+
+    @property
+    def timeline_shown(self) -> bool:
+        return not (self.has_class("-no-timeline") or self.has_class("-zoomed"))
+
+    def action_zoom(self) -> None:
+        """The stage view alone on the screen (no timeline, status bar or borders); z again restores."""
+        self.set_class(not self.has_class("-zoomed"), "-zoomed")
+        if self.has_class("-zoomed"):
+            if self.focused is self.timeline or self.focused is None:
+                self.code.focus()
+        elif self.timeline_shown:
+            self.timeline.focus()
+
+    @property
+    def zoomed(self) -> bool:
+        return self.has_class("-zoomed")
+
+    def action_scroll_sideways(self, direction: int) -> None:
+        """Scroll the stage view half a page sideways, whichever pane has the focus."""
+        if direction < 0:
+            self.code.action_scroll_left_page()
+        else:
+            self.code.action_scroll_right_page()
+
+    def action_scroll_line_start(self) -> None:
+        self.code.action_scroll_line_start()
+
+    def action_wrapper_call(self) -> None:
+        """In a kernel_source stage: jump to the wrapper's `call()` (home: the imports)."""
+        ref = self.selected
+        if ref is None or ref.stage_id != "kernel_source" or ref.kernel:
+            self.notify("w jumps to call() in a kernel_source stage: select one first", severity="warning")
+            return
+        line = call_line(self.code.text)
+        if line is None:
+            self.notify("no call() in this output code", severity="warning")
+            return
+        self.code.scroll_to_line(line)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show in the footer the keys that do something here (hidden keys still answer)."""
+        if action == "kernel" and parameters != (0,):
+            ref = self.selected
+            return bool(ref and ref.key and self.timeline.kernel_refs(ref.compile_id, ref.key)) or False
+        return True
 
     # ----- search --------------------------------------------------------------------
     def action_search(self) -> None:
@@ -208,7 +300,7 @@ class MainScreen(Screen[None]):
             self.notify("select a kernel_source stage first", severity="warning")
             return
         kernels = list(self.timeline.kernel_refs(ref.compile_id, ref.key))
-        if not kernels:
+        if not kernels or not direction:
             self.notify(f"{ref.key} has no kernels", severity="warning")
             return
         if ref.kernel:

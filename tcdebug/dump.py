@@ -34,6 +34,7 @@ from tcdebug.session import (
     stage_from_dict,
     stage_to_dict,
 )
+from tcdebug.stage_text import full_text
 
 FORMAT_VERSION = 1
 _KERNEL_EXT = {"cpp": "cpp", "python": "py", "triton": "py"}
@@ -58,7 +59,7 @@ def write_stage_files(out: Path, compile_id: str, stage: Stage) -> None:
     if not stage.captured:
         return
     rel = stage_relpath(compile_id, stage)
-    _write(out / rel, stage.get_text())
+    _write(out / rel, full_text(stage))  # the IR after fusion with its fusion log, as the app shows it
     stage.file = rel
     for kernel in stage.kernels:
         krel = f"{compile_dir(compile_id)}/kernels/{kernel.name}.{_KERNEL_EXT.get(kernel.language, 'txt')}"

@@ -107,6 +107,10 @@ class CodeView(ScrollView, can_focus=True):
         if cached is None and language not in ("text", "") and len(text) <= HIGHLIGHT_LIMIT:
             self._highlight(self.generation, key, text, language)
 
+    def scroll_to_line(self, line: int) -> None:
+        """Put `line` (0-based) at the top of the view, as far as the document allows."""
+        self.scroll_to(0, max(0, line), animate=False, immediate=True)
+
     @property
     def text(self) -> str:
         return "\n".join(self.lines)

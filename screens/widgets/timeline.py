@@ -27,6 +27,37 @@ LIVE_STATES = ("starting", "running", "paused")
 ARTIFACTS = "#artifacts"  # the fold key of a compile's artifact stages (TORCH_TRACE `artifact` records)
 
 
+# Every glyph the timeline, the status bar and the guard view paint, for the legend in help (`?`).
+GLYPHS: tuple[tuple[str, str], ...] = (
+    ("▶", "the pause point: the target waits at this stage"),
+    ("●", "a breakpoint: pause at every stage of this kind (b toggles, B clears all)"),
+    ("▾ ▸", "an open / a folded compile or group (enter, → and ← open and fold)"),
+    ("▸N ▾N", "a stage's N kernels, folded / listed"),
+    ("✓", "compiled; a guard that passes"),
+    ("…", "compiling now"),
+    ("?", "the recording ends inside this compile; a guard that could not be checked"),
+    ("✗", "the compile failed; a guard that fails"),
+    ("↻", "a recompile, with Dynamo's reason on the row below"),
+    ("⚠N", "N graph breaks, each on a row of its own"),
+    ("⊘", "not captured: the stage view says why"),
+    ("grey", "a stage still to come (live)"),
+    ("⠋", "the target is working (status bar)"),
+)
+
+# Long stage ids, shortened for the timeline (the stage header and breakpoints keep the full id).
+SHORT_NAMES = {
+    "inductor_post_grad_graph": "post_grad",
+    "inductor_ir_pre_fusion": "ir_pre_fusion",
+    "inductor_ir_post_fusion": "ir_post_fusion",
+}
+
+
+def short_stage_name(stage_id: str, part: str = "") -> str:
+    """`inductor_post_grad_graph` of the forward: `post_grad (fwd)`."""
+    name = SHORT_NAMES.get(stage_id, stage_id)
+    return f"{name} ({PART_TAGS.get(part, part)})" if part else name
+
+
 def is_artifact(key: str) -> bool:
     return key.startswith("artifact_")
 
@@ -220,10 +251,13 @@ def compile_rows(comp: Compile, state: TimelineState) -> list[Row]:
             " ",
             ("▶", "bold reverse") if paused else " ",
             ("●", "red") if stage.stage_id in state.breakpoints else " ",
-            (stage.stage_id, ("bold" if paused else "") if stage.captured else "dim italic"),
+            (
+                SHORT_NAMES.get(stage.stage_id, stage.stage_id),
+                ("bold" if paused else "") if stage.captured else "dim italic",
+            ),
         ]
         if stage.part:
-            parts.append((f" {PART_TAGS.get(stage.part, stage.part)}", "dim"))
+            parts.append((f" ({PART_TAGS.get(stage.part, stage.part)})", "dim"))
         if not stage.captured:
             parts.append((" ⊘", "dim"))
         n_kernels = len(stage.kernels)
@@ -239,7 +273,9 @@ def compile_rows(comp: Compile, state: TimelineState) -> list[Row]:
     if state.live and comp.status == "compiling":
         for sid in expected_stages(comp):
             bp = ("●", "red dim") if sid in state.breakpoints else " "
-            rows.append(Row(Ref(cid, sid, item="pending"), _assemble("  ", bp, (sid, "dim"))))
+            rows.append(
+                Row(Ref(cid, sid, item="pending"), _assemble("  ", bp, (short_stage_name(sid), "dim")))
+            )
     for number, gb in enumerate(comp.graph_breaks):
         rows.append(
             Row(
@@ -283,6 +319,7 @@ class Timeline(OptionList):
         self._row_cache: RowCache = {}
         self._session: Session | None = None
         self._state = TimelineState()
+        self.content_width = 0  # cells of the widest compile/stage/kernel row: the pane fits it
 
     # ----- content -------------------------------------------------------------------
     def _update_lines(self) -> None:
@@ -331,6 +368,9 @@ class Timeline(OptionList):
             self._row_cache,
         )
         ids = [row.ref.id for row in rows]
+        self.content_width = max(
+            (row.label.cell_len for row in rows if row.ref.item in ("", "pending", "artifacts")), default=0
+        )
         if ids == self._row_ids:
             for index, row in enumerate(rows):
                 if row.label != self._labels[index]:

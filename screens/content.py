@@ -92,7 +92,7 @@ def _stage_view(comp: Compile, stage: Stage, *, paused: bool) -> View:
     header.append(f"\n{stage.language} · {plural(lines, 'line')} · +{stage.elapsed_s:.2f}s", "dim")
     start = 0
     if stage.kernels:
-        header.append(f" · {plural(len(stage.kernels), 'kernel')}: ] next, w call()", "cyan")
+        header.append(f" · {plural(len(stage.kernels), 'kernel')}: ] next · w call(), imports", "cyan")
         start = first_kernel_line(text, stage.kernels[0].name)
     fusion_at = fusion_log_line(text)
     if fusion_at:

@@ -58,6 +58,11 @@ def key_sections() -> list[tuple[str, list[tuple[str, str, str]]]]:
     ]
 
 
+def help_sections() -> list[tuple[str, list[tuple[str, str, str]]]]:
+    """What `?` shows: every screen's keys, then the legend of glyphs (glyph, meaning, "")."""
+    return [*key_sections(), ("glyphs", [(glyph, meaning, "") for glyph, meaning in GLYPHS])]
+
+
 def keys_table() -> list[tuple[str, str, str]]:
     """(key, binding id, description) for every key, app-wide keys first."""
     return [row for _, rows in key_sections() for row in rows]
@@ -75,13 +80,13 @@ class HelpScreen(ModalScreen[None]):
         table.add_column("key", style="bold cyan", no_wrap=True)
         table.add_column("description")
         table.add_column("id", style="dim", no_wrap=True)
-        for section, rows in key_sections():
+        for section, rows in help_sections():
             table.add_row(Text(section, "bold underline"), "", "")
-            for key, binding_id, description in rows:
-                table.add_row(key, description, binding_id)
-        table.add_row(Text("glyphs", "bold underline"), "", "")
-        for glyph, meaning in GLYPHS:
-            table.add_row(Text(glyph, "grey50" if glyph == "grey" else "bold"), meaning, "")
+            for key, description, binding_id in (
+                (key, description, binding_id) for key, binding_id, description in rows
+            ):
+                style = "grey50" if key == "grey" else "bold cyan"
+                table.add_row(Text(key, style), description, binding_id)
         with VerticalScroll(id="help-body") as body:
             body.border_title = "tcdebug keys"
             body.border_subtitle = "escape to close"

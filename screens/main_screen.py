@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
-from tcdebug.screens.content import call_line, view_for
+from tcdebug.screens.content import call_line, first_kernel_line, view_for
 from tcdebug.screens.widgets.code_view import CodeView
 from tcdebug.screens.widgets.key_footer import KeyFooter
 from tcdebug.screens.widgets.status_bar import StatusBar
@@ -231,16 +231,21 @@ class MainScreen(Screen[None]):
         self.code.action_scroll_line_start()
 
     def action_wrapper_call(self) -> None:
-        """In a kernel_source stage: jump to the wrapper's `call()` (home: the imports)."""
+        """In a kernel_source stage, cycle the view: the wrapper's `call()`, the imports at the
+        top, the first kernel again."""
         ref = self.selected
         if ref is None or ref.stage_id != "kernel_source" or ref.kernel:
             self.notify("w jumps to call() in a kernel_source stage: select one first", severity="warning")
             return
-        line = call_line(self.code.text)
-        if line is None:
-            self.notify("no call() in this output code", severity="warning")
-            return
-        self.code.scroll_to_line(line)
+        text = self.code.text
+        call = call_line(text)
+        stage = self.tc_app.session.stage(ref.compile_id, ref.key)
+        first = first_kernel_line(text, stage.kernels[0].name) if stage and stage.kernels else 0
+        stops = [line for line in (call, 0, first) if line is not None]
+        top = round(self.code.scroll_offset.y)
+        later = [i for i, line in enumerate(stops) if line == top]
+        index = (later[0] + 1) % len(stops) if later else 0
+        self.code.scroll_to_line(stops[index])
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show in the footer the keys that do something here (hidden keys still answer)."""

@@ -109,7 +109,7 @@ class CodeView(ScrollView, can_focus=True):
 
     def scroll_to_line(self, line: int) -> None:
         """Put `line` (0-based) at the top of the view, as far as the document allows."""
-        self.scroll_to(0, max(0, line), animate=False, immediate=True)
+        self.scroll_to(0, max(0, line), animate=False, immediate=True, force=True)
 
     @property
     def text(self) -> str:

@@ -205,7 +205,7 @@ class DiffScreen(Screen[None]):
     CSS_PATH = "diff_screen.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "toggle_layout", "Unified / side by side", id="diff_layout"),
+        Binding("s", "toggle_layout", "Layout", id="diff_layout"),
         Binding("i", "toggle_normalise", "Ignore names", id="diff_normalise"),
         Binding("left_square_bracket", "other(-1)", "Older", id="diff_prev_compile"),
         Binding("right_square_bracket", "other(1)", "Newer", id="diff_next_compile"),

@@ -59,8 +59,9 @@ def key_sections() -> list[tuple[str, list[tuple[str, str, str]]]]:
 
 
 def help_sections() -> list[tuple[str, list[tuple[str, str, str]]]]:
-    """What `?` shows: every screen's keys, then the legend of glyphs (glyph, meaning, "")."""
-    return [*key_sections(), ("glyphs", [(glyph, meaning, "") for glyph, meaning in GLYPHS])]
+    """What `?` shows: every screen's keys, then the legend of glyphs, as (key or glyph, binding id,
+    description)."""
+    return [*key_sections(), ("glyphs", [(glyph, "", meaning) for glyph, meaning in GLYPHS])]
 
 
 def keys_table() -> list[tuple[str, str, str]]:
@@ -82,9 +83,7 @@ class HelpScreen(ModalScreen[None]):
         table.add_column("id", style="dim", no_wrap=True)
         for section, rows in help_sections():
             table.add_row(Text(section, "bold underline"), "", "")
-            for key, description, binding_id in (
-                (key, description, binding_id) for key, binding_id, description in rows
-            ):
+            for key, binding_id, description in rows:
                 style = "grey50" if key == "grey" else "bold cyan"
                 table.add_row(Text(key, style), description, binding_id)
         with VerticalScroll(id="help-body") as body:

@@ -18,9 +18,9 @@ from tcdebug.screens.app import READ_ONLY_MESSAGE, TcdebugApp, screenshot_dir
 from tcdebug.screens.diff_screen import DiffScreen, normalise, unified_lines
 from tcdebug.screens.help_screen import HelpScreen, help_sections
 from tcdebug.screens.widgets.key_footer import KeyFooter
-from tcdebug.screens.widgets.timeline import GLYPHS, Ref
+from tcdebug.screens.widgets.timeline import GLYPHS, Ref, expected_stages
 from tcdebug.session import Compile, Session, Stage
-from tcdebug.stage_text import FUSION_LOG_MARKER
+from tcdebug.stage_text import FUSION_LOG_MARKER, full_text
 
 SIZE = (80, 24)
 
@@ -142,7 +142,7 @@ async def test_help_has_a_legend_of_every_glyph_the_timeline_paints():
         for glyph, _meaning in GLYPHS:
             assert glyph.split()[0] in svg
         rows = [row for section, rows in help_sections() for row in rows if section == "glyphs"]
-        assert [(glyph, meaning) for glyph, meaning, _ in rows] == list(GLYPHS)
+        assert [(glyph, meaning) for glyph, _, meaning in rows] == list(GLYPHS)
 
 
 async def test_capital_b_clears_every_breakpoint():
@@ -285,3 +285,31 @@ def test_normalise_keeps_real_changes():
     assert normalise("f32[s0, 64] f32[s77, 64] u3 0x7f3a12345678") == "f32[s?, 64] f32[s?, 64] u? 0x?"
     assert normalise("f32[8, 64]") == "f32[8, 64]"
     assert normalise("Guard latency = 117.75 us") == "Guard latency = ? us"
+
+
+def test_pending_rows_only_for_the_aot_graphs_that_can_still_come():
+    comp = Compile(compile_id="0/0", function="f", status="compiling")
+    comp.stages["dynamo_graph"] = Stage("dynamo_graph", text="g", meta={"aot_mode": "inference"})
+    pending = expected_stages(comp)
+    assert "aot_inference" in pending and not {"aot_joint", "aot_forward", "aot_backward"} & set(pending)
+    comp.stages["dynamo_graph"].meta["aot_mode"] = "training"
+    pending = expected_stages(comp)
+    assert {"aot_joint", "aot_forward"} <= set(pending) and "aot_inference" not in pending
+    del comp.stages["dynamo_graph"].meta["aot_mode"]  # a torch where it cannot be read: both kinds
+    assert {"aot_forward", "aot_inference"} <= set(expected_stages(comp))
+
+
+@pytest.mark.slow
+def test_the_target_says_which_aot_graphs_will_come(mlp_dump):
+    session = load_dump(mlp_dump.out)
+    modes = {cid: c.stages["dynamo_graph"].meta.get("aot_mode") for cid, c in session.compiles.items()}
+    assert modes == {"0/0": "inference", "0/1": "training"}  # no_grad inference, then a training step
+
+
+@pytest.mark.slow
+def test_the_dump_ir_after_fusion_file_holds_the_fusion_log(mlp_dump):
+    files = list(mlp_dump.out.glob("compiles/*/09_inductor_ir_post_fusion.*.txt"))
+    assert files and all(FUSION_LOG_MARKER in f.read_text() for f in files)
+    session = load_dump(mlp_dump.out)
+    stage = session.compiles["0/0"].stages["inductor_ir_post_fusion.inference"]
+    assert full_text(stage).count(FUSION_LOG_MARKER) == 1  # loaded back: shown once

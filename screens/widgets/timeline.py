@@ -116,6 +116,8 @@ def expected_stages(comp: Compile) -> list[str]:
         (stage_catalog.ORDER.get(s.stage_id, -1) for s in comp.stages.values() if s.part != "backward"),
         default=-1,
     )
+    dynamo = comp.stages.get("dynamo_graph")
+    aot_mode = str(dynamo.meta.get("aot_mode") or "") if dynamo is not None else ""
     pending = []
     for kind in stage_catalog.STAGE_KINDS:
         sid = kind.id
@@ -125,7 +127,11 @@ def expected_stages(comp: Compile) -> list[str]:
             continue
         if sid in _AOT_TRAINING and "aot_inference" in arrived:
             continue
-        if sid in ("aot_joint", "aot_backward") and not arrived & _AOT_TRAINING:
+        if aot_mode == "inference" and sid in _AOT_TRAINING:
+            continue  # the target saw no input that requires grad: AOTAutograd builds inference
+        if aot_mode == "training" and sid == "aot_inference":
+            continue
+        if sid in ("aot_joint", "aot_backward") and not arrived & _AOT_TRAINING and aot_mode != "training":
             continue  # undecided: show the two possible first AOT graphs only
         pending.append(sid)
     return pending

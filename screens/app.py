@@ -50,19 +50,66 @@ class TcdebugApp(App[int]):
     COMMANDS = App.COMMANDS | {JumpCommands}
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "step", "Step", id="step"),
-        Binding("c", "continue", "Continue", id="continue"),
-        Binding("g", "run", "Run to end", id="run"),
-        Binding("b", "toggle_breakpoint", "Break", id="breakpoint"),
+        Binding("n", "step", "Step", id="step", tooltip="Step to the next stage (while a target runs)"),
+        Binding(
+            "c",
+            "continue",
+            "Continue",
+            id="continue",
+            tooltip="Continue to the next breakpoint (while a target runs)",
+        ),
+        Binding(
+            "g", "run", "Run to end", id="run", tooltip="Run to the end without pausing (while a target runs)"
+        ),
+        Binding(
+            "b",
+            "toggle_breakpoint",
+            "Break",
+            id="breakpoint",
+            tooltip="Break on every stage of the selected kind, or stop doing so",
+        ),
         Binding("B", "clear_breakpoints", "Clear all breakpoints", id="clear_breakpoints", show=False),
-        Binding("o", "output", "Output", id="output"),
-        Binding("r", "rerun", "Re-run", id="rerun"),
-        Binding("d", "diff", "Diff", id="diff"),
-        Binding("R", "ranks", "Ranks", id="ranks"),
-        Binding("question_mark", "help", "Help", id="help"),
-        Binding("ctrl+p", "command_palette", "Palette", id="command_palette", show=False, priority=True),
-        Binding("ctrl+s", "save_screenshot", "Save SVG screenshot", id="screenshot", show=False),
-        Binding("q", "quit", "Quit", id="quit"),
+        Binding("o", "output", "Output", id="output", tooltip="The script's stdout and stderr"),
+        Binding(
+            "r",
+            "rerun",
+            "Re-run",
+            id="rerun",
+            tooltip="Re-run the selected compile's function with changed shapes",
+        ),
+        Binding(
+            "d",
+            "diff",
+            "Diff",
+            id="diff",
+            tooltip="Compare the selected stage with another compile of its frame",
+        ),
+        Binding(
+            "R",
+            "ranks",
+            "Ranks",
+            id="ranks",
+            tooltip="Ranks of a multi-rank TORCH_TRACE and where they diverge",
+        ),
+        Binding("question_mark", "help", "Help", id="help", tooltip="Every key, and what each glyph means"),
+        Binding(
+            "ctrl+p",
+            "command_palette",
+            "Palette",
+            id="command_palette",
+            show=False,
+            priority=True,
+            tooltip="Jump to a compile, stage or kernel; set a breakpoint by name",
+        ),
+        Binding(
+            "ctrl+s",
+            "save_screenshot",
+            "Save SVG screenshot",
+            id="screenshot",
+            show=False,
+            tooltip="Save an SVG of the screen in $TCDEBUG_SCREENSHOT_DIR or ~/.cache/tcdebug/screenshots",
+        ),
+        Binding("q", "quit", "Quit", id="quit", tooltip="Quit; the target is ended cleanly"),
         # A key hidden from the footer (check_action) still answers, saying why it does nothing now.
         *unavailable_bindings(
             ("n", "step"),

@@ -35,7 +35,7 @@ def binding_rows(bindings: list[BindingType]) -> list[tuple[str, str, str]]:
     rows = []
     for binding in bindings:
         if isinstance(binding, Binding) and binding.id and not binding.id.endswith("_unavailable"):
-            rows.append((key_display(binding.key), binding.id, binding.description))
+            rows.append((key_display(binding.key), binding.id, binding.tooltip or binding.description))
     return rows
 
 
@@ -77,15 +77,22 @@ class HelpScreen(ModalScreen[None]):
     ]
 
     def compose(self) -> ComposeResult:
-        table = Table(box=None, expand=True, show_edge=False, pad_edge=False)
-        table.add_column("key", style="bold cyan", no_wrap=True)
-        table.add_column("description")
-        table.add_column("id", style="dim", no_wrap=True)
+        keys = Table(box=None, expand=True, show_edge=False, pad_edge=False)
+        keys.add_column("key", style="bold cyan", max_width=16, overflow="fold")
+        keys.add_column("description", ratio=1)
+        keys.add_column("id", style="dim", no_wrap=True, max_width=22, overflow="ellipsis")
+        glyphs = Table(box=None, expand=True, show_edge=False, pad_edge=False, show_header=False)
+        glyphs.add_column("glyph", no_wrap=True, width=6)
+        glyphs.add_column("meaning", ratio=1)
         for section, rows in help_sections():
-            table.add_row(Text(section, "bold underline"), "", "")
+            if section == "glyphs":
+                glyphs.add_row(Text(section, "bold underline"), "")
+                for glyph, _, meaning in rows:
+                    glyphs.add_row(Text(glyph, "grey50" if glyph == "grey" else "bold"), meaning)
+                continue
+            keys.add_row(Text(section, "bold underline"), "", "")
             for key, binding_id, description in rows:
-                style = "grey50" if key == "grey" else "bold cyan"
-                table.add_row(Text(key, style), description, binding_id)
+                keys.add_row(key, description, binding_id)
         with VerticalScroll(id="help-body") as body:
             body.border_title = "tcdebug keys"
             body.border_subtitle = "escape to close"
@@ -97,4 +104,5 @@ class HelpScreen(ModalScreen[None]):
                 ),
                 id="help-intro",
             )
-            yield Static(table, id="help-table")
+            yield Static(keys, id="help-table")
+            yield Static(glyphs, id="help-glyphs")

@@ -35,14 +35,36 @@ class MainScreen(Screen[None]):
     CSS_PATH = "main_screen.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("slash", "search", "Search", id="search"),
+        Binding("slash", "search", "Search", id="search", tooltip="Search the stage view"),
         Binding("f3", "search_next", "Next match", id="search_next", show=False),
         Binding("shift+f3", "search_prev", "Prev match", id="search_prev", show=False),
-        Binding("right_square_bracket", "kernel(1)", "Next kernel", id="next_kernel"),
+        Binding(
+            "right_square_bracket",
+            "kernel(1)",
+            "Next kernel",
+            id="next_kernel",
+            tooltip="The next kernel of the stage",
+        ),
         Binding("left_square_bracket", "kernel(-1)", "Prev kernel", id="prev_kernel", show=False),
-        Binding("w", "wrapper_call", "Wrapper call()", id="wrapper_call", show=False),
-        Binding("t", "toggle_timeline", "Timeline", id="toggle_timeline", show=False),
-        Binding("z", "zoom", "Zoom", id="zoom"),
+        Binding(
+            "w",
+            "wrapper_call",
+            "Wrapper call()",
+            id="wrapper_call",
+            show=False,
+            tooltip="kernel_source: the wrapper's call(), then the imports, then the first kernel",
+        ),
+        Binding(
+            "t",
+            "toggle_timeline",
+            "Timeline",
+            id="toggle_timeline",
+            show=False,
+            tooltip="Hide / show the timeline",
+        ),
+        Binding(
+            "z", "zoom", "Zoom", id="zoom", tooltip="The stage view alone on the screen; z again restores"
+        ),
         Binding("shift+left", "scroll_sideways(-1)", "Scroll left", id="scroll_left", show=False),
         Binding("shift+right", "scroll_sideways(1)", "Scroll right", id="scroll_right", show=False),
         Binding("shift+home", "scroll_line_start", "Line start", id="scroll_line_start", show=False),

@@ -25,9 +25,9 @@ class SearchInput(Input):
     """The `/` search box: enter/down = next match, up = previous, escape = close."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("down", "screen.search_next", "Next match", show=False),
-        Binding("up", "screen.search_prev", "Previous match", show=False),
-        Binding("escape", "screen.close_search", "Close search", show=False),
+        Binding("down", "screen.search_next", "Next match", id="search_box_next", show=False),
+        Binding("up", "screen.search_prev", "Previous match", id="search_box_prev", show=False),
+        Binding("escape", "screen.close_search", "Close search", id="search_box_close", show=False),
     ]
 
 

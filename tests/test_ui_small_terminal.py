@@ -313,3 +313,23 @@ def test_the_dump_ir_after_fusion_file_holds_the_fusion_log(mlp_dump):
     session = load_dump(mlp_dump.out)
     stage = session.compiles["0/0"].stages["inductor_ir_post_fusion.inference"]
     assert full_text(stage).count(FUSION_LOG_MARKER) == 1  # loaded back: shown once
+
+
+def test_every_binding_of_every_screen_and_widget_has_an_id_and_a_description():
+    import importlib
+    import pkgutil
+
+    from textual.binding import Binding
+
+    import tcdebug.screens as screens_pkg
+
+    checked = 0
+    for info in pkgutil.walk_packages(screens_pkg.__path__, "tcdebug.screens."):
+        module = importlib.import_module(info.name)
+        for value in vars(module).values():
+            if isinstance(value, type) and value.__module__ == info.name and "BINDINGS" in vars(value):
+                for binding in vars(value)["BINDINGS"]:
+                    assert isinstance(binding, Binding), (value, binding)
+                    assert binding.id and binding.description, (value.__name__, binding.key)
+                    checked += 1
+    assert checked > 40

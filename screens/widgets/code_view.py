@@ -41,9 +41,9 @@ class CodeView(ScrollView, can_focus=True):
     """Shows one text with line numbers, syntax colours and search matches."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("shift+left", "scroll_left_page", "Page left", show=False),
-        Binding("shift+right", "scroll_right_page", "Page right", show=False),
-        Binding("shift+home", "scroll_line_start", "Line start", show=False),
+        Binding("shift+left", "scroll_left_page", "Page left", id="code_page_left", show=False),
+        Binding("shift+right", "scroll_right_page", "Page right", id="code_page_right", show=False),
+        Binding("shift+home", "scroll_line_start", "Line start", id="code_line_start", show=False),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {

@@ -298,8 +298,8 @@ class Timeline(OptionList):
     """The list of compiles and stages; the highlighted row is what the stage view shows."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "collapse", "Collapse", show=False),
-        Binding("right", "expand", "Expand", show=False),
+        Binding("left", "collapse", "Collapse", id="timeline_collapse", show=False),
+        Binding("right", "expand", "Expand", id="timeline_expand", show=False),
     ]
 
     DEFAULT_CSS = """

@@ -58,9 +58,7 @@ class TcdebugApp(App[int]):
             id="continue",
             tooltip="Continue to the next breakpoint (while a target runs)",
         ),
-        Binding(
-            "g", "run", "Run to end", id="run", tooltip="Run to the end without pausing (while a target runs)"
-        ),
+        Binding("g", "run", "Run", id="run", tooltip="Run to the end without pausing (while a target runs)"),
         Binding(
             "b",
             "toggle_breakpoint",
@@ -175,7 +173,7 @@ class TcdebugApp(App[int]):
         if action == "ranks":
             return bool(self.session.ranks)
         if action == "rerun":
-            return bool(self.session.calls) or self.is_live
+            return bool(self.session.calls) and not self.is_live  # while stepping, n c g matter more
         if action == "diff":
             ref = self.main_screen.selected
             return ref is not None and len(self.session.same_frame(ref.compile_id)) > 1

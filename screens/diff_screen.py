@@ -242,7 +242,7 @@ class DiffScreen(Screen[None]):
         yield Static(id="diff-title")
         yield StyledView(id="diff-view")
         yield SplitView(id="diff-split")
-        yield Footer(compact=True)
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.render_diff()

@@ -45,7 +45,10 @@ def view_for(session: Session, ref: Ref | None, *, paused_at: tuple[str, str] | 
     if ref.item == "artifacts":
         names = [st for st in comp.ordered_stages() if st.stage_id.startswith("artifact_")]
         header = Text.assemble(("artifacts ", "bold"), _compile_title(comp))
-        lines = [f"{len(names)} artifact records of compile {comp.compile_id} (enter or → lists them):", ""]
+        lines = [
+            f"{plural(len(names), 'artifact record')} of compile {comp.compile_id} (enter or → lists them):",
+            "",
+        ]
         lines += [f"  {st.key:<48} {st.title}" for st in names]
         return View(header, "\n".join(lines))
     if ref.item == "recompile":
@@ -152,7 +155,7 @@ def _kernel_view(comp: Compile, stage: Stage, kernel: Kernel) -> View:
     )
     details = [kernel.kind or kernel.language]
     if kernel.configs:
-        details.append(f"{len(kernel.configs)} configs")
+        details.append(plural(len(kernel.configs), "config"))
     if kernel.chosen_config:
         details.append("chosen " + format_config(kernel.chosen_config))
     if "grid" in kernel.meta:

@@ -23,7 +23,7 @@ from tcdebug.screens.widgets.highlight import plain_lines
 from tcdebug.screens.widgets.split_view import SplitRow, SplitView
 from tcdebug.screens.widgets.styled_view import StyledView
 from tcdebug.session import Compile, Session, Stage
-from tcdebug.stage_text import full_text
+from tcdebug.stage_text import full_text, plural
 
 DEFAULT_STAGE = "dynamo_graph"
 
@@ -116,7 +116,7 @@ def _pairs(a: list[str], b: list[str]) -> list[tuple[list[tuple[int, int]], list
 def unified_lines(old: str, new: str, old_name: str, new_name: str, context: int = 3) -> list[Text]:
     a, b = plain_lines(old), plain_lines(new)
     if a == b:
-        return [Text(f"{old_name} and {new_name}: identical ({len(a)} lines)", "green")]
+        return [Text(f"{old_name} and {new_name}: identical ({plural(len(a), 'line')})", "green")]
     out: list[Text] = [Text(f"--- {old_name}", "bold"), Text(f"+++ {new_name}", "bold")]
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     for group in matcher.get_grouped_opcodes(context):
@@ -171,7 +171,9 @@ def side_by_side_rows(old: str, new: str, old_name: str, new_name: str) -> list[
     a, b = plain_lines(old), plain_lines(new)
     rows = [SplitRow(Text(old_name, "bold red"), Text(" │ ", "dim"), Text(new_name, "bold green"))]
     if a == b:
-        rows.append(SplitRow(Text(f"identical ({len(a)} lines)", "green"), Text(" │ ", "dim"), Text("")))
+        rows.append(
+            SplitRow(Text(f"identical ({plural(len(a), 'line')})", "green"), Text(" │ ", "dim"), Text(""))
+        )
     marks = {"equal": " │ ", "replace": " ~ ", "delete": " - ", "insert": " + "}
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         left, right = a[i1:i2], b[j1:j2]

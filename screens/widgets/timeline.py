@@ -21,6 +21,7 @@ from textual.widgets.option_list import Option
 from tcdebug import stages as stage_catalog
 from tcdebug.errors import first_line
 from tcdebug.session import Compile, Session, Stage
+from tcdebug.stage_text import plural
 
 PART_TAGS = {"forward": "fwd", "backward": "bwd", "inference": "inf"}
 LIVE_STATES = ("starting", "running", "paused")
@@ -249,7 +250,7 @@ def compile_rows(comp: Compile, state: TimelineState) -> list[Row]:
     for stage in shown:
         if stage is None:
             arrow = "▾" if (cid, ARTIFACTS) in state.expanded_kernels else "▸"
-            label = _assemble("   ", (f"{arrow} {len(artifacts)} artifacts", "dim cyan"))
+            label = _assemble("   ", (f"{arrow} {plural(len(artifacts), 'artifact')}", "dim cyan"))
             rows.append(Row(Ref(cid, item="artifacts"), label))
             continue
         paused = state.paused_at == (cid, stage.key)

@@ -135,7 +135,7 @@ def unified_lines(old: str, new: str, old_name: str, new_name: str, context: int
             for k, line in enumerate(b[j1:j2]):
                 spans = pairs[k][1] if k < len(pairs) else []
                 out.append(_marked(line, NEW_STYLE, spans, NEW_CHANGE, "+"))
-            for k, (left, right) in enumerate(pairs):
+            for k, (left, right) in enumerate(pairs[: min(i2 - i1, j2 - j1)]):
                 far = where_changed(a[i1 + k], b[j1 + k], left, right)
                 if far is not None:
                     out.append(far)

@@ -10,13 +10,17 @@ from pathlib import Path
 
 import pytest
 from conftest import DATA, ROOT
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pilot import header_text, main_screen
 from rich.text import Text
 
 from tcdebug.dump import load_dump
 from tcdebug.screens.app import READ_ONLY_MESSAGE, TcdebugApp, screenshot_dir
-from tcdebug.screens.diff_screen import DiffScreen, normalise, unified_lines
+from tcdebug.screens.content import guards_source_first
+from tcdebug.screens.diff_screen import DiffScreen, changed_spans, normalise, unified_lines
 from tcdebug.screens.help_screen import HelpScreen, help_sections
+from tcdebug.screens.widgets.highlight import plain_lines
 from tcdebug.screens.widgets.key_footer import KeyFooter
 from tcdebug.screens.widgets.timeline import GLYPHS, Ref, expected_stages
 from tcdebug.session import Compile, Session, Stage
@@ -333,3 +337,38 @@ def test_every_binding_of_every_screen_and_widget_has_an_id_and_a_description():
                     assert binding.id and binding.description, (value.__name__, binding.key)
                     checked += 1
     assert checked > 40
+
+
+_lines = st.lists(st.sampled_from(["a", "b", "x: f32[8, 64]", "x: f32[s0, 64]", "", "  # c"]), max_size=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(old=_lines, new=_lines)
+def test_unified_diff_rebuilds_both_texts(old: list[str], new: list[str]) -> None:
+    lines = unified_lines("\n".join(old), "\n".join(new), "a", "b", context=10**6)
+    if plain_lines("\n".join(old)) == plain_lines("\n".join(new)):
+        assert "identical" in lines[0].plain
+        return
+    body = [t.plain for t in lines[2:] if not t.plain.startswith(("@@", "  ↳"))]
+    assert [line[1:] for line in body if line[:1] in " -"] == plain_lines("\n".join(old))
+    assert [line[1:] for line in body if line[:1] in " +"] == plain_lines("\n".join(new))
+
+
+@settings(max_examples=300, deadline=None)
+@given(a=st.text(max_size=40), b=st.text(max_size=40))
+def test_changed_spans_leave_the_same_unchanged_characters(a: str, b: str) -> None:
+    left, right = changed_spans(a, b)
+
+    def kept(text: str, spans: list[tuple[int, int]]) -> str:
+        return "".join(ch for i, ch in enumerate(text) if not any(s <= i < e for s, e in spans))
+
+    assert kept(a, left) == kept(b, right)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet="| +-#:ab \n", max_size=80))
+def test_guard_sources_first_keeps_every_guard_line(text: str) -> None:
+    out = guards_source_first(text).split("\n")
+    for line in text.split("\n"):
+        if "  # " not in line:
+            assert line in out

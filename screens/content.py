@@ -94,12 +94,16 @@ def _stage_view(comp: Compile, stage: Stage, *, paused: bool) -> View:
     lines = line_count(text)
     header.append(f"\n{stage.language} · {plural(lines, 'line')} · +{stage.elapsed_s:.2f}s", "dim")
     start = 0
+    hints = []  # a third header line, so an 80-column terminal shows them whole
     if stage.kernels:
-        header.append(f" · {plural(len(stage.kernels), 'kernel')}: ] next · w call(), imports", "cyan")
+        header.append(f" · {plural(len(stage.kernels), 'kernel')}", "cyan")
+        hints.append("] next kernel · w call(), imports")
         start = first_kernel_line(text, stage.kernels[0].name)
     fusion_at = fusion_log_line(text)
     if fusion_at:
-        header.append(f" · fusion log from line {fusion_at}", "cyan")
+        hints.append(f"fusion log from line {fusion_at}")
+    if hints:
+        header.append("\n" + " · ".join(hints), "cyan")
     key = ("stage", comp.compile_id, stage.key, len(text))
     return View(header, text, stage.language, key=key, start_line=start)
 

@@ -185,7 +185,8 @@ async def test_kernel_source_opens_on_its_first_kernel_and_w_reaches_call_and_im
         code = main_screen(app).code
         top = round(code.scroll_offset.y)
         assert code.lines[top].startswith("cpp_fused_relu_0 = async_compile")
-        assert "1 kernel: ]" in header_text(app) and "1 kernels" not in header_text(app)
+        assert "· 1 kernel\n] next kernel · w call()" in header_text(app)
+        assert "1 kernels" not in header_text(app)
         await pilot.press("w")
         assert code.lines[round(code.scroll_offset.y)].lstrip().startswith("def call(")
         await pilot.press("w")

@@ -183,7 +183,10 @@ class MainScreen(Screen[None]):
     def _paint(self, ref: Ref | None, *, keep: bool) -> None:
         session = self.tc_app.session
         view = view_for(session, ref, paused_at=session.paused_at)
-        self.query_one("#stage-header", Static).update(view.header)
+        header = self.query_one("#stage-header", Static)
+        header.update(view.header)
+        # As many rows as the header has lines (auto height kept a stale 2 when a third came).
+        header.styles.height = min(3, view.header.plain.count("\n") + 1)
         if keep and view.key is not None and view.key == self.code.document_key:
             return
         if keep and view.key is None and view.text == self.code.text:

@@ -87,6 +87,7 @@ class MainScreen(Screen[None]):
         self.selected: Ref | None = None
         # Follow the pause point: True until the user moves elsewhere; stepping sets it again.
         self.follow = True
+        self._footer_state: tuple[object, ...] = ()
 
     @property
     def tc_app(self) -> TcdebugApp:
@@ -138,7 +139,7 @@ class MainScreen(Screen[None]):
         )
         self.refresh_status()
         self._fit_timeline()
-        self.refresh_bindings()
+        self._refresh_footer()
         # A pending row may have become a real stage, or the shown stage may have changed.
         current = self.timeline.highlighted_ref
         if current is not None and current != self.selected:
@@ -178,7 +179,7 @@ class MainScreen(Screen[None]):
     def show(self, ref: Ref | None) -> None:
         self.selected = ref
         self._paint(ref, keep=False)
-        self.refresh_bindings()
+        self._refresh_footer()
 
     def _paint(self, ref: Ref | None, *, keep: bool) -> None:
         session = self.tc_app.session
@@ -205,6 +206,21 @@ class MainScreen(Screen[None]):
         paused = self.tc_app.session.paused_at
         self.follow = paused is not None and event.ref == Ref(*paused)
         self.show(event.ref)
+
+    def _refresh_footer(self) -> None:
+        """Recompute the footer's keys only when what they depend on changed (not on every event)."""
+        app = self.tc_app
+        state = (
+            app.is_live,
+            app.can_set_breakpoints,
+            bool(app.session.calls),
+            bool(app.session.ranks),
+            self.selected,
+            len(app.session.compiles),
+        )
+        if state != self._footer_state:
+            self._footer_state = state
+            self.refresh_bindings()
 
     # ----- layout --------------------------------------------------------------------
     def on_resize(self) -> None:

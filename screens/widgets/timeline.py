@@ -295,6 +295,13 @@ def compile_rows(comp: Compile, state: TimelineState) -> list[Row]:
     return rows
 
 
+def _content_width(rows: list[Row]) -> int:
+    """Cells of the widest compile, stage, pending or kernel row (not the long break/reason rows)."""
+    return max(
+        (row.label.cell_len for row in rows if row.ref.item in ("", "pending", "artifacts")), default=0
+    )
+
+
 class Timeline(OptionList):
     """The list of compiles and stages; the highlighted row is what the stage view shows."""
 
@@ -375,15 +382,17 @@ class Timeline(OptionList):
             self._row_cache,
         )
         ids = [row.ref.id for row in rows]
-        self.content_width = max(
-            (row.label.cell_len for row in rows if row.ref.item in ("", "pending", "artifacts")), default=0
-        )
         if ids == self._row_ids:
+            changed = False
             for index, row in enumerate(rows):
                 if row.label != self._labels[index]:
                     self.replace_option_prompt_at_index(index, row.label)
+                    changed = True
             self._labels = [row.label for row in rows]
+            if changed:
+                self.content_width = _content_width(rows)
             return
+        self.content_width = _content_width(rows)
         current = self.highlighted_ref
         scroll_y = self.scroll_y
         with self.prevent(OptionList.OptionHighlighted):

@@ -139,6 +139,7 @@ class TcdebugApp(App[int]):
         self.target_exited = False
         self.target_ready = False  # the script ended and the target waits for commands (re-runs)
         self._quitting = False
+        self._follow_next_pause = False  # a re-run was started: show where it pauses first
         self._output_dirty = False
         if session.script:
             self.title = f"tcdebug {os.path.basename(session.script)}"
@@ -273,6 +274,9 @@ class TcdebugApp(App[int]):
         main.refresh_session()
         if kind == "stage":
             key = stage_catalog.stage_key(event.get("stage", ""), event.get("part", ""))
+            if event.get("paused") and self._follow_next_pause:
+                self._follow_next_pause = False
+                main.follow = True
             if event.get("paused"):
                 main.on_paused(event["compile_id"], key)
             else:
@@ -441,6 +445,7 @@ class TcdebugApp(App[int]):
         """A re-run runs: its recompile's pauses are what the stage view follows next."""
         if message.run:
             self.main_screen.follow = True
+            self._follow_next_pause = True  # whatever the user browses meanwhile
 
     def on_ranks_screen_rank_selected(self, message: RanksScreen.RankSelected) -> None:
         self.session = message.session

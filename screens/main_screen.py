@@ -201,8 +201,8 @@ class MainScreen(Screen[None]):
 
     @on(Timeline.RefHighlighted)
     def _user_moved(self, event: Timeline.RefHighlighted) -> None:
-        if event.ref == self.selected:
-            return
+        if event.ref == self.selected or event.ref != self.timeline.highlighted_ref:
+            return  # our own select, or a stale message: the cursor has moved on since
         paused = self.tc_app.session.paused_at
         self.follow = paused is not None and event.ref == Ref(*paused)
         self.show(event.ref)

@@ -153,6 +153,13 @@ class MainScreen(Screen[None]):
             app.session, busy=app.is_busy, read_only=app.read_only, breakpoints=app.breakpoints
         )
 
+    def on_screen_resume(self) -> None:
+        """Back from another screen (the re-run editor steps aside at a pause): show the pause
+        point if the view follows it."""
+        paused = self.tc_app.session.paused_at
+        if self.follow and paused is not None and self.selected != Ref(*paused):
+            self.select(Ref(*paused))
+
     def on_paused(self, compile_id: str, key: str) -> None:
         """The target paused at a stage: show it, unless the user is looking elsewhere."""
         if self.follow or self.selected is None:

@@ -51,9 +51,15 @@ async def test_double_the_batch_see_the_guard_fail_step_the_recompile_and_diff()
         await wait_until(pilot, lambda: app.session.paused_at == ("2/1", "source"), timeout=120, what="2/1")
         # The editor steps aside so the main screen shows the pause, and the stage view follows it.
         await wait_until(pilot, lambda: app.screen is main_screen(app), what="the editor to close")
-        await wait_until(
-            pilot, lambda: main_screen(app).selected == Ref("2/1", "source"), what="the view at 2/1"
-        )
+        try:
+            await wait_until(
+                pilot, lambda: main_screen(app).selected == Ref("2/1", "source"), what="the view at 2/1"
+            )
+        except AssertionError as exc:
+            main = main_screen(app)
+            raise AssertionError(
+                f"{exc}: shows {main.selected}, follow={main.follow}, cursor={main.timeline.highlighted_ref}"
+            ) from None
         assert "paused here" in header_text(app) and "def normalize" in shown_text(app)
         assert "expected 8, actual 16" in app.session.compiles["2/1"].recompile_reason
         while app.session.paused_at and app.session.paused_at[1] != "dynamo_graph":

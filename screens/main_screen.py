@@ -115,6 +115,7 @@ class MainScreen(Screen[None]):
         if not self.tc_app.is_live:
             self.select_first_stage()
         self.query_one(Timeline).focus()
+        self.call_after_refresh(self.refresh_bindings)  # the footer, once it listens
 
     # ----- follow the session --------------------------------------------------------
     @property

@@ -47,8 +47,8 @@ async def test_break_kernel_source_first_pauses_at_a_kernel_source_stage():
         assert "paused here" in header_text(app) and "cpp_fused" in shown_text(app)
         code = main_screen(app).code
         assert code.lines[round(code.scroll_offset.y)].startswith("cpp_fused")
-        keys = app.screen.query_one(KeyFooter).shown_keys()
-        assert keys[:4] == ["n", "c", "g", "b"]
+        footer = app.screen.query_one(KeyFooter)
+        await wait_until(pilot, lambda: footer.shown_keys()[:4] == ["n", "c", "g", "b"], what="the footer")
         await pilot.press("c")
         await wait_until(
             pilot,

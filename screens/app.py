@@ -43,27 +43,122 @@ from tcdebug.trace_provenance import ensure_trace_provenance
 READ_ONLY_MESSAGE = "nothing to step: opened from a dump"
 
 
+def unavailable_bindings(*pairs: tuple[str, str]) -> list[Binding]:
+    """For each (key, action): a hidden binding to `unavailable(action)`, reached when the main
+    binding of the key is off (its `check_action` said no) so the key is not in the footer."""
+    return [
+        Binding(
+            key, f"unavailable('{action}')", f"{action} (when off)", id=f"{action}_unavailable", show=False
+        )
+        for key, action in pairs
+    ]
+
+
 class TcdebugApp(App[int]):
     TITLE = "tcdebug"
     COMMANDS = App.COMMANDS | {JumpCommands}
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "step", "Step", id="step"),
-        Binding("c", "continue", "Continue", id="continue"),
-        Binding("b", "toggle_breakpoint", "Break", id="breakpoint"),
-        Binding("g", "run", "Run to end", id="run", show=False),
-        Binding("o", "output", "Output", id="output"),
-        Binding("r", "rerun", "Re-run", id="rerun"),
-        Binding("d", "diff", "Diff", id="diff"),
-        Binding("w", "why", "Why", id="why", show=False),
-        Binding("T", "compile_times", "Compile times", id="compile_times", show=False),
-        Binding("f", "follow", "Follow op", id="follow", show=False),
-        Binding("S", "symbols", "Symbols", id="symbols", show=False),
-        Binding("R", "ranks", "Ranks", id="ranks", show=False),
-        Binding("question_mark", "help", "Help", id="help"),
-        Binding("ctrl+p", "command_palette", "Palette", id="command_palette", show=False, priority=True),
-        Binding("ctrl+s", "save_screenshot", "Save SVG screenshot", id="screenshot", show=False),
-        Binding("q", "quit", "Quit", id="quit"),
+        Binding("n", "step", "Step", id="step", tooltip="Step to the next stage (while a target runs)"),
+        Binding(
+            "c",
+            "continue",
+            "Continue",
+            id="continue",
+            tooltip="Continue to the next breakpoint (while a target runs)",
+        ),
+        Binding("g", "run", "Run", id="run", tooltip="Run to the end without pausing (while a target runs)"),
+        Binding(
+            "b",
+            "toggle_breakpoint",
+            "Break",
+            id="breakpoint",
+            tooltip="Break on every stage of the selected kind, or stop doing so",
+        ),
+        Binding("B", "clear_breakpoints", "Clear all breakpoints", id="clear_breakpoints", show=False),
+        Binding("o", "output", "Output", id="output", tooltip="The script's stdout and stderr"),
+        Binding(
+            "r",
+            "rerun",
+            "Re-run",
+            id="rerun",
+            tooltip="Re-run the selected compile's function with changed shapes",
+        ),
+        Binding(
+            "d",
+            "diff",
+            "Diff",
+            id="diff",
+            tooltip="Compare the selected stage with another compile of its frame",
+        ),
+        Binding(
+            "w",
+            "why",
+            "Why",
+            id="why",
+            show=False,
+            tooltip="Why the selected compile exists, broke, fused and took its time",
+        ),
+        Binding(
+            "T",
+            "compile_times",
+            "Compile times",
+            id="compile_times",
+            show=False,
+            tooltip="Where compile time went, per phase",
+        ),
+        Binding(
+            "f",
+            "follow",
+            "Follow op",
+            id="follow",
+            show=False,
+            tooltip="Follow the op in the stage view through every stage",
+        ),
+        Binding(
+            "S",
+            "symbols",
+            "Symbols",
+            id="symbols",
+            show=False,
+            tooltip="Symbolic sizes: origin, range, hint, guards",
+        ),
+        Binding(
+            "R",
+            "ranks",
+            "Ranks",
+            id="ranks",
+            tooltip="Ranks of a multi-rank TORCH_TRACE and where they diverge",
+        ),
+        Binding("question_mark", "help", "Help", id="help", tooltip="Every key, and what each glyph means"),
+        Binding(
+            "ctrl+p",
+            "command_palette",
+            "Palette",
+            id="command_palette",
+            show=False,
+            priority=True,
+            tooltip="Jump to a compile, stage or kernel; set a breakpoint by name",
+        ),
+        Binding(
+            "ctrl+s",
+            "save_screenshot",
+            "Save SVG screenshot",
+            id="screenshot",
+            show=False,
+            tooltip="Save an SVG of the screen in $TCDEBUG_SCREENSHOT_DIR or ~/.cache/tcdebug/screenshots",
+        ),
+        Binding("q", "quit", "Quit", id="quit", tooltip="Quit; the target is ended cleanly"),
+        # A key hidden from the footer (check_action) still answers, saying why it does nothing now.
+        *unavailable_bindings(
+            ("n", "step"),
+            ("c", "continue"),
+            ("g", "run"),
+            ("b", "toggle_breakpoint"),
+            ("r", "rerun"),
+            ("d", "diff"),
+            ("R", "ranks"),
+        ),
     ]
 
     def __init__(
@@ -85,6 +180,7 @@ class TcdebugApp(App[int]):
         self.target_exited = False
         self.target_ready = False  # the script ended and the target waits for commands (re-runs)
         self._quitting = False
+        self._follow_next_pause = False  # a re-run was started: show where it pauses first
         self._output_dirty = False
         self.signalled: int | None = None  # SIGTERM, SIGHUP or SIGINT ended the app
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -126,6 +222,27 @@ class TcdebugApp(App[int]):
         if self.session.state in (model.FAILED, model.DIED):
             return self.session.exit_code or 1
         return self.session.exit_code or 0
+
+    @property
+    def can_set_breakpoints(self) -> bool:
+        """A target that will compile again: while it runs, or while it waits for re-runs."""
+        return not self.read_only and self.controller is not None and not self.target_exited
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """What the footer shows: stepping keys only while a target runs, re-run and diff only
+        where they have something to work on."""
+        if action in ("step", "continue", "run"):
+            return self.is_live
+        if action == "toggle_breakpoint":
+            return self.can_set_breakpoints
+        if action == "ranks":
+            return bool(self.session.ranks)
+        if action == "rerun":
+            return bool(self.session.calls) and not self.is_live  # while stepping, n c g matter more
+        if action == "diff":
+            ref = self.main_screen.selected
+            return ref is not None and len(self.session.same_frame(ref.compile_id)) > 1
+        return True
 
     # ----- life cycle ----------------------------------------------------------------
     def on_mount(self) -> None:
@@ -226,6 +343,9 @@ class TcdebugApp(App[int]):
         main.refresh_session()
         if kind == "stage":
             key = stage_catalog.stage_key(event.get("stage", ""), event.get("part", ""))
+            if event.get("paused") and self._follow_next_pause:
+                self._follow_next_pause = False
+                main.follow = True
             if event.get("paused"):
                 main.on_paused(event["compile_id"], key)
             else:
@@ -327,6 +447,22 @@ class TcdebugApp(App[int]):
     def action_run(self) -> None:
         self._drive("run", TargetController.run)
 
+    def action_unavailable(self, action: str) -> None:
+        """A key whose binding is off in this state (not in the footer): its action still runs and
+        explains why it does nothing (or, for `b`, marks the kind for the palette and the timeline)."""
+        getattr(self, f"action_{action}")()
+
+    def action_clear_breakpoints(self) -> None:
+        """Remove every breakpoint."""
+        if not self.breakpoints:
+            self.notify("no breakpoints to clear", timeout=3)
+            return
+        self.breakpoints.clear()
+        if self.controller is not None and self.is_live:
+            self.controller.set_breakpoints(self.breakpoints)
+        self.notify("all breakpoints cleared", timeout=3)
+        self.main_screen.refresh_session()
+
     def action_toggle_breakpoint(self) -> None:
         ref = self.main_screen.selected
         if ref is None or not ref.key:
@@ -370,8 +506,15 @@ class TcdebugApp(App[int]):
             self.push_screen(HelpScreen())
 
     def action_save_screenshot(self) -> None:
-        path = self.save_screenshot(path=os.getcwd())
-        self.notify(f"saved {os.path.relpath(path)}", timeout=4)
+        """Save an SVG of the screen into `screenshot_dir()` and say where."""
+        folder = screenshot_dir()
+        try:
+            os.makedirs(folder, exist_ok=True)
+            path = self.save_screenshot(path=folder)
+        except OSError as exc:
+            self.notify(f"could not save the screenshot in {folder}: {exc}", severity="error")
+            return
+        self.notify(f"screenshot saved: {path}", timeout=6)
 
     def action_rerun(self) -> None:
         """Open the re-run editor on the selected compile's function (its last call)."""
@@ -449,6 +592,12 @@ class TcdebugApp(App[int]):
             )
             return
         self.push_screen(RanksScreen(self.session))
+
+    def on_rerun_screen_requested(self, message: RerunScreen.Requested) -> None:
+        """A re-run runs: its recompile's pauses are what the stage view follows next."""
+        if message.run:
+            self.main_screen.follow = True
+            self._follow_next_pause = True  # whatever the user browses meanwhile
 
     def on_ranks_screen_rank_selected(self, message: RanksScreen.RankSelected) -> None:
         self.session = message.session
@@ -530,6 +679,16 @@ def run_with_exit_signals(app: TcdebugApp) -> None:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def screenshot_dir() -> str:
+    """Where ctrl+s saves: $TCDEBUG_SCREENSHOT_DIR, else ~/.cache/tcdebug/screenshots
+    ($XDG_CACHE_HOME/tcdebug/screenshots when that is set)."""
+    chosen = os.environ.get("TCDEBUG_SCREENSHOT_DIR")
+    if chosen:
+        return os.path.abspath(os.path.expanduser(chosen))
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(cache, "tcdebug", "screenshots")
 
 
 def _freeze_heap() -> None:

@@ -6,6 +6,7 @@ Pure functions over the `Session` model, so they are easy to test.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Hashable
 from dataclasses import dataclass
 
@@ -16,6 +17,7 @@ from tcdebug.kernels import format_config
 from tcdebug.screens.safe_rich import safe_rich
 from tcdebug.screens.widgets.timeline import Ref
 from tcdebug.session import Compile, Kernel, Session, Stage
+from tcdebug.stage_text import full_text, fusion_log_line, line_count, plural
 from tcdebug.textsafe import safe_line
 from tcdebug.why import choice_table_lines, tables_for_kernel
 
@@ -26,6 +28,7 @@ class View:
     text: str
     language: str = "text"
     key: Hashable | None = None  # names the document, so its highlighting can be reused
+    start_line: int = 0  # the line (0-based) the view opens on: the first kernel of a kernel_source
 
 
 def _compile_title(comp: Compile) -> str:
@@ -58,7 +61,10 @@ def _view_for(session: Session, ref: Ref | None, *, paused_at: tuple[str, str] |
     if ref.item == "artifacts":
         names = [st for st in comp.ordered_stages() if st.stage_id.startswith("artifact_")]
         header = Text.assemble(("artifacts ", "bold"), _compile_title(comp))
-        lines = [f"{len(names)} artifact records of compile {comp.compile_id} (enter or → lists them):", ""]
+        lines = [
+            f"{plural(len(names), 'artifact record')} of compile {comp.compile_id} (enter or → lists them):",
+            "",
+        ]
         lines += [f"  {st.key:<48} {st.title}" for st in names]
         return View(header, "\n".join(lines))
     if ref.item == "recompile":
@@ -127,19 +133,68 @@ def _stage_view(comp: Compile, stage: Stage, *, paused: bool) -> View:
         header.append("\nnot captured: ", "bold yellow")
         header.append(safe_line(stage.reason or "no reason given"), "yellow")
         return View(header, stage.get_text(), "text", key=("stage", comp.compile_id, stage.key, "nc"))
-    text = stage.get_text()
-    lines = text.count("\n") + (0 if text.endswith("\n") else 1)
-    header.append(f"\n{stage.language} · {lines} lines · +{stage.elapsed_s:.2f}s", "dim")
+    text = full_text(stage)
+    if stage.stage_id == "guards":
+        text = guards_source_first(text)
+    lines = line_count(text)
+    header.append(f"\n{stage.language} · {plural(lines, 'line')} · +{stage.elapsed_s:.2f}s", "dim")
+    start = 0
+    hints = []  # a third header line, so an 80-column terminal shows them whole
     if stage.meta.get("md5_mismatch"):
         header.append(MD5_FLAG, "bold red")
     if stage.kernels:
-        header.append(f" · {len(stage.kernels)} kernels (] next, [ prev)", "cyan")
-    fusion_log = str(stage.meta.get("fusion_log") or "")
-    if fusion_log:
-        # Inductor's fusion decisions belong with the IR they produced: shown after it.
-        header.append(f" · fusion log from line {lines + 3}", "cyan")
-        text = f"{text.rstrip()}\n\n# ===== Inductor fusion log =====\n{fusion_log}"
-    return View(header, text, stage.language, key=("stage", comp.compile_id, stage.key, len(text)))
+        header.append(f" · {plural(len(stage.kernels), 'kernel')}", "cyan")
+        hints.append("] next kernel · w call(), imports")
+        start = first_kernel_line(text, stage.kernels[0].name)
+    fusion_at = fusion_log_line(text)
+    if fusion_at:
+        hints.append(f"fusion log from line {fusion_at}")
+    if hints:
+        header.append("\n" + " · ".join(hints), "cyan")
+    key = ("stage", comp.compile_id, stage.key, len(text))
+    return View(header, text, stage.language, key=key, start_line=start)
+
+
+_GUARD_COMMENT_RE = re.compile(r"^(?P<tree>[| ]*\+- )(?P<guard>\S.*?)\s{2,}# (?P<source>.+)$")
+
+
+def guards_source_first(text: str) -> str:
+    """Dynamo's guard tree with each guard's source comment on the line above it, at the guard's
+    indentation, instead of after the guard (often 200 columns to the right)."""
+    out = []
+    for line in text.split("\n"):
+        match = _GUARD_COMMENT_RE.match(line)
+        if match is None:
+            out.append(line)
+            continue
+        tree, source = match.group("tree"), match.group("source")
+        if "  # " in source:  # "<code>  # <file:line> in <fn>": where first, then the code
+            code, where = source.rsplit("  # ", 1)
+            source = f"{where}: {code}"
+        out.append(f"{tree[:-3]}   # {source}")
+        out.append(f"{tree}{match.group('guard')}")
+    return "\n".join(out)
+
+
+def first_kernel_line(text: str, name: str) -> int:
+    """The 0-based line where kernel `name` is defined in output code, with the comment block
+    above it (its fused nodes); 0 when it is not found."""
+    lines = text.split("\n")
+    prefix = f"{name} = "
+    for number, line in enumerate(lines):
+        if line.startswith(prefix):
+            while number > 0 and lines[number - 1].startswith("#"):
+                number -= 1
+            return number
+    return 0
+
+
+def call_line(text: str) -> int | None:
+    """The 0-based line of the wrapper's `def call(` in output code, if any."""
+    for number, line in enumerate(text.split("\n")):
+        if line.lstrip().startswith("def call("):  # a module function, or `Runner.call` (torch 2.8+)
+            return number
+    return None
 
 
 def _kernel_view(comp: Compile, stage: Stage, kernel: Kernel) -> View:
@@ -151,7 +206,7 @@ def _kernel_view(comp: Compile, stage: Stage, kernel: Kernel) -> View:
     )
     details = [kernel.kind or kernel.language]
     if kernel.configs:
-        details.append(f"{len(kernel.configs)} configs")
+        details.append(plural(len(kernel.configs), "config"))
     if kernel.chosen_config:
         details.append("chosen " + format_config(kernel.chosen_config))
     if "grid" in kernel.meta:
@@ -261,7 +316,7 @@ def compile_summary(comp: Compile) -> str:
     lines.append("stages:")
     for stage in comp.ordered_stages():
         note = "" if stage.captured else f"  (not captured: {stage.reason})"
-        kernels = f"  [{len(stage.kernels)} kernels]" if stage.kernels else ""
+        kernels = f"  [{plural(len(stage.kernels), 'kernel')}]" if stage.kernels else ""
         lines.append(f"  {stage.key:<28} {stage.title}{kernels}{note}")
     if comp.metrics:
         lines.append("")

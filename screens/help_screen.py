@@ -12,13 +12,15 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from tcdebug.screens.widgets.timeline import GLYPHS
+
 # Keys handled by widgets rather than by a named binding.
 WIDGET_KEYS: tuple[tuple[str, str, str], ...] = (
     ("up/down", "", "timeline: move; stage view: scroll"),
     ("enter, left/right", "", "timeline: fold a compile, open a stage's kernels"),
     ("tab / shift+tab", "", "move between timeline, stage view and search box"),
     ("pgup/pgdn, home/end", "", "scroll the stage view"),
-    ("left/right, shift+left/right", "", "stage view: scroll sideways (long lines)"),
+    ("left/right", "", "stage view: scroll sideways (long lines)"),
     ("enter / down, up", "", "search box: next / previous match"),
     ("escape", "", "close the search box, then clear the search; close a screen"),
 )
@@ -32,8 +34,8 @@ def key_display(key: str) -> str:
 def binding_rows(bindings: list[BindingType]) -> list[tuple[str, str, str]]:
     rows = []
     for binding in bindings:
-        if isinstance(binding, Binding) and binding.id:
-            rows.append((key_display(binding.key), binding.id, binding.description))
+        if isinstance(binding, Binding) and binding.id and not binding.id.endswith("_unavailable"):
+            rows.append((key_display(binding.key), binding.id, binding.tooltip or binding.description))
     return rows
 
 
@@ -64,6 +66,12 @@ def key_sections() -> list[tuple[str, list[tuple[str, str, str]]]]:
     ]
 
 
+def help_sections() -> list[tuple[str, list[tuple[str, str, str]]]]:
+    """What `?` shows: every screen's keys, then the legend of glyphs, as (key or glyph, binding id,
+    description)."""
+    return [*key_sections(), ("glyphs", [(glyph, "", meaning) for glyph, meaning in GLYPHS])]
+
+
 def keys_table() -> list[tuple[str, str, str]]:
     """(key, binding id, description) for every key, app-wide keys first."""
     return [row for _, rows in key_sections() for row in rows]
@@ -77,22 +85,32 @@ class HelpScreen(ModalScreen[None]):
     ]
 
     def compose(self) -> ComposeResult:
-        table = Table(box=None, expand=True, show_edge=False, pad_edge=False)
-        table.add_column("key", style="bold cyan", no_wrap=True)
-        table.add_column("description")
-        table.add_column("id", style="dim", no_wrap=True)
-        for section, rows in key_sections():
-            table.add_row(Text(section, "bold underline"), "", "")
+        keys = Table(box=None, expand=True, show_edge=False, pad_edge=False)
+        keys.add_column("key", style="bold cyan", max_width=16, overflow="fold")
+        keys.add_column("description", ratio=1)
+        keys.add_column("id", style="dim", no_wrap=True, max_width=22, overflow="ellipsis")
+        glyphs = Table(box=None, expand=True, show_edge=False, pad_edge=False, show_header=False)
+        glyphs.add_column("glyph", no_wrap=True, width=6)
+        glyphs.add_column("meaning", ratio=1)
+        for section, rows in help_sections():
+            if section == "glyphs":
+                glyphs.add_row(Text(section, "bold underline"), "")
+                for glyph, _, meaning in rows:
+                    glyphs.add_row(Text(glyph, "grey50" if glyph == "grey" else "bold"), meaning)
+                continue
+            keys.add_row(Text(section, "bold underline"), "", "")
             for key, binding_id, description in rows:
-                table.add_row(key, description, binding_id)
+                keys.add_row(key, description, binding_id)
         with VerticalScroll(id="help-body") as body:
             body.border_title = "tcdebug keys"
             body.border_subtitle = "escape to close"
             yield Static(
                 Text.from_markup(
                     "Step through torch.compile: [b]n[/b] steps to the next stage, [b]c[/b] runs to the "
-                    "next breakpoint, [b]b[/b] breaks on every stage of the selected kind."
+                    "next breakpoint, [b]b[/b] breaks on every stage of the selected kind. The footer "
+                    "shows the keys that work now; every key is below, then what each glyph means."
                 ),
                 id="help-intro",
             )
-            yield Static(table, id="help-table")
+            yield Static(keys, id="help-table")
+            yield Static(glyphs, id="help-glyphs")

@@ -152,11 +152,18 @@ def cmd_run(parser: argparse.ArgumentParser, argv: list[str]) -> int:
         return run_headless(
             target_argv, module=bool(ns.module), out=ns.dump, rerun_specs=ns.rerun, force=ns.force
         )
-    mode = protocol.MODE_RUN if ns.no_pause else protocol.MODE_STEP
+    mode = live_mode(no_pause=ns.no_pause, breakpoints=ns.breakpoints)
     require_terminal()
     from tcdebug.screens.app import run_live
 
     return run_live(target_argv, module=bool(ns.module), mode=mode, breakpoints=set(ns.breakpoints))
+
+
+def live_mode(*, no_pause: bool, breakpoints: list[str]) -> str:
+    """`--no-pause` runs through; `--break STAGE` runs to the first STAGE; else pause at every stage."""
+    if no_pause:
+        return protocol.MODE_RUN
+    return protocol.MODE_CONTINUE if breakpoints else protocol.MODE_STEP
 
 
 class Interrupted(Exception):

@@ -45,6 +45,7 @@ from tcdebug.session import (
     stage_from_dict,
     stage_to_dict,
 )
+from tcdebug.stage_text import full_text
 from tcdebug.trace_provenance import ensure_trace_provenance
 
 FORMAT = "tcdebug-session"  # the marker that says a folder is a tcdebug dump
@@ -109,7 +110,7 @@ def write_stage_files(out: Path, compile_id: str, stage: Stage, taken: set[str] 
     if not stage.captured:
         return
     rel = stage_relpath(compile_id, stage)
-    write_file(out, rel, stage.get_text())
+    write_file(out, rel, full_text(stage))  # the IR after fusion with its fusion log, as the app shows it
     stage.file = rel
     used = {u.lower() for u in (taken or ())}
     folder = f"{compile_dir(compile_id)}/kernels/{kernel_folder(stage)}"

@@ -22,7 +22,7 @@ from textual.widgets import Checkbox, Input, Select, Static
 from tcdebug import protocol
 from tcdebug import session as model
 from tcdebug.controller import TargetController
-from tcdebug.screens.diff_screen import DiffScreen, side_by_side_lines, unified_lines
+from tcdebug.screens.diff_screen import DiffScreen, side_by_side_rows, unified_lines
 from tcdebug.screens.messages import TargetEvent
 from tcdebug.screens.rerun_screen import RerunScreen
 from tcdebug.screens.widgets.guard_view import GuardView, guard_lines
@@ -281,9 +281,12 @@ async def test_diff_screen_compares_the_static_and_the_symbolic_graph(dumped):
         assert screen.other_id == "0/2"  # the compile it recompiled from
         title = str(screen.query_one("#diff-title", Static).render())
         assert "0/2 dynamo_graph → 0/3 dynamo_graph" in title and "side by side" in title
-        text = screen.view.text
-        row = next(line for line in screen.view.lines if 'linear: "f32[16, 128]' in line and " ~ " in line)
-        assert 'linear: "f32[s' in row.split(" ~ ")[1]  # 16 on the left became a symbol on the right
+        text = screen.shown_text
+        row = next(r for r in screen.split.rows if 'linear: "f32[16, 128]' in r.left.plain)
+        assert row.mark.plain == " ~ " and 'linear: "f32[s' in row.right.plain  # 16 became a symbol
+        # Both halves share the width, and what changed inside the line is marked.
+        assert screen.split.half == (200 - 3) // 2
+        assert any("on dark_green" in str(span.style) for span in row.right.spans)
         await pilot.press("s")
         assert "unified" in str(screen.query_one("#diff-title", Static).render())
         lines = screen.view.lines
@@ -293,7 +296,7 @@ async def test_diff_screen_compares_the_static_and_the_symbolic_graph(dumped):
         assert screen.other_id == "0/1"
         await pilot.press("right_curly_bracket")
         assert screen.key != "dynamo_graph"
-        assert text != screen.view.text
+        assert text != screen.shown_text
         await pilot.press("escape")
         assert not isinstance(app.screen, DiffScreen)
 
@@ -302,10 +305,15 @@ def test_diff_lines():
     old, new = "a\nx: f32[8, 64]\nb\n", "a\nx: f32[s0, 64]\nb\nc\n"
     unified = [t.plain for t in unified_lines(old, new, "0/0", "0/1")]
     assert "-x: f32[8, 64]" in unified and "+x: f32[s0, 64]" in unified and "+c" in unified
-    side = side_by_side_lines(old, new, "0/0", "0/1")
-    changed = next(t for t in side if " ~ " in t.plain)
-    assert changed.plain.split(" ~ ") == ["x: f32[8, 64]".ljust(13), "x: f32[s0, 64]"]
-    assert isinstance(changed, Text) and any("red" in str(s.style) for s in changed.spans)
+    side = side_by_side_rows(old, new, "0/0", "0/1")
+    changed = next(r for r in side if r.mark.plain == " ~ ")
+    assert (changed.left.plain, changed.right.plain) == ("x: f32[8, 64]", "x: f32[s0, 64]")
+    # Within the line, only what changed is marked: `8` on the left, `s0` on the right.
+    [old_span] = [s for s in changed.left.spans if "on dark_red" in str(s.style)]
+    assert changed.left.plain[old_span.start : old_span.end] == "8"
+    [new_span] = [s for s in changed.right.spans if "on dark_green" in str(s.style)]
+    assert changed.right.plain[new_span.start : new_span.end] == "s0"
+    assert isinstance(changed.left, Text) and changed.left.style == "red"
     assert "identical" in unified_lines(old, old, "a", "b")[0].plain
 
 

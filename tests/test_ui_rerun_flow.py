@@ -1,10 +1,13 @@
-"""The re-run flow in the real app, as a user does it on samples/dynamic_shapes.py:
-r on a compile, double the batch, see the size guard fail, run, step through the recompile, diff."""
+"""The re-run flow in the real app, as the README's "Try it" walks it on samples/dynamic_shapes.py,
+at 80x24: g, select 2/0, r, 8,64 → 16,64, F2 (the size guard fails), F5 (2/1 pauses at its source
+and the stage view shows it), n through it, d on its dynamo_graph (8 became a symbol)."""
 
 from __future__ import annotations
 
+import re
+
 from conftest import SAMPLES
-from pilot import main_screen, shown_text, wait_until
+from pilot import header_text, main_screen, shown_text, wait_until
 from textual.widgets import Input
 
 from tcdebug import session as model
@@ -17,7 +20,7 @@ from tcdebug.screens.widgets.timeline import Ref
 
 async def test_double_the_batch_see_the_guard_fail_step_the_recompile_and_diff():
     app = build_live_app([str(SAMPLES / "dynamic_shapes.py")])
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: app.session.state == model.PAUSED, what="the first pause")
         await pilot.press("g")  # run to the end of the script
         await wait_until(pilot, lambda: app.target_ready, timeout=240, what="the script to end")
@@ -46,19 +49,36 @@ async def test_double_the_batch_see_the_guard_fail_step_the_recompile_and_diff()
 
         await pilot.press("f5")  # run: the recompile streams in and pauses at its first stage
         await wait_until(pilot, lambda: app.session.paused_at == ("2/1", "source"), timeout=120, what="2/1")
-        # The editor steps aside so the main screen shows the pause.
+        # The editor steps aside so the main screen shows the pause, and the stage view follows it.
         await wait_until(pilot, lambda: app.screen is main_screen(app), what="the editor to close")
+        try:
+            await wait_until(
+                pilot, lambda: main_screen(app).selected == Ref("2/1", "source"), what="the view at 2/1"
+            )
+        except AssertionError as exc:
+            main = main_screen(app)
+            raise AssertionError(
+                f"{exc}: shows {main.selected}, follow={main.follow}, cursor={main.timeline.highlighted_ref}"
+            ) from None
+        assert "paused here" in header_text(app) and "def normalize" in shown_text(app)
         assert "expected 8, actual 16" in app.session.compiles["2/1"].recompile_reason
         while app.session.paused_at and app.session.paused_at[1] != "dynamo_graph":
             where = app.session.paused_at
             await pilot.press("n")
             await wait_until(pilot, lambda where=where: app.session.paused_at != where, what="a step")
+            assert main_screen(app).selected == Ref(*app.session.paused_at)  # the view follows
         assert "Sym(s" in shown_text(app)  # automatic dynamic: the batch became a symbol
 
-        await pilot.press("d")  # dynamo_graph of 2/1 against 2/0: 8 became a symbol
+        await pilot.press("d")  # dynamo_graph of 2/1 against 2/0: 8 became a symbol (s77 in 2.13)
         await pilot.pause()
         diff = app.screen
         assert isinstance(diff, DiffScreen) and diff.other_id == "2/0"
+        assert not diff.side_by_side  # unified at 80 columns
+        removed = [line for line in diff.view.lines if line.startswith("-") and "f32[8, 64]" in line]
+        added = [
+            line for line in diff.view.lines if line.startswith("+") and re.search(r"f32\[s\d+, 64\]", line)
+        ]
+        assert removed and added
         await pilot.press("escape")
         await pilot.press("g")
         await wait_until(pilot, lambda: app.session.reruns[-1].status == "ok", timeout=120, what="the re-run")

@@ -52,3 +52,20 @@ def test_guards_with_recompile_reason(snap_compare):
 
 def test_help_screen(snap_compare):
     assert snap_compare(_app(), terminal_size=(100, 36), press=["question_mark"])
+
+
+def test_kernel_source_opens_on_the_kernel_80x24(snap_compare):
+    assert snap_compare(_app(), terminal_size=(80, 24), run_before=_at(Ref("0/0", "kernel_source.inference")))
+
+
+def test_diff_unified_80x24(snap_compare):
+    async def run_before(pilot) -> None:
+        await _at(Ref("0/1", "guards"))(pilot)
+        await pilot.press("d")
+        await pilot.pause()
+
+    assert snap_compare(_app(), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_help_screen_80x24(snap_compare):
+    assert snap_compare(_app(), terminal_size=(80, 24), press=["question_mark"])

@@ -48,9 +48,9 @@ class CodeView(ScrollView, can_focus=True):
     """Shows one text with line numbers, syntax colours and search matches."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("shift+left", "scroll_left_page", "Page left", show=False),
-        Binding("shift+right", "scroll_right_page", "Page right", show=False),
-        Binding("shift+home", "scroll_line_start", "Line start", show=False),
+        Binding("shift+left", "scroll_left_page", "Page left", id="code_page_left", show=False),
+        Binding("shift+right", "scroll_right_page", "Page right", id="code_page_right", show=False),
+        Binding("shift+home", "scroll_line_start", "Line start", id="code_line_start", show=False),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -119,6 +119,10 @@ class CodeView(ScrollView, can_focus=True):
         self.refresh()
         if cached is None and language not in ("text", "") and len(text) <= HIGHLIGHT_LIMIT:
             self._highlight(self.generation, key, text, language)
+
+    def scroll_to_line(self, line: int) -> None:
+        """Put `line` (0-based) at the top of the view, as far as the document allows."""
+        self.scroll_to(0, max(0, line), animate=False, immediate=True, force=True)
 
     @property
     def text(self) -> str:

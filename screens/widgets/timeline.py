@@ -21,12 +21,44 @@ from tcdebug import stages as stage_catalog
 from tcdebug.errors import first_line
 from tcdebug.screens.widgets.time_chart import mini_bar
 from tcdebug.session import Compile, Session, Stage
+from tcdebug.stage_text import plural
 from tcdebug.textsafe import safe_line
 from tcdebug.why import times_of
 
 PART_TAGS = {"forward": "fwd", "backward": "bwd", "inference": "inf"}
 LIVE_STATES = ("starting", "running", "paused")
 ARTIFACTS = "#artifacts"  # the fold key of a compile's artifact stages (TORCH_TRACE `artifact` records)
+
+
+# Every glyph the timeline, the status bar and the guard view paint, for the legend in help (`?`).
+GLYPHS: tuple[tuple[str, str], ...] = (
+    ("▶", "the pause point: the target waits at this stage"),
+    ("●", "a breakpoint: pause at every stage of this kind (b toggles, B clears all)"),
+    ("▾ ▸", "an open / a folded compile or group (enter, → and ← open and fold)"),
+    ("▸N ▾N", "a stage's N kernels, folded / listed"),
+    ("✓", "compiled; a guard that passes"),
+    ("…", "compiling now"),
+    ("?", "the recording ends inside this compile; a guard that could not be checked"),
+    ("✗", "the compile failed; a guard that fails"),
+    ("↻", "a recompile, with Dynamo's reason on the row below"),
+    ("⚠N", "N graph breaks, each on a row of its own"),
+    ("⊘", "not captured: the stage view says why"),
+    ("grey", "a stage still to come (live)"),
+    ("⠋", "the target is working (status bar)"),
+)
+
+# Long stage ids, shortened for the timeline (the stage header and breakpoints keep the full id).
+SHORT_NAMES = {
+    "inductor_post_grad_graph": "post_grad",
+    "inductor_ir_pre_fusion": "ir_pre_fusion",
+    "inductor_ir_post_fusion": "ir_post_fusion",
+}
+
+
+def short_stage_name(stage_id: str, part: str = "") -> str:
+    """`inductor_post_grad_graph` of the forward: `post_grad (fwd)`."""
+    name = SHORT_NAMES.get(stage_id, stage_id)
+    return f"{name} ({PART_TAGS.get(part, part)})" if part else name
 
 
 def is_artifact(key: str) -> bool:
@@ -101,6 +133,8 @@ def expected_stages(comp: Compile) -> list[str]:
         (stage_catalog.PIPELINE_ORDER.get(s.stage_id, -1) for s in comp.stages.values() if s.part != "backward"),
         default=-1,
     )
+    dynamo = comp.stages.get("dynamo_graph")
+    aot_mode = str(dynamo.meta.get("aot_mode") or "") if dynamo is not None else ""
     pending = []
     for kind in stage_catalog.STAGE_KINDS:
         sid = kind.id
@@ -112,7 +146,11 @@ def expected_stages(comp: Compile) -> list[str]:
             continue
         if sid in _AOT_TRAINING and "aot_inference" in arrived:
             continue
-        if sid in ("aot_joint", "aot_backward") and not arrived & _AOT_TRAINING:
+        if aot_mode == "inference" and sid in _AOT_TRAINING:
+            continue  # the target saw no input that requires grad: AOTAutograd builds inference
+        if aot_mode == "training" and sid == "aot_inference":
+            continue
+        if sid in ("aot_joint", "aot_backward") and not arrived & _AOT_TRAINING and aot_mode != "training":
             continue  # undecided: show the two possible first AOT graphs only
         pending.append(sid)
     return pending
@@ -265,7 +303,7 @@ def compile_rows(comp: Compile, state: TimelineState) -> list[Row]:
     for stage in shown:
         if stage is None:
             arrow = "▾" if (cid, ARTIFACTS) in state.expanded_kernels else "▸"
-            label = _assemble("   ", (f"{arrow} {len(artifacts)} artifacts", "dim cyan"))
+            label = _assemble("   ", (f"{arrow} {plural(len(artifacts), 'artifact')}", "dim cyan"))
             rows.append(Row(Ref(cid, item="artifacts"), label))
             continue
         paused = state.paused_at == (cid, stage.key)
@@ -273,10 +311,13 @@ def compile_rows(comp: Compile, state: TimelineState) -> list[Row]:
             " ",
             ("▶", "bold reverse") if paused else " ",
             ("●", "red") if stage.stage_id in state.breakpoints else " ",
-            (stage.stage_id, ("bold" if paused else "") if stage.captured else "dim italic"),
+            (
+                SHORT_NAMES.get(stage.stage_id, stage.stage_id),
+                ("bold" if paused else "") if stage.captured else "dim italic",
+            ),
         ]
         if stage.part:
-            parts.append((f" {PART_TAGS.get(stage.part, stage.part)}", "dim"))
+            parts.append((f" ({PART_TAGS.get(stage.part, stage.part)})", "dim"))
         if not stage.captured:
             parts.append((" ⊘", "dim"))
         if stage.meta.get("md5_mismatch"):
@@ -294,7 +335,9 @@ def compile_rows(comp: Compile, state: TimelineState) -> list[Row]:
     if state.live and comp.status == "compiling":
         for sid in expected_stages(comp):
             bp = ("●", "red dim") if sid in state.breakpoints else " "
-            rows.append(Row(Ref(cid, sid, item="pending"), _assemble("  ", bp, (sid, "dim"))))
+            rows.append(
+                Row(Ref(cid, sid, item="pending"), _assemble("  ", bp, (short_stage_name(sid), "dim")))
+            )
     for number, gb in enumerate(comp.graph_breaks):
         rows.append(
             Row(
@@ -307,12 +350,19 @@ def compile_rows(comp: Compile, state: TimelineState) -> list[Row]:
     return rows
 
 
+def _content_width(rows: list[Row]) -> int:
+    """Cells of the widest compile, stage, pending or kernel row (not the long break/reason rows)."""
+    return max(
+        (row.label.cell_len for row in rows if row.ref.item in ("", "pending", "artifacts")), default=0
+    )
+
+
 class Timeline(OptionList):
     """The list of compiles and stages; the highlighted row is what the stage view shows."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "collapse", "Collapse", show=False),
-        Binding("right", "expand", "Expand", show=False),
+        Binding("left", "collapse", "Collapse", id="timeline_collapse", show=False),
+        Binding("right", "expand", "Expand", id="timeline_expand", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -338,6 +388,7 @@ class Timeline(OptionList):
         self._row_cache: RowCache = {}
         self._session: Session | None = None
         self._state = TimelineState()
+        self.content_width = 0  # cells of the widest compile/stage/kernel row: the pane fits it
 
     # ----- content -------------------------------------------------------------------
     def _update_lines(self) -> None:
@@ -387,11 +438,16 @@ class Timeline(OptionList):
         )
         ids = [row.ref.id for row in rows]
         if ids == self._row_ids:
+            changed = False
             for index, row in enumerate(rows):
                 if row.label != self._labels[index]:
                     self.replace_option_prompt_at_index(index, row.label)
+                    changed = True
             self._labels = [row.label for row in rows]
+            if changed:
+                self.content_width = _content_width(rows)
             return
+        self.content_width = _content_width(rows)
         current = self.highlighted_ref
         scroll_y = self.scroll_y
         with self.prevent(OptionList.OptionHighlighted):

@@ -1,0 +1,37 @@
+"""The text of a stage as a reader sees it, the same in the app and in a dump's files.
+
+Inductor's fusion log belongs with the IR it produced, so it follows the post-fusion IR.
+"""
+
+from __future__ import annotations
+
+from tcdebug.session import Stage
+
+FUSION_LOG_MARKER = "# ===== Inductor fusion log ====="
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """`1 kernel`, `2 kernels`."""
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+def full_text(stage: Stage) -> str:
+    """The stage text with its fusion log appended (once: a dump's file already holds it)."""
+    text = stage.get_text()
+    fusion_log = str(stage.meta.get("fusion_log") or "")
+    if not fusion_log or FUSION_LOG_MARKER in text:
+        return text
+    return f"{text.rstrip()}\n\n{FUSION_LOG_MARKER}\n{fusion_log}"
+
+
+def fusion_log_line(text: str) -> int:
+    """The 1-based line where the fusion log starts in `text`, or 0 when it has none."""
+    at = text.find(FUSION_LOG_MARKER)
+    return text.count("\n", 0, at) + 1 if at >= 0 else 0
+
+
+def line_count(text: str) -> int:
+    """Lines as the stage view shows them (a final newline does not start another line)."""
+    if not text:
+        return 0
+    return text.count("\n") + (0 if text.endswith("\n") else 1)

@@ -143,6 +143,9 @@ async def test_help_has_a_legend_of_every_glyph_the_timeline_paints():
         app.screen.query_one("#help-glyphs").scroll_visible(animate=False, top=True)
         await pilot.pause()
         svg += app.export_screenshot()
+        app.screen.query_one("#help-body").scroll_end(animate=False)  # the legend's end
+        await pilot.pause()
+        svg += app.export_screenshot()
         for glyph, _meaning in GLYPHS:
             assert glyph.split()[0] in svg
         rows = [row for section, rows in help_sections() for row in rows if section == "glyphs"]

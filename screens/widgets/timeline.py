@@ -43,6 +43,9 @@ GLYPHS: tuple[tuple[str, str], ...] = (
     ("↻", "a recompile, with Dynamo's reason on the row below"),
     ("⚠N", "N graph breaks, each on a row of its own"),
     ("⊘", "not captured: the stage view says why"),
+    ("⟲", "a compile Dynamo restarted; its next attempt (0/0_1) follows"),
+    ("■", "a process of the script (when several compiled): how it runs"),
+    ("md5!", "a TORCH_TRACE payload whose md5 does not match: shown as written"),
     ("grey", "a stage still to come (live)"),
     ("⠋", "the target is working (status bar)"),
 )

@@ -1,27 +1,27 @@
-"""Following an op on CUDA: the relu of samples/mlp.py reaches its Triton kernels (skipped without CUDA).
+"""Following an op on CUDA: the relu of samples/mlp.py reaches its Triton kernels, and every backward
+Triton kernel carries torch's FX-node mapping.
 
-Run on a GPU box: `python -m pytest -m gpu tests/test_gpu_provenance.py`.
+Live on a GPU box (`python -m pytest -m gpu tests/test_gpu_provenance.py`), and on the CPU from the
+dumps recorded there with the same code (`tests/data/gpu_mlp`, `tests/data/gpu_transformer_block`).
 """
 
 from __future__ import annotations
 
 import pytest
-from conftest import SAMPLES, dump_run
+from conftest import DATA, SAMPLES, dump_run
 from test_gpu_live import _has_cuda
 
 from tcdebug.dump import load_dump
+from tcdebug.session import Session
 
-pytestmark = [
+needs_cuda = [
     pytest.mark.gpu,
     pytest.mark.slow,
     pytest.mark.skipif(not _has_cuda(), reason="needs a CUDA device"),
 ]
 
 
-def test_mlp_relu_trail_reaches_triton_kernels(tmp_path_factory: pytest.TempPathFactory) -> None:
-    run = dump_run(tmp_path_factory, "gpu_mlp_provenance", str(SAMPLES / "mlp.py"))
-    assert run.returncode == 0, run.stderr
-    session = load_dump(run.out)
+def check_relu_trail(session: Session) -> None:
     index = session.compiles["0/1"].provenance
     trail = index.trail(["dynamo_graph|relu"])
     assert trail.names("aot_forward") == ["relu"]
@@ -37,3 +37,36 @@ def test_mlp_relu_trail_reaches_triton_kernels(tmp_path_factory: pytest.TempPath
         for item in comp.provenance.items.values():
             if item.stage.startswith("kernel_source"):
                 assert comp.provenance.trail([item.item_id]).names("source") == ["mlp.py:18"], item.item_id
+
+
+def check_backward_kernels_have_fx_nodes(session: Session) -> None:
+    """Every backward kernel used to fall back to names scraped from comments."""
+    assert session.device.startswith("cuda")
+    backward = [
+        k
+        for c in session.compiles.values()
+        for s in c.stages.values()
+        if s.key == "kernel_source.backward"
+        for k in s.kernels
+    ]
+    assert backward and all(k.name.startswith("triton_") for k in backward)
+    assert all(k.meta.get("fx_nodes") for k in backward), [
+        k.name for k in backward if not k.meta.get("fx_nodes")
+    ]
+    files = [k.meta["file"] for c in session.compiles.values() for s in c.stages.values() for k in s.kernels]
+    assert len(files) == len(set(files))  # no two kernels share a file
+
+
+@pytest.mark.parametrize("mark", [pytest.param(0, marks=needs_cuda)])
+def test_mlp_relu_trail_reaches_triton_kernels(tmp_path_factory: pytest.TempPathFactory, mark: int) -> None:
+    run = dump_run(tmp_path_factory, "gpu_mlp_provenance", str(SAMPLES / "mlp.py"))
+    assert run.returncode == 0, run.stderr
+    check_relu_trail(load_dump(run.out))
+
+
+def test_recorded_gpu_mlp_relu_trail_reaches_triton_kernels() -> None:
+    check_relu_trail(load_dump(DATA / "gpu_mlp"))
+
+
+def test_recorded_gpu_backward_kernels_have_fx_nodes() -> None:
+    check_backward_kernels_have_fx_nodes(load_dump(DATA / "gpu_transformer_block"))

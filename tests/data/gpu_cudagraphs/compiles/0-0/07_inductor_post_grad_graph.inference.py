@@ -8,7 +8,7 @@ class <lambda>(torch.nn.Module):
         permute_1: "f32[128, 10][1, 128]cuda:0" = torch.ops.aten.permute.default(arg3_1, [1, 0]);  arg3_1 = None
         addmm_1: "f32[8, 10][10, 1]cuda:0" = torch.ops.aten.addmm.default(arg4_1, relu, permute_1);  arg4_1 = relu = permute_1 = None
 
-        # File: /work/main/tcdebug/capture/calls.py:289 in forward, code: return compiled_forward(*args, **kwargs)
+        # No stacktrace found for following nodes
         prepare_softmax_online_default = torch.ops.prims.prepare_softmax_online.default(addmm_1, -1)
         getitem: "f32[8, 1][1, 1]cuda:0" = prepare_softmax_online_default[0]
         getitem_1: "f32[8, 1][1, 1]cuda:0" = prepare_softmax_online_default[1];  prepare_softmax_online_default = None

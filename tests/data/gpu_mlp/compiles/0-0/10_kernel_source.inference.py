@@ -34,7 +34,7 @@ async_compile = AsyncCompile()
 empty_strided_p2p = torch._C._distributed_c10d._SymmetricMemory.empty_strided_p2p
 
 
-# kernel path: /tmp/torchinductor_root/tmppknvrok9/b6/cb6wzppfftzq7ykusnw6lye3ioecgonv6bxk6c3u5v4rbf363dgo.py
+# kernel path: /tmp/torchinductor_root/tmptqouo46r/b6/cb6wzppfftzq7ykusnw6lye3ioecgonv6bxk6c3u5v4rbf363dgo.py
 # Topologically Sorted Source Nodes: [, relu], Original ATen: [aten.addmm, aten.relu]
 # Source node to ATen node mapping:
 #    => add_tensor

@@ -34,7 +34,7 @@ async_compile = AsyncCompile()
 empty_strided_p2p = torch._C._distributed_c10d._SymmetricMemory.empty_strided_p2p
 
 
-# kernel path: /tmp/torchinductor_root/tmpk_gavcya/lb/clbcqlawf44r2pixkysoh4qqzoapbrlag7beobm2fhftmmz2aqxb.py
+# kernel path: /tmp/torchinductor_root/tmpgrx72p5n/lb/clbcqlawf44r2pixkysoh4qqzoapbrlag7beobm2fhftmmz2aqxb.py
 # Topologically Sorted Source Nodes: [, relu], Original ATen: [aten.addmm, aten.relu]
 # Source node to ATen node mapping:
 #    => add_tensor

@@ -53,7 +53,7 @@ class GraphModule(torch.nn.Module):
         full_default_2: "f32[][]cuda:0" = torch.ops.aten.full.default([], -inf, dtype = torch.float32, layout = torch.strided, device = device(type='cuda', index=0), pin_memory = False)
         where_1: "f32[2, 4, 16, 16][1024, 256, 16, 1]cuda:0" = torch.ops.aten.where.self(convert_element_type, full_default_2, div);  full_default_2 = div = None
 
-        # File: /work/main/tcdebug/capture/calls.py:289 in forward, code: return compiled_forward(*args, **kwargs)
+        # No stacktrace found for following nodes
         prepare_softmax_online_default = torch.ops.prims.prepare_softmax_online.default(where_1, -1)
         getitem_7: "f32[2, 4, 16, 1][64, 16, 1, 1]cuda:0" = prepare_softmax_online_default[0]
         getitem_8: "f32[2, 4, 16, 1][64, 16, 1, 1]cuda:0" = prepare_softmax_online_default[1];  prepare_softmax_online_default = None

@@ -305,7 +305,7 @@ def read_records(path: str | Path, stats: TraceStats | None = None) -> Iterator[
         lineno = 0
         for raw, size in _lines(f, max_line_bytes()):
             offset += size
-            if type(raw) is PayloadRun:
+            if isinstance(raw, PayloadRun):
                 lineno += raw.lines
                 stats.lines += raw.lines
                 if pending is not None:

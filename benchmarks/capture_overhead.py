@@ -41,7 +41,10 @@ def command(variant: str, script: Path, work: Path) -> tuple[list[str], dict[str
     env["TORCHINDUCTOR_CACHE_DIR"] = str(work / "inductor-cache")  # fresh: nothing compiled before
     env["TCDEBUG_BENCH_TIMING"] = str(work / "timing.txt")
     timed = [str(TIMED), str(script)]
-    if variant == "tcdebug --dump":
+    if variant.startswith("tcdebug --dump"):  # "tcdebug --dump -cudagraph -triton_info": units off
+        skip = [word[1:] for word in variant.split()[2:] if word.startswith("-")]
+        if skip:
+            env["TCDEBUG_SKIP_UNITS"] = ",".join(skip)
         return [sys.executable, "-m", "tcdebug", "--dump", str(work / "dump"), *timed], env
     if variant == "TORCH_COMPILE_DEBUG=1":
         env["TORCH_COMPILE_DEBUG"] = "1"  # writes ./torch_compile_debug/ under the run's cwd
@@ -62,7 +65,7 @@ def run_once(variant: str, script: Path) -> tuple[float, float, float]:
         if proc.returncode != 0:
             raise RuntimeError(f"{variant} {script.name} failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
         body, to_end = (float(x) for x in (work / "timing.txt").read_text().split())
-        if variant == "tcdebug --dump" and not (work / "dump" / "session.json").exists():
+        if variant.startswith("tcdebug --dump") and not (work / "dump" / "session.json").exists():
             raise RuntimeError("tcdebug --dump wrote no session.json")
     return wall, to_end, body
 

@@ -5,8 +5,9 @@ config, `mode="reduce-overhead"`: CUDA graphs, 3 training steps) and `samples/tr
 The same harness as `capture_overhead.py` (caches off, a fresh Inductor cache folder per run,
 the variants' order rotating every round), `--rounds N` (default 5).
 
-On the GPU box: `python benchmarks/gpu_overhead.py --rounds 5`. `--quick` checks the harness
-with a one-op compile, on the CPU when there is no CUDA.
+On the GPU box: `python benchmarks/gpu_overhead.py --rounds 5`; `--attribute` adds tcdebug runs
+with groups of capture units switched off (`$TCDEBUG_SKIP_UNITS`), to see what costs the time.
+`--quick` checks the harness with a one-op compile, on the CPU when there is no CUDA.
 """
 
 from __future__ import annotations
@@ -21,6 +22,14 @@ from common import BENCH, SAMPLES, Section, finish
 
 SCRIPTS = (BENCH / "scripts" / "gpt2_train.py", SAMPLES / "transformer_block.py")
 VARIANTS = ("python", "tcdebug --dump")
+# --attribute: tcdebug with one group of capture units off each (TCDEBUG_SKIP_UNITS), to see
+# which part of the capture costs the time on the GPU
+ATTRIBUTE = (
+    "tcdebug --dump -cudagraph",
+    "tcdebug --dump -triton_info -autotune",
+    "tcdebug --dump -provenance -guard_provenance",
+    "tcdebug --dump -kernel_source -inductor_ir -inductor_graph",
+)
 TARGET_RATIO = 1.03
 
 
@@ -43,10 +52,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a tiny run: checks the harness works")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON here")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5)")
+    parser.add_argument(
+        "--attribute", action="store_true", help="also tcdebug with groups of capture units off (slower)"
+    )
     ns = parser.parse_args(argv)
     device = cuda_device()
     if ns.quick:
-        section = build_section(measure((TINY,), 1, VARIANTS), 1, target=TARGET_RATIO)
+        section = build_section(measure((TINY,), 1, (*VARIANTS, ATTRIBUTE[0])), 1, target=TARGET_RATIO)
         section.title = f"GPU capture overhead (--quick: harness check on {device or 'the CPU, no CUDA'})"
         return finish(section, ns.json)
     if device is None:
@@ -54,7 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         section.checks["a CUDA device to measure on"] = False
         return finish(section, ns.json)
     rounds = max(ns.rounds, 1)
-    section = build_section(measure(SCRIPTS, rounds, VARIANTS), rounds, target=TARGET_RATIO)
+    variants = VARIANTS + (ATTRIBUTE if ns.attribute else ())
+    section = build_section(measure(SCRIPTS, rounds, variants), rounds, target=TARGET_RATIO)
     section.title = f"GPU capture overhead on {device} (cold compiles, median of {rounds} rotating rounds)"
     return finish(section, ns.json)
 

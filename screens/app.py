@@ -10,12 +10,13 @@ import asyncio
 import gc
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
-from textual import work
+from textual import events, work
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.notifications import SeverityLevel
@@ -172,6 +173,9 @@ class TcdebugApp(App[int]):
     ) -> None:
         super().__init__()
         self.stream_trace = stream_trace  # a TORCH_TRACE log read while the app shows it
+        self._trace_repaint_at = 0.0  # monotonic time before which a streamed batch is not repainted
+        self._trace_dirty = False  # batches applied but not repainted yet
+        self._last_input = 0.0  # monotonic time of the last key press or click (see `_yield_to_input`)
         self.session = session
         self.controller = controller
         self.breakpoints: set[str] = set(breakpoints)
@@ -257,6 +261,7 @@ class TcdebugApp(App[int]):
         if self.stream_trace is not None:
             self.session.extra["recorded_state"] = "reading…"
             self._read_trace(self.stream_trace)
+            self.set_interval(0.25, self._repaint_trace_if_dirty)
         if self.controller is not None and not self.read_only:
             # Start after the first paint, so the app shows at once.
             self.call_after_refresh(self._start_target)
@@ -287,16 +292,37 @@ class TcdebugApp(App[int]):
         stats = TraceStats()
         batch: list[dict[str, Any]] = []
         last = time.monotonic()
+        # This thread holds the GIL while it parses; a shorter switch interval hands it to the
+        # UI thread sooner when a key arrives (5 ms by default, paid several times per key press).
+        interval = sys.getswitchinterval()
+        sys.setswitchinterval(min(interval, 0.001))
         try:
-            for event in iter_trace_events(path, stats):
+            for n, event in enumerate(iter_trace_events(path, stats)):
                 batch.append(event)
+                if not n % 16:
+                    self._yield_to_input()
                 if time.monotonic() - last > 0.1:
                     self.post_message(TraceEvents(batch))
                     batch, last = [], time.monotonic()
         except (OSError, ValueError, RecursionError, MemoryError) as exc:
             # A log that cannot be read on: keep what came before, and say why in one line.
             self.notify(f"{path}: reading stopped: {type(exc).__name__}: {exc}", severity="error", timeout=12)
+        finally:
+            sys.setswitchinterval(interval)
         self.post_message(TraceEvents(batch, done=True, stats=stats))
+
+    def _yield_to_input(self) -> None:
+        """Called by the reader thread: while the user is pressing keys, let the UI thread have
+        the GIL (a key press handled while the reader parses took 2-4x longer)."""
+        for _ in range(200):  # at most 1 s per call: a held key must not stop the reading for good
+            if time.monotonic() - self._last_input > 0.15:
+                return
+            time.sleep(0.005)
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, (events.Key, events.MouseDown)):
+            self._last_input = time.monotonic()
+        await super().on_event(event)
 
     def on_trace_events(self, message: TraceEvents) -> None:
         from tcdebug.trace import apply_event, finish_session
@@ -309,11 +335,28 @@ class TcdebugApp(App[int]):
             self.session.extra["recorded_state"] = ""
             for note in self.session.notes:
                 self.notify(_one_line(note), severity="warning", timeout=8)
+        # While a big log streams in, repaint the timeline only now and then (at most a fifth of
+        # the time): each repaint walks every compile, and the reader needs the GIL too.
+        now = time.monotonic()
+        if not (first or message.done) and now < self._trace_repaint_at:
+            self._trace_dirty = True
+            return
+        self._trace_dirty = False
+        self._repaint_trace(first)
+        took = time.monotonic() - now
+        self._trace_repaint_at = time.monotonic() + max(0.25, 4 * took)
+
+    def _repaint_trace(self, first: bool = False) -> None:
         main = self.main_screen
         if main.is_mounted:
             main.refresh_session()
             if first and main.selected is None:
                 main.select_first_stage()
+
+    def _repaint_trace_if_dirty(self) -> None:
+        if self._trace_dirty and time.monotonic() >= self._trace_repaint_at:
+            self._trace_dirty = False
+            self._repaint_trace()
 
     def forward_event(self, event: dict[str, Any]) -> None:
         """The controller's `on_event`: safe to call from any thread."""

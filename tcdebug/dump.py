@@ -376,7 +376,8 @@ def _file_kind(mode: int) -> str:
     return "not a regular file"
 
 
-def session_index(session: Session, *, complete: bool = True) -> dict[str, Any]:
+def session_index(session: Session, *, complete: bool = True, compiles: bool = True) -> dict[str, Any]:
+    """session.json's content; `compiles=False` leaves the compiles out (an empty list)."""
     return {
         "format": FORMAT,
         "version": FORMAT_VERSION,
@@ -420,7 +421,7 @@ def session_index(session: Session, *, complete: bool = True) -> dict[str, Any]:
                 "graph_breaks": [{"reason": gb.reason, "user_stack": gb.user_stack} for gb in c.graph_breaks],
                 "stages": [stage_to_dict(s, with_text=False) for s in c.ordered_stages()],
             }
-            for c in session.ordered_compiles()
+            for c in (session.ordered_compiles() if compiles else ())
         ],
         "reruns": [_rerun_dict(r) for r in session.reruns],
         "calls": [_rerun_dict(c) for c in session.calls],
@@ -462,7 +463,7 @@ def write_dump(session: Session, out: str | os.PathLike[str], *, complete: bool 
         write_file(
             out_path,
             "session.json",
-            json.dumps({**session_index(session, complete=False), "compiles": []}, indent=1),
+            index_json(session_index(session, complete=False, compiles=False)),
         )
     ensure_trace_provenance(session)
     pending = [
@@ -511,9 +512,19 @@ def write_index(session: Session, out: Path, *, complete: bool = True) -> None:
     """output.txt, then session.json: each replaced whole (see `write_file`). `complete` is false
     while a live run still writes it: a dump whose tcdebug was killed says so."""
     write_file(out, "output.txt", session.output_text())
-    write_file(
-        out, "session.json", json.dumps(session_index(session, complete=complete), indent=1, default=str)
-    )
+    write_file(out, "session.json", index_json(session_index(session, complete=complete)))
+
+
+def index_json(index: dict[str, Any]) -> str:
+    """session.json's text: indented, one compile per line. Indenting everything would use
+    json's pure-Python encoder, seconds for a session of hundreds of compiles."""
+    rest = {k: v for k, v in index.items() if k != "compiles"}
+    compiles = index.get("compiles", [])
+    head = json.dumps({**rest, "compiles": []}, indent=1, default=str)
+    if not compiles:
+        return head
+    body = ",\n  ".join(json.dumps(c, default=str) for c in compiles)
+    return head.removesuffix("[]\n}").removesuffix("[]}") + "[\n  " + body + "\n ]\n}"
 
 
 def write_provenance(out: Path, comp: Compile) -> None:

@@ -14,7 +14,18 @@ pytestmark = pytest.mark.slow
 BENCH = ROOT / "benchmarks"
 
 
-@pytest.mark.parametrize("name", ["capture_overhead", "ui_start", "stage_latency", "memory_scale"])
+BENCHMARKS = [
+    "capture_overhead",
+    "ui_start",
+    "stage_latency",
+    "memory_scale",
+    "big_log",
+    "live_latency",
+    "gpu_overhead",
+]
+
+
+@pytest.mark.parametrize("name", BENCHMARKS)
 def test_benchmark_runs_quick(name: str, tmp_path) -> None:
     out = tmp_path / "result.json"
     proc = subprocess.run(

@@ -440,12 +440,19 @@ class Timeline(OptionList):
             self._row_cache,
         )
         ids = [row.ref.id for row in rows]
-        if ids == self._row_ids:
-            changed = False
-            for index, row in enumerate(rows):
-                if row.label != self._labels[index]:
-                    self.replace_option_prompt_at_index(index, row.label)
+        old = len(self._row_ids)
+        if ids[:old] == self._row_ids:  # the same rows, maybe more at the end (a log streaming in)
+            labels = self._labels
+            changed = len(ids) > old
+            for index in range(old):
+                label = rows[index].label
+                if label is not labels[index] and label != labels[index]:
+                    self.replace_option_prompt_at_index(index, label)
                     changed = True
+            if len(ids) > old:
+                with self.prevent(OptionList.OptionHighlighted):
+                    self.add_options(Option(row.label, id=rid) for row, rid in zip(rows[old:], ids[old:], strict=True))
+            self._row_ids = ids
             self._labels = [row.label for row in rows]
             if changed:
                 self.content_width = _content_width(rows)

@@ -31,6 +31,15 @@ UNITS = (
 )
 
 
+SKIP_UNITS_ENV = "TCDEBUG_SKIP_UNITS"
+
+
+def skipped_units() -> set[str]:
+    """Capture units not installed: `$TCDEBUG_SKIP_UNITS`, comma-separated short names
+    (`cudagraph,triton_info`). Meant for measuring what each unit costs, not for users."""
+    return {part.strip() for part in os.environ.get(SKIP_UNITS_ENV, "").split(",") if part.strip()}
+
+
 def configure_torch(torch: Any) -> list[str]:
     """Switch off what hides stages: caches and profile-guided automatic dynamic."""
     notes = []
@@ -56,10 +65,17 @@ def install_capture(torch: Any, recorder: Recorder) -> CaptureContext:
     ctx = CaptureContext(recorder=recorder, handler=dispatcher, torch=torch)
     for note in configure_torch(torch):
         recorder.send("note", text=note)
+    skipped = skipped_units()
     for name in UNITS:
         try:
             module = importlib.import_module(name)
         except ImportError:
+            continue
+        short = name.rsplit(".", 1)[-1]
+        if short in skipped:  # for measuring what a unit costs (benchmarks/gpu_overhead.py)
+            for stage_id in getattr(module, "STAGES", ()):
+                recorder.mark_unavailable(stage_id, f"switched off ({SKIP_UNITS_ENV})")
+            recorder.send("note", text=f"{short}: switched off ({SKIP_UNITS_ENV})")
             continue
         try:
             module.install(ctx)

@@ -1,0 +1,220 @@
+"""Big TORCH_TRACE logs: `tcdebug open LOG` in the app and `open --dump`, against tlparse.
+
+A big log is a real recorded one (`tests/data/traces/graph_breaks`, 1.3 MB, 4 compiles) copied
+many times, each copy's frame ids shifted so every copy holds distinct compiles (`F/C` keys).
+The logs are made once into the gitignored `benchmarks/.cache/`.
+
+Measured, each in a fresh process: the app (through the pilot, 120x40) from start to the first
+compile shown and to "reading…" gone, and its peak RSS; in a second run, key presses (timeline
+↓/↑, press to painted frame) while it reads; `tcdebug open LOG --dump OUT`; `tlparse LOG` when
+it is installed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from common import CACHE, ROOT, Section, finish, median, ms, parse_args, percentile, secs
+
+SEED = ROOT / "tests" / "data" / "traces" / "graph_breaks"
+SIZE = (120, 40)
+TARGETS = {  # log size in MB -> (first compile s, fully loaded s)
+    117: (1.0, 2.0),
+    1024: (1.0, 15.0),
+}
+TARGET_RSS_MB = 300
+TARGET_P95_S = 0.050
+FRAME = re.compile(rb'"frame_id": (\d+)')
+COMPILE_ID = re.compile(rb'"compile_id": "(\d+)/')
+
+
+def seed_log() -> Path:
+    return next(SEED.glob("*.log"))
+
+
+def make_big_log(path: Path, megabytes: int) -> int:
+    """Write a log of about `megabytes` MB; returns the number of copies of the seed log."""
+    seed = seed_log().read_bytes()
+    frames = [int(m) for m in FRAME.findall(seed)]
+    step = max(frames, default=0) + 1
+    lines = seed.splitlines(keepends=True)
+    copies = max(1, round(megabytes * 1024 * 1024 / len(seed)))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as out:
+        for n in range(copies):
+            shift = n * step
+
+            def frame(m: re.Match[bytes], shift: int = shift) -> bytes:
+                return b'"frame_id": %d' % (int(m.group(1)) + shift)
+
+            def cid(m: re.Match[bytes], shift: int = shift) -> bytes:
+                return b'"compile_id": "%d/' % (int(m.group(1)) + shift)
+
+            out.write(b"".join(COMPILE_ID.sub(cid, FRAME.sub(frame, line)) for line in lines))
+    return copies
+
+
+def cached_log(megabytes: int) -> tuple[Path, int]:
+    """The log of about `megabytes` MB, made once; (path, copies of the seed log in it)."""
+    path = CACHE / f"big-{megabytes}mb.log"
+    copies = max(1, round(megabytes * 1024 * 1024 / seed_log().stat().st_size))
+    if not path.exists():
+        tmp = path.with_suffix(".tmp")
+        make_big_log(tmp, megabytes)
+        tmp.rename(path)
+    return path, copies
+
+
+def seed_compiles() -> int:
+    from tcdebug.trace import load_log
+
+    return len(load_log(seed_log()).compiles)
+
+
+# ----- the child: the app reading the log ------------------------------------------------------
+async def drive_app(log: Path, presses: int) -> dict[str, Any]:
+    from ui_harness import render_frames_fully, timed_press
+
+    from tcdebug.screens.app import TcdebugApp
+    from tcdebug.trace import new_trace_session
+
+    start = time.perf_counter()
+    app = TcdebugApp(new_trace_session(log), read_only=True, stream_trace=str(log))
+    first = loaded = None
+    times: list[float] = []
+    async with app.run_test(size=SIZE) as pilot:
+        render_frames_fully(app)
+        timeline = app.main_screen.timeline
+        while time.perf_counter() - start < 300:
+            if first is None and app.session.compiles and timeline.refs():
+                first = time.perf_counter() - start
+                timeline.focus()
+            if not app.session.extra.get("recorded_state"):
+                loaded = time.perf_counter() - start
+                break
+            if first is not None and len(times) < presses:
+                key = "down" if len(times) % 2 == 0 else "up"
+                times.append(await timed_press(pilot, key))
+                await asyncio.sleep(0.02)
+            else:
+                await asyncio.sleep(0.005)
+        compiles = len(app.session.compiles)
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"first_s": first, "loaded_s": loaded, "press_s": times, "rss_mb": rss_mb, "compiles": compiles}
+
+
+def child_main(log: str, presses: int, out: str) -> int:
+    result = asyncio.run(drive_app(Path(log), presses))
+    Path(out).write_text(json.dumps(result))
+    return 0
+
+
+def run_app(log: Path, presses: int) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "r.json"
+        proc = subprocess.run(
+            [sys.executable, __file__, "--child", str(log), str(presses), str(out)],
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+        if proc.returncode != 0 or not out.exists():
+            raise RuntimeError(f"the app on {log.name} failed:\n{proc.stderr[-3000:]}")
+        return json.loads(out.read_text())
+
+
+def timed_command(cmd: Sequence[str]) -> tuple[float, float, int]:
+    """(seconds, peak RSS MB of the children, return code)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, timeout=1800)
+    took = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return took, max(after, before) / 1024, proc.returncode
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "--child":
+        return child_main(argv[1], int(argv[2]), argv[3])
+    ns = parse_args(__doc__.splitlines()[0], argv)
+    sizes = [4] if ns.quick else list(TARGETS)
+    presses = 4 if ns.quick else 40
+    section = Section(
+        title="Big logs: TORCH_TRACE logs in the app and `open --dump`",
+        header=["log", "measure", "value"],
+    )
+    tlparse = shutil.which("tlparse") or (
+        str(Path(sys.executable).parent / "tlparse")
+        if (Path(sys.executable).parent / "tlparse").exists()
+        else None
+    )
+    for mb in sizes:
+        log, copies = cached_log(mb)
+        name = f"{log.stat().st_size / 1e6:.0f} MB"
+        app = run_app(log, 0)  # the load alone
+        app["press_s"] = run_app(log, presses)["press_s"]  # key presses while it loads
+        p95 = percentile(app["press_s"], 95) if app["press_s"] else float("nan")
+        rows = [
+            ["compiles", str(app["compiles"])],
+            ["app: first compile shown", secs(app["first_s"]) if app["first_s"] is not None else "never"],
+            ["app: fully loaded (reading… gone)", secs(app["loaded_s"]) if app["loaded_s"] else "not in 300 s"],
+            ["app: peak RSS", f"{app['rss_mb']:.0f} MB"],
+            [
+                f"app: key press while reading, p50 / p95 / max (n={len(app['press_s'])})",
+                " / ".join(ms(f(app["press_s"])) for f in (median, lambda v: percentile(v, 95), max))
+                if app["press_s"]
+                else "none (loaded first)",
+            ],
+        ]
+        with tempfile.TemporaryDirectory() as tmp:
+            took, _, rc = timed_command(
+                [sys.executable, "-m", "tcdebug", "open", str(log), "--dump", str(Path(tmp) / "d")]
+            )
+            rows.append(["`open --dump`", secs(took) + ("" if rc == 0 else f" (exit {rc})")])
+            section.data[f"{mb}mb"] = {**app, "open_dump_s": took}
+            if tlparse:
+                t_took, _, t_rc = timed_command(
+                    [tlparse, str(log), "-o", str(Path(tmp) / "tl"), "--overwrite", "--no-browser"]
+                )
+                rows.append(["tlparse", secs(t_took) + ("" if t_rc == 0 else f" (exit {t_rc})")])
+                rows.append(["`open --dump` / tlparse", f"{took / t_took:.2f}"])
+                section.data[f"{mb}mb"]["tlparse_s"] = t_took
+                if not ns.quick:
+                    section.checks[f"{name}: open --dump <= 1/3 of tlparse"] = took <= t_took / 3
+        section.rows += [[name, *row] for row in rows]
+        section.checks[f"{name}: the app loaded every compile"] = app["compiles"] == copies * seed_compiles()
+        if not ns.quick:
+            first_target, loaded_target = TARGETS[mb]
+            section.checks[f"{name}: first compile <= {first_target:.0f} s"] = (
+                app["first_s"] is not None and app["first_s"] <= first_target
+            )
+            section.checks[f"{name}: fully loaded <= {loaded_target:.0f} s"] = (
+                app["loaded_s"] is not None and app["loaded_s"] <= loaded_target
+            )
+            if mb >= 1024:
+                section.checks[f"{name}: UI RSS <= {TARGET_RSS_MB} MB"] = app["rss_mb"] <= TARGET_RSS_MB
+                section.checks[f"{name}: key press p95 <= 50 ms while reading"] = (
+                    not app["press_s"] or p95 <= TARGET_P95_S
+                )
+    section.notes.append(
+        f"logs: {seed_log().relative_to(ROOT)} copied with shifted frame ids, cached in benchmarks/.cache/"
+    )
+    if not tlparse:
+        section.notes.append("tlparse not installed: its rows are skipped")
+    return finish(section, ns.json)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

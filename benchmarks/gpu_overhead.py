@@ -1,0 +1,76 @@
+"""GPU capture overhead: `tcdebug --dump` against plain `python` on CUDA, cold compiles.
+
+Runs where CUDA is (skips elsewhere): `scripts/gpt2_train.py` (a 2-layer HF GPT-2 from a
+config, `mode="reduce-overhead"`: CUDA graphs, 3 training steps) and `samples/transformer_block.py`.
+The same harness as `capture_overhead.py` (caches off, a fresh Inductor cache folder per run,
+the variants' order rotating every round), `--rounds N` (default 5).
+
+On the GPU box: `python benchmarks/gpu_overhead.py --rounds 5`; `--attribute` adds tcdebug runs
+with groups of capture units switched off (`$TCDEBUG_SKIP_UNITS`), to see what costs the time.
+`--quick` checks the harness with a one-op compile, on the CPU when there is no CUDA.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from collections.abc import Sequence
+
+from capture_overhead import TINY, build_section, measure
+from common import BENCH, SAMPLES, Section, finish
+
+SCRIPTS = (BENCH / "scripts" / "gpt2_train.py", SAMPLES / "transformer_block.py")
+VARIANTS = ("python", "tcdebug --dump")
+# --attribute: tcdebug with one group of capture units off each (TCDEBUG_SKIP_UNITS), to see
+# which part of the capture costs the time on the GPU
+ATTRIBUTE = (
+    "tcdebug --dump -cudagraph",
+    "tcdebug --dump -triton_info -autotune",
+    "tcdebug --dump -provenance -guard_provenance",
+    "tcdebug --dump -kernel_source -inductor_ir -inductor_graph",
+)
+TARGET_RATIO = 1.03
+
+
+def cuda_device() -> str | None:
+    """The CUDA device's name, from a child (this process never imports torch), or None."""
+    try:
+        out = subprocess.run(
+            [sys.executable, "-c", "import torch; print(torch.cuda.get_device_name() if torch.cuda.is_available() else '')"],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.splitlines()[-1] if out else None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a tiny run: checks the harness works")
+    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON here")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5)")
+    parser.add_argument(
+        "--attribute", action="store_true", help="also tcdebug with groups of capture units off (slower)"
+    )
+    ns = parser.parse_args(argv)
+    device = cuda_device()
+    if ns.quick:
+        section = build_section(measure((TINY,), 1, (*VARIANTS, ATTRIBUTE[0])), 1, target=TARGET_RATIO)
+        section.title = f"GPU capture overhead (--quick: harness check on {device or 'the CPU, no CUDA'})"
+        return finish(section, ns.json)
+    if device is None:
+        section = Section("GPU capture overhead", ["result"], rows=[["skipped: no CUDA device here"]])
+        section.checks["a CUDA device to measure on"] = False
+        return finish(section, ns.json)
+    rounds = max(ns.rounds, 1)
+    variants = VARIANTS + (ATTRIBUTE if ns.attribute else ())
+    section = build_section(measure(SCRIPTS, rounds, variants), rounds, target=TARGET_RATIO)
+    section.title = f"GPU capture overhead on {device} (cold compiles, median of {rounds} rotating rounds)"
+    return finish(section, ns.json)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -20,7 +20,10 @@ from tcdebug.trace.ranks import Divergence, divergences
 
 RANK_SUFFIX = "@r"
 LAUNCHER = "tcdebug.target.torchrun"  # the target's module: torchrun, its workers under tcdebug
-_EVENTS = frozenset({"compile_end", "compile_start", "process_end", "process_exit", "graph_break", "recompile"})
+_STATE_EVENTS = frozenset({"process", "stage", "resumed"})  # a rank's status changes: no new divergence
+_EVENTS = frozenset(
+    {"compile_end", "compile_start", "process_end", "process_exit", "graph_break", "recompile"}
+)
 
 
 def rank_of_id(compile_id: str) -> int | None:
@@ -72,7 +75,9 @@ def _copy_stage(st: Stage, load_text: bool) -> Stage:
 
 def _copy_compile(comp: Compile, load_text: bool = False) -> Compile:
     stages = {key: _copy_stage(st, load_text) for key, st in comp.stages.items()}
-    return replace(comp, compile_id=core_id(comp.compile_id), stages=stages, graph_breaks=list(comp.graph_breaks))
+    return replace(
+        comp, compile_id=core_id(comp.compile_id), stages=stages, graph_breaks=list(comp.graph_breaks)
+    )
 
 
 def rank_sessions(session: Session, *, load_text: bool = False) -> dict[str, Session]:
@@ -100,6 +105,7 @@ def rank_sessions(session: Session, *, load_text: bool = False) -> dict[str, Ses
                 s.compiles[copy.compile_id] = copy
         s.exit_code = info.exit_code
         s.error = info.error
+        s.extra["rank_status"] = rank_state(info, session)
         if info.exit_code is not None:
             s.state = FAILED if info.exit_code else FINISHED
         elif info.ended:
@@ -152,7 +158,9 @@ def _graph_break_divergences(sessions: dict[str, Session]) -> list[Divergence]:
     out = []
     ids = sorted({cid for s in sessions.values() for cid in s.compiles})
     for cid in ids:
-        counts = {label: len(s.compiles[cid].graph_breaks) for label, s in sessions.items() if cid in s.compiles}
+        counts = {
+            label: len(s.compiles[cid].graph_breaks) for label, s in sessions.items() if cid in s.compiles
+        }
         if len(counts) > 1 and len(set(counts.values())) > 1:
             groups: dict[str, list[str]] = {}
             for label, n in counts.items():
@@ -206,13 +214,15 @@ class LiveRanks:
         if event.get("type") == "hello" and self.session.argv[:1] == [LAUNCHER]:
             self.session.argv = ["torchrun", *self.session.argv[1:]]  # the launcher, as typed
             self.session.script = "torchrun"
-        if event.get("type") not in _EVENTS or not is_rank_job(self.session):
+        kind = event.get("type")
+        if (kind not in _EVENTS and kind not in _STATE_EVENTS) or not is_rank_job(self.session):
             return []
         if self.seen is None:
             self.seen = set()
         sessions = rank_sessions(self.session)
         new = []
-        for div in find_divergences(self.session, sessions):
+        found = find_divergences(self.session, sessions) if kind in _EVENTS else []
+        for div in found:
             key = (div.kind, div.compile_id, div.detail if div.kind == "rank_ended" else "")
             if key not in self.seen:
                 self.seen.add(key)
@@ -223,3 +233,85 @@ class LiveRanks:
             s.divergences = self.session.divergences
         self.session.ranks = sessions
         return new
+
+
+def _involved(div: Divergence) -> list[str]:
+    labels = [label for group in div.groups.values() for label in group]
+    return labels or [str(r) for r in div.ranks]
+
+
+def divergence_notes(session: Session) -> dict[str, list[str]]:
+    """Compile key -> what differs, for the timeline's warning rows: every rank's version of a
+    diverging compile in a live job (`0/0@r1`), or the shown rank's compile in a trace."""
+    notes: dict[str, list[str]] = {}
+    live = is_rank_job(session)
+    for div in session.divergences:
+        if not isinstance(div, Divergence) or div.compile_id in ("", "-"):
+            continue
+        for label in _involved(div):
+            if live:
+                key = f"{div.compile_id}{RANK_SUFFIX}{label}"
+            elif not session.rank_label or session.rank_label == label:
+                key = div.compile_id
+            else:
+                continue
+            if key in session.compiles and div.detail not in notes.get(key, []):
+                notes.setdefault(key, []).append(div.detail)
+    return notes
+
+
+def other_rank_compile(session: Session, compile_id: str) -> str | None:
+    """For `d` on a rank's compile that diverges: the same compile id of a rank that differs."""
+    rank = rank_of_id(compile_id)
+    if rank is None:
+        return None
+    cid = core_id(compile_id)
+    for div in session.divergences:
+        if not isinstance(div, Divergence) or div.compile_id != cid:
+            continue
+        for group in div.groups.values():
+            if str(rank) in group:
+                continue
+            for label in group:
+                other = f"{cid}{RANK_SUFFIX}{label}"
+                if other in session.compiles:
+                    return other
+    return None
+
+
+def _position(
+    session: Session, pause: tuple[str, str]
+) -> tuple[tuple[int, int, int, int], tuple[float, ...]]:
+    from tcdebug import stages as stage_catalog
+
+    comp = session.compiles.get(pause[0])
+    order = _order(comp) if comp is not None else (0, 0, 0, 0)
+    return order, tuple(stage_catalog.sort_key(pause[1]))
+
+
+def lockstep_plan(session: Session) -> tuple[list[int], list[str]]:
+    """Lockstep `n`: (pids of the ranks to step now, labels of the ranks still running).
+
+    Every running rank must pause first. Then the ranks behind the furthest one step (they catch
+    up); when all wait at the same stage of the same compile id, all step together."""
+    live = {r: i for r, i in rank_processes(session).items() if not i.ended and i.exit_code is None}
+    running = [str(r) for r, i in live.items() if i.pid not in session.pauses]
+    if running:
+        return [], running
+    positions = {i.pid: _position(session, session.pauses[i.pid]) for i in live.values()}
+    if not positions:
+        return [], []
+    furthest = max(positions.values())
+    behind = [pid for pid, pos in positions.items() if pos < furthest]
+    return (behind or list(positions)), []
+
+
+def pg_timeout_text(session: Session) -> str:
+    """`30 min`: the process-group timeout the ranks' torch.distributed uses by default."""
+    values = {i.pg_timeout_s for i in rank_processes(session).values() if i.pg_timeout_s}
+    if not values:
+        return "torch.distributed's default (30 min for gloo, 10 min for NCCL)"
+    secs = max(values)
+    return (
+        f"{secs / 60:g} min (torch.distributed's default; a timeout given to init_process_group overrides it)"
+    )

@@ -54,14 +54,22 @@ class RankChannel(ChildChannel):
 
 
 def pg_timeout_s() -> float | None:
-    """The default process-group timeout of torch.distributed (what `init_process_group` uses
-    when not given one), in seconds; None where this torch does not say."""
+    """The default process-group timeout of torch.distributed for the backend this rank will
+    likely use (nccl with CUDA, else gloo), in seconds; None where this torch does not say.
+    (A `timeout=` given to `init_process_group` overrides it: that is not known here.)"""
     try:
-        from torch.distributed import constants
+        import torch
+        from torch.distributed import distributed_c10d as c10d
 
-        return float(constants.default_pg_timeout.total_seconds())
+        backend = "nccl" if torch.cuda.is_available() else "gloo"
+        return float(c10d._get_default_timeout(backend).total_seconds())
     except Exception:  # noqa: BLE001 - a torch without it
-        return None
+        try:
+            from torch.distributed import constants
+
+            return float(constants.default_pg_timeout.total_seconds())
+        except Exception:  # noqa: BLE001
+            return None
 
 
 class RankStream(io.TextIOBase):

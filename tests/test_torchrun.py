@@ -1,0 +1,138 @@
+"""`tcdebug torchrun …`: live multi-rank jobs through torch's own launcher (gloo, CPU, 2 ranks)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pilot import wait_until
+
+from tcdebug import session as model
+from tcdebug.launch import split_torchrun
+from tcdebug.live_ranks import rank_processes
+from tcdebug.screens.app import build_live_app
+from tcdebug.screens.diff_screen import DiffScreen
+from tcdebug.screens.ranks_screen import RanksScreen, rank_rows
+from tcdebug.screens.widgets.timeline import Ref, TimelineState, build_rows
+
+ROOT = Path(__file__).resolve().parent.parent
+DDP = str(ROOT / "samples" / "ddp.py")
+DIVERGE = str(ROOT / "samples" / "rank_divergence.py")
+
+
+def test_split_torchrun_finds_the_launcher_after_tcdebugs_options() -> None:
+    assert split_torchrun(["--dump", "out", "torchrun", "--nproc-per-node", "2", "t.py", "-m"]) == (
+        ["--dump", "out"],
+        ["--nproc-per-node", "2", "t.py", "-m"],
+    )
+    assert split_torchrun(["-m", "torch.distributed.run", "--nnodes", "1", "t.py"]) == (
+        [],
+        ["--nnodes", "1", "t.py"],
+    )
+    assert split_torchrun(["--dump", "torchrun", "t.py"]) == (["--dump", "torchrun", "t.py"], None)  # OUT
+    assert split_torchrun(["train.py", "torchrun"]) == (["train.py", "torchrun"], None)  # a script's argument
+    assert split_torchrun(["-m", "pkg", "torchrun"]) == (["-m", "pkg", "torchrun"], None)
+
+
+def run_dump(out: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "tcdebug", "--dump", str(out), "torchrun", "--nproc-per-node", "2", *args],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env=env,
+        cwd=out.parent,
+    )
+
+
+def index(path: Path) -> dict:
+    return json.loads((path / "session.json").read_text())
+
+
+@pytest.mark.slow
+def test_dump_of_a_ddp_job_writes_both_ranks(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    proc = run_dump(out, DDP, "--backend", "aot_eager", "--steps", "1")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    ranks = {n: index(out / "ranks" / n) for n in ("0", "1")}
+    ids = {n: [c["compile_id"] for c in ix["compiles"]] for n, ix in ranks.items()}
+    assert ids["0"] and ids["0"] == ids["1"]  # Dynamo's own ids, the same on both ranks
+    root = index(out)
+    assert root["rank"] == 0 and [c["compile_id"] for c in root["compiles"]] == ids["0"]  # OUT: rank 0
+    assert root["extra"]["job"]["ranks"] == {"0": "finished (exit code 0)", "1": "finished (exit code 0)"}
+    assert not [d for d in root["divergences"] if d["kind"] == "graph"]  # DDP: the same graphs
+    assert "rank 1: loss" in (out / "ranks" / "1" / "output.txt").read_text()
+    assert "ranks: 0 in ranks/0/" in proc.stdout
+
+
+@pytest.mark.slow
+def test_dump_flags_a_forced_divergence_and_a_rank_that_left_early(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    proc = run_dump(out, DIVERGE, "--exit-early")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    # Printed the moment each was known, naming the compile, the ranks and what differs.
+    assert "divergence: 0/0 Dynamo FX graph differs: rank 0: graph A | rank 1: graph B" in proc.stderr
+    assert "divergence: 1/0 compiled on rank 0 only (not on rank 1)" in proc.stderr
+    root = index(out)
+    kinds = {(d["kind"], d["compile_id"]) for d in root["divergences"]}
+    assert kinds == {("graph", "0/0"), ("compile_ids", "1/0")}
+    assert [c["compile_id"] for c in index(out / "ranks" / "1")["compiles"]] == ["0/0"]
+    assert [c["compile_id"] for c in index(out / "ranks" / "0")["compiles"]] == ["0/0", "1/0"]
+    assert index(out / "ranks" / "1")["exit_code"] == 0
+    assert "rank 1: leaving early" in (out / "ranks" / "1" / "output.txt").read_text()
+    assert "tanh" in next((out / "ranks" / "1" / "compiles").glob("0-0*/*dynamo_graph*")).read_text()
+
+
+@pytest.mark.slow
+async def test_app_steps_ranks_in_lockstep_and_shows_divergence_live() -> None:
+    app = build_live_app(["tcdebug.target.torchrun", "--nproc-per-node", "2", DIVERGE, "--exit-early"], module=True)
+
+    def ranks_paused() -> list[tuple[str, str]]:
+        infos = rank_processes(app.session)
+        if len(infos) < 2:
+            return []
+        pauses = [app.session.pauses.get(i.pid) for i in infos.values()]
+        return [p for p in pauses if p is not None] if all(pauses) else []
+
+    told: list[str] = []  # every toast, as the user saw it
+    notify = app.notify
+    app.notify = lambda message, **kw: (told.append(message), notify(message, **kw))[1]  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: len(ranks_paused()) == 2, what="both ranks paused")
+        assert ranks_paused() == [("0/0@r0", "source"), ("0/0@r1", "source")]  # the same stage
+        assert "process group timeout 30 min" in " ".join(told)
+        for _ in range(3):  # n: both ranks step together to the same next stage
+            before = ranks_paused()
+            await pilot.press("n")
+            await wait_until(
+                pilot,
+                lambda before=before: len(ranks_paused()) == 2 and ranks_paused() != before,
+                what="both ranks at the next stage",
+            )
+            await wait_until(pilot, lambda: ranks_paused()[0][1] == ranks_paused()[1][1], what="lockstep")
+        labels = [str(r.label) for r in build_rows(app.session, TimelineState(live=True))]
+        assert any(text.startswith("■ rank 1 (pid") and "paused at" in text for text in labels), labels
+        await pilot.press("g")  # release every rank
+        await wait_until(pilot, lambda: app.session.state in (model.FINISHED, model.FAILED), what="the end")
+        await wait_until(pilot, lambda: len(app.session.divergences) >= 2, what="the divergences")
+        assert any("ranks diverge: 0/0 Dynamo FX graph differs" in t for t in told), told
+        labels = [str(r.label) for r in build_rows(app.session, TimelineState(live=True))]
+        warned = [t for t in labels if t.startswith("  ≠ Dynamo FX graph differs: rank 0: graph A | rank 1: graph B")]
+        assert len(warned) == 2, labels  # under rank 0's 0/0 and under rank 1's
+        assert any("■ rank 1 (pid" in text and "finished (exit code 0)" in text for text in labels), labels
+        await pilot.press("R")
+        assert isinstance(app.screen, RanksScreen)
+        rows = {row[0]: row for row in rank_rows(app.session)}
+        assert rows["1"][1] == "finished (exit code 0)" and rows["0"][2] == 2 and rows["1"][2] == 1
+        await pilot.press("escape")
+        app.main_screen.select(Ref("0/0@r1", "dynamo_graph"))
+        await pilot.pause(0.2)
+        await pilot.press("d")  # both ranks' versions of the diverging compile
+        assert isinstance(app.screen, DiffScreen) and app.screen.other_id == "0/0@r0"
+        await pilot.press("escape")
+        await pilot.press("q")

@@ -332,6 +332,7 @@ class TcdebugApp(App[int]):
         live = [i.pid for i in rank_processes(self.session).values() if not i.ended and i.exit_code is None]
         if what == "step":
             pids, running = lockstep_plan(self.session)
+            pids = pids if pids or running else live  # every rank runs: pause each at its next stage
             if running:
                 self.notify(
                     f"lockstep: waiting for rank {', '.join(running)} to reach its next stage",

@@ -292,9 +292,12 @@ def _position(
 def lockstep_plan(session: Session) -> tuple[list[int], list[str]]:
     """Lockstep `n`: (pids of the ranks to step now, labels of the ranks still running).
 
-    Every running rank must pause first. Then the ranks behind the furthest one step (they catch
+    Ranks that run free (the palette's `run rank N free`) and ranks that ended are left out.
+    Every other rank must pause first. Then the ranks behind the furthest one step (they catch
     up); when all wait at the same stage of the same compile id, all step together."""
-    live = {r: i for r, i in rank_processes(session).items() if not i.ended and i.exit_code is None}
+    live = {
+        r: i for r, i in rank_processes(session).items() if not i.ended and i.exit_code is None and i.stepping
+    }
     running = [str(r) for r, i in live.items() if i.pid not in session.pauses]
     if running:
         return [], running

@@ -13,11 +13,12 @@ from pilot import wait_until
 
 from tcdebug import session as model
 from tcdebug.launch import split_torchrun
-from tcdebug.live_ranks import rank_processes
+from tcdebug.live_ranks import LiveRanks, lockstep_plan, rank_processes
 from tcdebug.screens.app import build_live_app
 from tcdebug.screens.diff_screen import DiffScreen
 from tcdebug.screens.ranks_screen import RanksScreen, rank_rows
 from tcdebug.screens.widgets.timeline import Ref, TimelineState, build_rows
+from tcdebug.session import Session
 
 ROOT = Path(__file__).resolve().parent.parent
 DDP = str(ROOT / "samples" / "ddp.py")
@@ -90,7 +91,9 @@ def test_dump_flags_a_forced_divergence_and_a_rank_that_left_early(tmp_path: Pat
 
 @pytest.mark.slow
 async def test_app_steps_ranks_in_lockstep_and_shows_divergence_live() -> None:
-    app = build_live_app(["tcdebug.target.torchrun", "--nproc-per-node", "2", DIVERGE, "--exit-early"], module=True)
+    app = build_live_app(
+        ["tcdebug.target.torchrun", "--nproc-per-node", "2", DIVERGE, "--exit-early"], module=True
+    )
 
     def ranks_paused() -> list[tuple[str, str]]:
         infos = rank_processes(app.session)
@@ -122,7 +125,11 @@ async def test_app_steps_ranks_in_lockstep_and_shows_divergence_live() -> None:
         await wait_until(pilot, lambda: len(app.session.divergences) >= 2, what="the divergences")
         assert any("ranks diverge: 0/0 Dynamo FX graph differs" in t for t in told), told
         labels = [str(r.label) for r in build_rows(app.session, TimelineState(live=True))]
-        warned = [t for t in labels if t.startswith("  ≠ Dynamo FX graph differs: rank 0: graph A | rank 1: graph B")]
+        warned = [
+            t
+            for t in labels
+            if t.startswith("  ≠ Dynamo FX graph differs: rank 0: graph A | rank 1: graph B")
+        ]
         assert len(warned) == 2, labels  # under rank 0's 0/0 and under rank 1's
         assert any("■ rank 1 (pid" in text and "finished (exit code 0)" in text for text in labels), labels
         await pilot.press("R")
@@ -136,3 +143,78 @@ async def test_app_steps_ranks_in_lockstep_and_shows_divergence_live() -> None:
         assert isinstance(app.screen, DiffScreen) and app.screen.other_id == "0/0@r0"
         await pilot.press("escape")
         await pilot.press("q")
+
+
+def rank_job(*events: dict) -> Session:
+    """A live torchrun session from events as the controller delivers them (no torch)."""
+    s = Session()
+    for ev in [
+        {
+            "type": "hello",
+            "pid": 100,
+            "script": "tcdebug.target.torchrun",
+            "argv": ["tcdebug.target.torchrun"],
+        },
+        {"type": "process", "pid": 200, "rank": 0, "label": "rank 0", "stepping": True},
+        {"type": "process", "pid": 201, "rank": 1, "label": "rank 1", "stepping": True},
+        *events,
+    ]:
+        s.apply(ev)
+    return s
+
+
+def stage(pid: int, rank: int, cid: str, key: str, paused: bool = True) -> dict:
+    return {
+        "type": "stage",
+        "pid": pid,
+        "rank": rank,
+        "compile_id": f"{cid}@r{rank}",
+        "stage": key,
+        "paused": paused,
+    }
+
+
+def start(pid: int, rank: int, cid: str) -> dict:
+    return {
+        "type": "compile_start",
+        "pid": pid,
+        "rank": rank,
+        "compile_id": f"{cid}@r{rank}",
+        "function": "f",
+    }
+
+
+def test_lockstep_waits_for_every_rank_then_brings_the_ones_behind_up() -> None:
+    s = rank_job(start(200, 0, "0/0"), stage(200, 0, "0/0", "dynamo_graph"))
+    assert lockstep_plan(s) == ([], ["1"])  # rank 1 still runs: n waits for it
+    s.apply(start(201, 1, "0/0"))
+    s.apply(stage(201, 1, "0/0", "source"))
+    assert lockstep_plan(s) == ([201], [])  # rank 1 is behind: only it steps
+    s.apply(stage(201, 1, "0/0", "dynamo_graph"))
+    assert lockstep_plan(s) == ([200, 201], [])  # the same stage of the same compile: both step
+    s.processes[200].stepping = False  # `run rank 0 free`: lockstep follows rank 1 alone
+    assert lockstep_plan(s) == ([201], [])
+
+
+def test_a_missing_compile_is_flagged_only_once_the_rank_went_past_it() -> None:
+    s = rank_job()
+    live = LiveRanks(s)
+    for ev in [
+        start(200, 0, "0/0"),
+        {"type": "compile_end", "pid": 200, "rank": 0, "compile_id": "0/0@r0", "status": "ok"},
+        start(200, 0, "0/1"),
+        {"type": "compile_end", "pid": 200, "rank": 0, "compile_id": "0/1@r0", "status": "ok"},
+        start(201, 1, "0/0"),
+        {"type": "compile_end", "pid": 201, "rank": 1, "compile_id": "0/0@r1", "status": "ok"},
+    ]:
+        s.apply(ev)
+        assert live.update(ev) == []  # rank 1 may still recompile 0/1: nothing known yet
+    ev = start(201, 1, "1/0")  # rank 1 went on to the next frame without 0/1
+    s.apply(ev)
+    [div] = live.update(ev)
+    assert div.summary == "0/1 compiled on rank 0 only (not on rank 1)"
+    assert live.update({"type": "compile_end", "pid": 201, "compile_id": "1/0@r1"}) == []  # said once
+    ev = {"type": "process_exit", "pid": 201, "exit_code": 3, "error": "the script called sys.exit(3)"}
+    s.apply(ev)
+    [div] = live.update(ev)
+    assert div.summary == "- rank 1 failed (exit code 3: the script called sys.exit(3)) while rank 0 went on"

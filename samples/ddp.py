@@ -3,7 +3,6 @@
     tcdebug torchrun --nproc-per-node 2 samples/ddp.py [--backend aot_eager] [--steps 2]
 
 gloo on the CPU, nccl when CUDA is there (one GPU per local rank).
-
 """
 
 import argparse
@@ -25,13 +24,15 @@ def main() -> None:
     rank = dist.get_rank()
     device = torch.device("cuda", int(os.environ.get("LOCAL_RANK", "0"))) if cuda else torch.device("cpu")
     torch.manual_seed(0)
-    model = nn.Sequential(nn.Linear(32, 64), nn.ReLU(), nn.Linear(64, 64), nn.ReLU(), nn.Linear(64, 8))
-    ddp = DDP(model.to(device))
-    compiled = torch.compile(ddp, backend=args.backend)
+    model = nn.Sequential(nn.Linear(512, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(), nn.Linear(512, 8))
+    # DDP around the compiled module: its forward runs inside DDP's, where Dynamo's DDPOptimizer
+    # applies. 1 MB buckets (the smallest it allows): the two 1 MB layers fill a bucket each, so it
+    # splits the compiled graph at the bucket boundary.
+    ddp = DDP(torch.compile(model.to(device), backend=args.backend), bucket_cap_mb=1)
     opt = torch.optim.SGD(ddp.parameters(), lr=0.01)
     for _ in range(args.steps):
-        x = torch.randn(16, 32, device=device)
-        loss = compiled(x).square().mean()
+        x = torch.randn(16, 512, device=device)
+        loss = ddp(x).square().mean()
         loss.backward()
         opt.step()
         opt.zero_grad()

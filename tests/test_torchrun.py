@@ -67,6 +67,9 @@ def test_dump_of_a_ddp_job_writes_both_ranks(tmp_path: Path) -> None:
     assert root["rank"] == 0 and [c["compile_id"] for c in root["compiles"]] == ids["0"]  # OUT: rank 0
     assert root["extra"]["job"]["ranks"] == {"0": "finished (exit code 0)", "1": "finished (exit code 0)"}
     assert not [d for d in root["divergences"] if d["kind"] == "graph"]  # DDP: the same graphs
+    # DDPOptimizer split the model's graph at the bucket boundary: shown as that graph break's reason.
+    [split] = [gb["reason"] for c in root["compiles"] for gb in c["graph_breaks"]]
+    assert split.startswith("DDPOptimizer split (not a Dynamo graph break): 2 subgraphs (submod_0, submod_1)")
     assert "rank 1: loss" in (out / "ranks" / "1" / "output.txt").read_text()
     assert "ranks: 0 in ranks/0/" in proc.stdout
 

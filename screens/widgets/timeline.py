@@ -55,7 +55,7 @@ class Ref:
     compile_id: str
     key: str = ""  # a stage key; "" for the compile row itself
     kernel: str = ""  # a kernel name inside a kernel_source stage
-    item: str = ""  # "pending", "break:N", "recompile", "error"
+    item: str = ""  # "pending", "break:N", "recompile", "error", "divergence:N"
 
     @property
     def id(self) -> str:
@@ -220,8 +220,11 @@ def build_rows(session: Session, state: TimelineState, cache: RowCache | None = 
         notes = diverging.get(comp.compile_id)
         if notes:  # the ranks differ here: a warning right under the compile's row
             warn = [
-                Row(Ref(comp.compile_id, item="divergence"), Text(safe_line(f"  ≠ {first_line(n, 70)}"), "bold yellow"))
-                for n in notes
+                Row(
+                    Ref(comp.compile_id, item=f"divergence:{i}"),
+                    Text(safe_line(f"  ≠ {first_line(n, 70)}"), "bold yellow"),
+                )
+                for i, n in enumerate(notes)
             ]
             comp_rows = [*comp_rows[:1], *warn, *comp_rows[1:]]
         rows.extend(comp_rows)

@@ -352,10 +352,8 @@ class TcdebugApp(App[int]):
         """Lockstep on: n/c/g drive every rank. Off: they drive the rank paused now, and the
         palette's `step rank N` / `run rank N free` choose which ranks pause."""
         self.lockstep = on
-        self.notify(
-            "lockstep on: ranks step together" if on else "lockstep off: n, c and g drive the rank paused now",
-            timeout=4,
-        )
+        on_text = "lockstep on: ranks step together"
+        self.notify(on_text if on else "lockstep off: n, c and g drive the rank paused now", timeout=4)
 
     def step_process(self, pid: int, stepping: bool) -> None:
         """Make a forked process of the script pause at its stages, or run free again."""
@@ -524,9 +522,9 @@ class TcdebugApp(App[int]):
     def on_ranks_screen_rank_selected(self, message: RanksScreen.RankSelected) -> None:
         if is_rank_job(self.session):  # live: stay on the whole job, show the rank's compile
             self.switch_to_main()
-            rank_ids = [
-                c.compile_id for c in self.session.ordered_compiles() if rank_of_id(c.compile_id) == int(message.rank)
-            ]
+            rank = int(message.rank)
+            ordered = self.session.ordered_compiles()
+            rank_ids = [c.compile_id for c in ordered if rank_of_id(c.compile_id) == rank]
             wanted = f"{message.compile_id}@r{message.rank}" if message.compile_id else ""
             target = wanted if wanted in self.session.compiles else (rank_ids[0] if rank_ids else "")
             if target:

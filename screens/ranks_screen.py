@@ -97,7 +97,9 @@ class RanksScreen(Screen[None]):
         shown = f"showing rank {self.current_rank}" if self.current_rank is not None else ""
         title = Text(f" {n} rank{'s' if n != 1 else ''} · {shown}")
         if self.pg_timeout:
-            title.append(f"\n a long pause can make a collective time out: process group timeout {self.pg_timeout}")
+            title.append(
+                f"\n a long pause can make a collective time out: process group timeout {self.pg_timeout}"
+            )
         return title
 
     def on_mount(self) -> None:

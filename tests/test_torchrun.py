@@ -107,7 +107,7 @@ async def test_app_steps_ranks_in_lockstep_and_shows_divergence_live() -> None:
 
     told: list[str] = []  # every toast, as the user saw it
     notify = app.notify
-    app.notify = lambda message, **kw: (told.append(message), notify(message, **kw))[1]  # type: ignore[method-assign]
+    app.notify = lambda msg, **kw: (told.append(msg), notify(msg, **kw))[1]  # type: ignore[method-assign]
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: len(ranks_paused()) == 2, what="both ranks paused")
         assert ranks_paused() == [("0/0@r0", "source"), ("0/0@r1", "source")]  # the same stage

@@ -61,7 +61,7 @@ def pg_timeout_s() -> float | None:
         import torch
         from torch.distributed import distributed_c10d as c10d
 
-        backend = "nccl" if torch.cuda.is_available() else "gloo"
+        backend = c10d.Backend("nccl" if torch.cuda.is_available() else "gloo")
         return float(c10d._get_default_timeout(backend).total_seconds())
     except Exception:  # noqa: BLE001 - a torch without it
         try:
@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     channel.send(protocol.event("note", text=f"rank {rank} started (pid {os.getpid()})"))
     sys.stdout = RankStream(channel, "stdout", sys.__stdout__)
     sys.stderr = RankStream(channel, "stderr", sys.__stderr__)
-    recorder = Recorder(channel, pauser)  # type: ignore[arg-type] - it only sends
+    recorder = Recorder(channel, pauser)  # type: ignore[arg-type]  # it only sends, as a Channel does
     ctx = install_capture(torch, recorder)
     install_fork_hooks(recorder)
     main_pid = os.getpid()

@@ -22,6 +22,7 @@ from tcdebug import protocol
 from tcdebug.protocol import CHILD_SOCKET_ENV
 from tcdebug.target.children import ChildChannel, install_fork_hooks
 from tcdebug.target.pauser import Pauser, StopRequested
+from tcdebug.target.runner import check_script, run_user_code
 
 
 def env_int(name: str) -> int | None:
@@ -107,11 +108,15 @@ def main(argv: list[str] | None = None) -> int:
     path = os.environ.get(CHILD_SOCKET_ENV, "")
     pauser = Pauser(protocol.MODE_RUN, set())
     channel = RankChannel(path, pauser, rank)
+    problem = check_script(ns.argv[0]) if ns.argv and not ns.module else ("" if ns.argv else "no script given")
+    if problem:
+        channel.send(protocol.event("output", stream="stderr", text=problem + "\n"))
+        channel.send(protocol.event("process_exit", exit_code=2, error=problem))
+        return 2
     import torch
 
     from tcdebug.capture.setup import install_capture
     from tcdebug.target.recorder import Recorder
-    from tcdebug.target.runner import run_user_code
 
     channel.send(protocol.event("note", text=f"rank {rank} started (pid {os.getpid()})"))
     sys.stdout = RankStream(channel, "stdout", sys.__stdout__)

@@ -41,7 +41,15 @@ def main() -> int:
     new_argv = worker_argv(argv, args.training_script, list(args.training_script_args), bool(args.module))
     os.environ.update(WORKER_ENV)
     sys.argv = ["torchrun", *new_argv]
-    torch_run.main(new_argv)
+    from torch.distributed.elastic.multiprocessing.errors import ChildFailedError
+
+    try:
+        torch_run.main(new_argv)
+    except ChildFailedError as exc:  # torch printed its table; the job's exit code is the rank's
+        rank, failure = exc.get_first_failure()
+        code = failure.exitcode if isinstance(failure.exitcode, int) and failure.exitcode > 0 else 1
+        print(f"torchrun: rank {rank} failed (exit code {failure.exitcode})", file=sys.stderr)
+        raise SystemExit(code) from None
     return 0
 
 

@@ -318,3 +318,21 @@ def pg_timeout_text(session: Session) -> str:
     return (
         f"{secs / 60:g} min (torch.distributed's default; a timeout given to init_process_group overrides it)"
     )
+
+
+def tagged_output(session: Session) -> str:
+    """The job's output with each rank's lines marked `[rank N] ` (the launcher's stay as written)."""
+    out: list[str] = []
+    at_start = True
+    last: int | None = None
+    for chunk in session.output:
+        if chunk.rank is not None and chunk.rank != last and not at_start:
+            out.append("\n")  # another rank's text: never glued to a half line
+            at_start = True
+        for piece in chunk.text.splitlines(keepends=True):
+            if chunk.rank is not None and at_start:
+                out.append(f"[rank {chunk.rank}] ")
+            out.append(piece)
+            at_start = piece.endswith("\n")
+        last = chunk.rank
+    return "".join(out)

@@ -13,7 +13,7 @@ from pilot import wait_until
 
 from tcdebug import session as model
 from tcdebug.launch import split_torchrun
-from tcdebug.live_ranks import LiveRanks, lockstep_plan, rank_processes
+from tcdebug.live_ranks import LiveRanks, lockstep_plan, rank_processes, rank_sessions, tagged_output
 from tcdebug.screens.app import build_live_app
 from tcdebug.screens.diff_screen import DiffScreen
 from tcdebug.screens.ranks_screen import RanksScreen, rank_rows
@@ -221,3 +221,14 @@ def test_a_missing_compile_is_flagged_only_once_the_rank_went_past_it() -> None:
     s.apply(ev)
     [div] = live.update(ev)
     assert div.summary == "- rank 1 failed (exit code 3: the script called sys.exit(3)) while rank 0 went on"
+
+
+def test_the_output_pane_marks_each_ranks_lines() -> None:
+    s = rank_job(
+        {"type": "output", "stream": "stderr", "text": "launcher says\n"},
+        {"type": "output", "stream": "stdout", "rank": 0, "pid": 200, "text": "a\nb"},
+        {"type": "output", "stream": "stdout", "rank": 1, "pid": 201, "text": "c\n"},
+        {"type": "output", "stream": "stdout", "rank": 0, "pid": 200, "text": " more\n"},
+    )
+    assert tagged_output(s) == "launcher says\n[rank 0] a\n[rank 0] b\n[rank 1] c\n[rank 0]  more\n"
+    assert [c.text for c in rank_sessions(s)["1"].output] == ["c\n"]  # OUT/ranks/1/output.txt

@@ -98,6 +98,7 @@ class TcdebugApp(App[int]):
         self.live_ranks = LiveRanks(session)  # a `tcdebug torchrun` job: its ranks and divergences
         self.lockstep = True  # ranks step together (see `lockstep_plan`); off: n drives the paused one
         self._warned_timeout = False
+        self._lockstep_waiting: tuple[Any, ...] | None = None  # what `n` last waited for (lockstep)
         self.signalled: int | None = None  # SIGTERM, SIGHUP or SIGINT ended the app
         self._loop: asyncio.AbstractEventLoop | None = None
         if session.script:
@@ -333,13 +334,19 @@ class TcdebugApp(App[int]):
         if what == "step":
             pids, running = lockstep_plan(self.session)
             pids = pids if pids or running else live  # every rank runs: pause each at its next stage
-            if running:
+            state = (tuple(running), tuple(sorted(self.session.pauses.items())))
+            if running and self._lockstep_waiting != state:
+                self._lockstep_waiting = state
                 self.notify(
-                    f"lockstep: waiting for rank {', '.join(running)} to reach its next stage",
-                    timeout=3,
+                    f"lockstep: waiting for rank {', '.join(running)} to reach its next stage "
+                    "(n again: step the paused ranks anyway; a rank may wait in a collective for them)",
+                    timeout=5,
                     markup=False,
                 )
                 return
+            if running:  # the second n while the same ranks still run: step the paused ones
+                pids = [pid for pid in live if pid in self.session.pauses]
+            self._lockstep_waiting = None
         else:
             pids = live
         for pid in pids:

@@ -39,6 +39,13 @@ def test_split_torchrun_finds_the_launcher_after_tcdebugs_options() -> None:
     assert split_torchrun(["-m", "pkg", "torchrun"]) == (["-m", "pkg", "torchrun"], None)
 
 
+async def palette(pilot, command: str) -> None:
+    """Run a command from the command palette, typed as a user would."""
+    await pilot.press("ctrl+p", *["space" if ch == " " else ch for ch in command])
+    await pilot.pause(0.5)
+    await pilot.press("enter")
+
+
 def run_dump(out: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run(
@@ -123,6 +130,17 @@ async def test_app_steps_ranks_in_lockstep_and_shows_divergence_live() -> None:
             await wait_until(pilot, lambda: ranks_paused()[0][1] == ranks_paused()[1][1], what="lockstep")
         labels = [str(r.label) for r in build_rows(app.session, TimelineState(live=True))]
         assert any(text.startswith("■ rank 1 (pid") and "paused at" in text for text in labels), labels
+        # Follow one rank: lockstep off, n drives only the rank paused last; the other stays put.
+        await palette(pilot, "lockstep off")
+        assert not app.lockstep
+        before = ranks_paused()
+        followed = app.session.paused_pid
+        await pilot.press("n")
+        await wait_until(pilot, lambda: app.session.pauses.get(followed) not in (None, *before), what="one step")
+        other = [i.pid for i in rank_processes(app.session).values() if i.pid != followed][0]
+        assert app.session.pauses.get(other) in before  # still where it was
+        await palette(pilot, "lockstep on")
+        assert app.lockstep
         await pilot.press("g")  # release every rank
         await wait_until(pilot, lambda: app.session.state in (model.FINISHED, model.FAILED), what="the end")
         await wait_until(pilot, lambda: len(app.session.divergences) >= 2, what="the divergences")

@@ -24,6 +24,15 @@ from textual.notifications import SeverityLevel
 from tcdebug import session as model
 from tcdebug import stages as stage_catalog
 from tcdebug.controller import TargetController
+from tcdebug.live_ranks import (
+    LiveRanks,
+    is_rank_job,
+    lockstep_plan,
+    other_rank_compile,
+    pg_timeout_text,
+    rank_of_id,
+    rank_processes,
+)
 from tcdebug.screens.commands import JumpCommands
 from tcdebug.screens.diff_screen import DiffScreen
 from tcdebug.screens.help_screen import HelpScreen
@@ -186,6 +195,10 @@ class TcdebugApp(App[int]):
         self._quitting = False
         self._follow_next_pause = False  # a re-run was started: show where it pauses first
         self._output_dirty = False
+        self.live_ranks = LiveRanks(session)  # a `tcdebug torchrun` job: its ranks and divergences
+        self.lockstep = True  # ranks step together (see `lockstep_plan`); off: n drives the paused one
+        self._warned_timeout = False
+        self._lockstep_waiting: tuple[Any, ...] | None = None  # what `n` last waited for (lockstep)
         self.signalled: int | None = None  # SIGTERM, SIGHUP or SIGINT ended the app
         self._loop: asyncio.AbstractEventLoop | None = None
         if session.script:
@@ -373,6 +386,7 @@ class TcdebugApp(App[int]):
         event = message.event
         kind = event.get("type")
         self._apply(event)
+        diverged = self.live_ranks.update(event)
         if kind == "output":
             self._output_dirty = True
             return
@@ -394,7 +408,27 @@ class TcdebugApp(App[int]):
             else:
                 main.on_stage_arrived(event["compile_id"], key)
         self._notify_for(event)
+        self._notify_ranks(event, diverged)
 
+    def _notify_ranks(self, event: dict[str, Any], diverged: list[Any]) -> None:
+        """A divergence the moment it is known; the collective-timeout warning at the first pause."""
+        for div in diverged:
+            self.notify(
+                f"ranks diverge: {_one_line(div.summary)} (R: ranks, d on the compile: diff the ranks)",
+                severity="warning",
+                timeout=10,
+                markup=False,
+            )
+        if event.get("type") == "stage" and event.get("paused") and event.get("rank") is not None:
+            if not self._warned_timeout:
+                self._warned_timeout = True
+                self.notify(
+                    "lockstep: every rank pauses at the same stage of the same compile. A long pause can "
+                    f"make a collective time out: process group timeout {pg_timeout_text(self.session)}",
+                    severity="warning",
+                    timeout=12,
+                    markup=False,
+                )
     def _notify_for(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
         if kind == "script_end":
@@ -445,12 +479,51 @@ class TcdebugApp(App[int]):
         self.main_screen.refresh_session()
 
     def _drive(self, what: str, command: Callable[[TargetController, int | None], object]) -> None:
-        """Send a stepping command to the process paused now (the main one when none is)."""
-        if self._can_drive(what):
+        """Send a stepping command to the process paused now (the main one when none is); in a
+        torchrun job with lockstep on, to the ranks (see `_drive_ranks`)."""
+        if self.lockstep and is_rank_job(self.session) and self.controller is not None and self.is_live:
+            self._drive_ranks(what, command)
+        elif self._can_drive(what):
             assert self.controller is not None
             pid = self.session.paused_pid
             command(self.controller, pid)
             self._resumed(pid, stepping=what != "run")
+
+    def _drive_ranks(self, what: str, command: Callable[[TargetController, int | None], object]) -> None:
+        """Lockstep: `n` steps the ranks once every rank waits (those behind first, so all meet at
+        the same stage of the same compile); `c` and `g` go to every rank (`g` releases them all)."""
+        assert self.controller is not None
+        live = [i.pid for i in rank_processes(self.session).values() if not i.ended and i.exit_code is None]
+        if what == "step":
+            pids, running = lockstep_plan(self.session)
+            pids = pids if pids or running else live  # every rank runs: pause each at its next stage
+            state = (tuple(running), tuple(sorted(self.session.pauses.items())))
+            if running and self._lockstep_waiting != state:
+                self._lockstep_waiting = state
+                self.notify(
+                    f"lockstep: waiting for rank {', '.join(running)} to reach its next stage "
+                    "(n again: step the paused ranks anyway; a rank may wait in a collective for them)",
+                    timeout=5,
+                    markup=False,
+                )
+                return
+            if running:  # the second n while the same ranks still run: step the paused ones
+                pids = [pid for pid in live if pid in self.session.pauses]
+            self._lockstep_waiting = None
+        else:
+            pids = live
+        for pid in pids:
+            command(self.controller, pid)
+            self._resumed(pid, stepping=what != "run")
+        if what == "run":
+            self.notify("every rank runs free (g): no more pauses", timeout=4)
+
+    def set_lockstep(self, on: bool) -> None:
+        """Lockstep on: n/c/g drive every rank. Off: they drive the rank paused now, and the
+        palette's `step rank N` / `run rank N free` choose which ranks pause."""
+        self.lockstep = on
+        on_text = "lockstep on: ranks step together"
+        self.notify(on_text if on else "lockstep off: n, c and g drive the rank paused now", timeout=4)
 
     def step_process(self, pid: int, stepping: bool) -> None:
         """Make a forked process of the script pause at its stages, or run free again."""
@@ -575,7 +648,8 @@ class TcdebugApp(App[int]):
         if ref is None or ref.compile_id not in self.session.compiles:
             self.notify("select a stage: d compares it with another compile", severity="warning")
             return
-        self.push_screen(DiffScreen(self.session, ref.compile_id, ref.key if ref.is_stage else ""))
+        other = other_rank_compile(self.session, ref.compile_id)  # a diverging rank's version
+        self.push_screen(DiffScreen(self.session, ref.compile_id, ref.key if ref.is_stage else "", other))
 
     def action_why(self) -> None:
         """Why the selected compile exists, broke, fused, recorded and took its time."""
@@ -631,10 +705,12 @@ class TcdebugApp(App[int]):
         """The ranks of a multi-rank TORCH_TRACE and where they diverge."""
         if not self.session.ranks:
             self.notify(
-                "one rank only: the ranks view is for multi-rank TORCH_TRACE logs", severity="warning"
+                "one rank only: the ranks view is for multi-rank TORCH_TRACE logs and torchrun jobs",
+                severity="warning",
             )
             return
-        self.push_screen(RanksScreen(self.session))
+        timeout = pg_timeout_text(self.session) if is_rank_job(self.session) else ""
+        self.push_screen(RanksScreen(self.session, pg_timeout=timeout))
 
     def on_rerun_screen_requested(self, message: RerunScreen.Requested) -> None:
         """A re-run runs: its recompile's pauses are what the stage view follows next."""
@@ -643,6 +719,17 @@ class TcdebugApp(App[int]):
             self._follow_next_pause = True  # whatever the user browses meanwhile
 
     def on_ranks_screen_rank_selected(self, message: RanksScreen.RankSelected) -> None:
+        if is_rank_job(self.session):  # live: stay on the whole job, show the rank's compile
+            self.switch_to_main()
+            rank = int(message.rank)
+            ordered = self.session.ordered_compiles()
+            rank_ids = [c.compile_id for c in ordered if rank_of_id(c.compile_id) == rank]
+            wanted = f"{message.compile_id}@r{message.rank}" if message.compile_id else ""
+            target = wanted if wanted in self.session.compiles else (rank_ids[0] if rank_ids else "")
+            if target:
+                self.main_screen.select(Ref(target))
+            self.notify(f"rank {message.rank}", timeout=3)
+            return
         self.session = message.session
         self.switch_to_main()
         self.main_screen.refresh_session()

@@ -11,6 +11,7 @@ from textual.content import Content
 from textual.markup import escape
 
 from tcdebug import stages as stage_catalog
+from tcdebug.live_ranks import is_rank_job
 from tcdebug.screens.widgets.timeline import Ref
 from tcdebug.textsafe import safe_line
 
@@ -47,6 +48,16 @@ class JumpCommands(Provider):
             verb, stepping = (f"run {label} free", False) if info.stepping else (f"step {label}", True)
             help_text = "it runs without pausing" if stepping is False else "pause at its next stage"
             entries.append((verb, help_text, partial(app.step_process, pid, stepping)))
+        if app.is_live and is_rank_job(app.session):
+            entries.append(
+                (
+                    "lockstep off" if app.lockstep else "lockstep on",
+                    "n, c and g drive the rank paused now (choose which ranks step: step rank N)"
+                    if app.lockstep
+                    else "n, c and g drive every rank together",
+                    partial(app.set_lockstep, not app.lockstep),
+                )
+            )
         if app.is_live:
             new = app.controller is not None and app.controller.step_new_processes
             entries.append(

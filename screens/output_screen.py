@@ -9,6 +9,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from tcdebug.live_ranks import is_rank_job, tagged_output
 from tcdebug.screens.widgets.code_view import CodeView
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ class OutputScreen(Screen[None]):
         app = cast("TcdebugApp", self.app)
         view = self.query_one(CodeView)
         at_end = view.scroll_offset.y >= view.max_scroll_y
-        text = app.session.output_text()
+        text = tagged_output(app.session) if is_rank_job(app.session) else app.session.output_text()
         if len(text) == self._shown and view.generation:
             return
         self._shown = len(text)

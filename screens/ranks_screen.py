@@ -31,7 +31,7 @@ def rank_rows(session: Session) -> list[tuple[str, str, int, int, int, int, str]
     diverging = {str(r) for d in session.divergences for r in getattr(d, "ranks", [])}
     rows = []
     for rank, s in session.ranks.items():
-        name = s.script.rsplit("/", 1)[-1]
+        name = str(s.extra.get("rank_status") or s.script.rsplit("/", 1)[-1])  # live: how it stands
         rows.append(
             (
                 rank,
@@ -72,6 +72,7 @@ class RanksScreen(Screen[None]):
         session: Session,
         *,
         on_select: RankCallback | None = None,
+        pg_timeout: str = "",
         name: str | None = None,
         id: str | None = None,
     ) -> None:
@@ -79,6 +80,7 @@ class RanksScreen(Screen[None]):
         self.session = session
         self.current_rank = session.rank_label or (str(session.rank) if session.rank is not None else None)
         self.on_select = on_select
+        self.pg_timeout = pg_timeout  # a live torchrun job: the collectives' timeout in force
 
     def compose(self) -> ComposeResult:
         yield Static(self._title(), id="ranks-title")
@@ -93,11 +95,18 @@ class RanksScreen(Screen[None]):
     def _title(self) -> Text:
         n = len(self.session.ranks)
         shown = f"showing rank {self.current_rank}" if self.current_rank is not None else ""
-        return Text(f" {n} rank{'s' if n != 1 else ''} · {shown}")
+        title = Text(f" {n} rank{'s' if n != 1 else ''} · {shown}")
+        if self.pg_timeout:
+            title.append(
+                f"\n a long pause can make a collective time out: process group timeout {self.pg_timeout}"
+            )
+        return title
 
     def on_mount(self) -> None:
         ranks = self.query_one("#ranks-table", DataTable)
-        ranks.add_columns("", "rank", "compiles", "graph breaks", "recompiles", "skipped", "diverges", "log")
+        ranks.add_columns(
+            "", "rank", "compiles", "graph breaks", "recompiles", "skipped", "diverges", "log / status"
+        )
         for rank, name, compiles, breaks, recompiles, skipped, diverges in rank_rows(self.session):
             marker = "▶" if rank == self.current_rank else ""
             ranks.add_row(

@@ -21,6 +21,7 @@ from tcdebug import __version__, protocol, rerun_spec
 from tcdebug import stages as stage_catalog
 from tcdebug.controller import TargetController
 from tcdebug.dump import DumpError, DumpWriter, load_dump, make_dirs, prepare_out, write_dump
+from tcdebug.launch import LiveRanks, rank_summary, write_rank_dumps
 from tcdebug.session import DIED, Session
 from tcdebug.summary import summary_text
 from tcdebug.textsafe import safe_line
@@ -124,6 +125,11 @@ def default_script() -> str:
 
 
 def cmd_run(parser: argparse.ArgumentParser, argv: list[str]) -> int:
+    from tcdebug.launch import split_torchrun
+
+    options, torchrun_args = split_torchrun(argv)
+    if torchrun_args is not None:
+        return cmd_torchrun(parser, options, torchrun_args)
     ns = parser.parse_args(argv)
     if ns.module:
         target_argv = [ns.module, *([ns.script] if ns.script else []), *ns.args]
@@ -178,8 +184,38 @@ def _raise_interrupted(signum: int, _frame: object) -> None:
     raise Interrupted(signum)
 
 
+def cmd_torchrun(parser: argparse.ArgumentParser, options: list[str], torchrun_args: list[str]) -> int:
+    """`tcdebug [options] torchrun ARGS` / `tcdebug [options] -m torch.distributed.run ARGS`."""
+    from tcdebug.launch import TORCHRUN_MODULE, check_torchrun_args
+
+    ns = parser.parse_args(options)
+    if ns.script or ns.args or ns.module:
+        raise CliError("give tcdebug's options before `torchrun`")
+    problem = check_torchrun_args(torchrun_args)
+    if problem:
+        raise CliError(problem)
+    if ns.force and not ns.dump:
+        raise CliError("--force works with --dump OUT")
+    if ns.rerun:
+        raise CliError("--rerun does not work with torchrun jobs")
+    target_argv = [TORCHRUN_MODULE, *torchrun_args]
+    if ns.dump:
+        return run_headless(target_argv, module=True, out=ns.dump, force=ns.force, ranks=True)
+    mode = protocol.MODE_RUN if ns.no_pause else protocol.MODE_STEP
+    require_terminal()
+    from tcdebug.screens.app import run_live
+
+    return run_live(target_argv, module=True, mode=mode, breakpoints=set(ns.breakpoints))
+
+
 def run_headless(
-    target_argv: list[str], *, module: bool, out: str, rerun_specs: list[str] = (), force: bool = False
+    target_argv: list[str],
+    *,
+    module: bool,
+    out: str,
+    rerun_specs: list[str] = (),
+    force: bool = False,
+    ranks: bool = False,
 ) -> int:
     """`--dump`: run without pauses, keep OUT/ up to date, print a summary.
 
@@ -203,6 +239,8 @@ def run_headless(
     previous = {sig: signal.signal(sig, _raise_interrupted) for sig in (signal.SIGTERM, signal.SIGHUP)}
     pending_reruns = list(rerun_specs)
     rerun_started = False
+    live_ranks = LiveRanks(session) if ranks else None
+    folders: list[str] = []
     interrupted: int | None = None
     try:
         controller.start()
@@ -221,6 +259,9 @@ def run_headless(
                     write_error, writer = str(exc), None  # keep what is written; stop writing
                     controller.close(timeout=5)
             kind = event.get("type")
+            if live_ranks is not None:
+                for div in live_ranks.update(event):
+                    err(f"divergence: {div.summary}")
             if kind == "ready":
                 if pending_reruns and session.exit_code == 0 and not rerun_started:
                     rerun_started = True
@@ -253,9 +294,16 @@ def run_headless(
             signal.signal(sig, handler)
         if interrupted is not None:
             signal.signal(signal.SIGINT, signal.default_int_handler)
+    if live_ranks is not None and not write_error:
+        try:
+            folders = write_rank_dumps(session, out)
+        except DumpError as exc:
+            write_error = str(exc)
     if write_error:
         raise CliError(f"{write_error} (OUT holds what was written before; it opens as a dump)")
     print(summary_text(session, out=out))
+    if live_ranks is not None:
+        print(safe_line(rank_summary(session, folders, out)))
     if session.error:
         err(f"error: {session.error}")
     if interrupted is not None:

@@ -202,9 +202,13 @@ class TargetController:
                 pid = msg["pid"]
                 self.children[pid] = channel
                 self.labels[pid] = str(msg.get("label") or f"pid {pid}")
-                stepping = self.step_new_processes and not self._closing
+                # Ranks of a `tcdebug torchrun` job start as the main process would (lockstep).
+                rank_mode = self.mode if msg.get("rank") is not None else protocol.MODE_RUN
+                mode = protocol.MODE_STEP if self.step_new_processes else rank_mode
+                mode = protocol.MODE_RUN if self._closing else mode
+                stepping = mode != protocol.MODE_RUN
                 msg = {**msg, "stepping": stepping}
-                channel.send(protocol.command(protocol.MODE_STEP if stepping else protocol.MODE_RUN))
+                channel.send(protocol.command(mode, breakpoints=sorted(self.breakpoints)))
             else:
                 msg = {**msg, "pid": pid}
             self.on_event(msg)

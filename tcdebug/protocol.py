@@ -13,7 +13,10 @@ Commands:  step, continue, run, stop, breakpoints, check_rerun, rerun, quit
 Forked processes of the script connect on their own (see `tcdebug.target.children`): each
 sends `process` {pid, ppid, label} first; the controller answers with `step` or `run` (how it
 starts); its events carry `pid`, and compile ids suffixed `@<pid>`. The controller adds
-`process_end` {pid} when that connection closes.
+`process_end` {pid} when that connection closes. Ranks of a `tcdebug torchrun` job
+(`tcdebug.target.rank`) connect the same way: `process` also has {rank, local_rank, world_size,
+pg_timeout_s}, compile ids are suffixed `@r<rank>`, every event carries `rank`, and the rank
+sends `process_exit` {exit_code, error} when its script ends.
 
 Re-runs (after `script_end`, while the target serves commands):
   event `calls`:       {calls: [CallInfo dict]}: the last call of each compiled function
@@ -60,6 +63,7 @@ EVENT_TYPES = frozenset(
         "resumed",
         "process",
         "process_end",
+        "process_exit",
         "provenance",
     }
 )

@@ -204,12 +204,20 @@ class ProcessInfo:
     main: bool = False
     stepping: bool = False  # pauses at its stages (else it runs free)
     ended: bool = False
+    # A rank of a `tcdebug torchrun` job (tcdebug.target.rank): its rank, how it ended, and the
+    # default process-group timeout its torch.distributed uses.
+    rank: int | None = None
+    world_size: int | None = None
+    exit_code: int | None = None
+    error: str = ""
+    pg_timeout_s: float | None = None
 
 
 @dataclass
 class OutputChunk:
     stream: str  # "stdout" or "stderr"
     text: str
+    rank: int | None = None  # written by this rank of a `tcdebug torchrun` job
 
 
 @dataclass
@@ -369,7 +377,16 @@ class Session:
                 str(ev.get("label") or f"pid {pid}"),
                 ppid=int(ev.get("ppid") or 0),
                 stepping=bool(ev.get("stepping")),
+                rank=ev["rank"] if isinstance(ev.get("rank"), int) else None,
+                world_size=ev["world_size"] if isinstance(ev.get("world_size"), int) else None,
+                pg_timeout_s=ev.get("pg_timeout_s") if isinstance(ev.get("pg_timeout_s"), float) else None,
             )
+
+    def _on_process_exit(self, ev: dict[str, Any]) -> None:
+        info = self.processes.get(ev.get("pid"))  # type: ignore[arg-type]
+        if info is not None and isinstance(ev.get("exit_code"), int):
+            info.exit_code = ev["exit_code"]
+            info.error = str(ev.get("error") or "")
 
     def _on_process_end(self, ev: dict[str, Any]) -> None:
         info = self.processes.get(ev.get("pid"))  # type: ignore[arg-type]
@@ -453,10 +470,11 @@ class Session:
 
     def _on_output(self, ev: dict[str, Any]) -> None:
         stream, text = ev.get("stream", "stdout"), ev.get("text", "")
-        if self.output and self.output[-1].stream == stream:
+        rank = ev.get("rank") if isinstance(ev.get("rank"), int) else None
+        if self.output and self.output[-1].stream == stream and self.output[-1].rank == rank:
             self.output[-1].text += text
         else:
-            self.output.append(OutputChunk(stream, text))
+            self.output.append(OutputChunk(stream, text, rank))
 
     def _on_script_end(self, ev: dict[str, Any]) -> None:
         self.exit_code = ev.get("exit_code", 0)

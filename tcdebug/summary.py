@@ -73,7 +73,7 @@ def summary_text(session: Session, *, out: str | None = None) -> str:
         missing = len(comp.stages) - captured
         where = _where(comp.filename, comp.firstlineno)
         rank = f"[rank {comp.rank}] " if comp.rank is not None else ""
-        if session.is_child(comp):  # compiled in a process the script forked
+        if session.is_child(comp) and comp.process != f"rank {comp.rank}":  # a process the script forked
             rank += f"[{safe_line(comp.process)[:60] or f'pid {comp.pid}'}] "
         status = "" if comp.status in ("ok", "compiling") else f"  {comp.status.upper()}"
         extra = f", {missing} not captured" if missing else ""

@@ -19,6 +19,7 @@ from textual.widgets.option_list import Option
 
 from tcdebug import stages as stage_catalog
 from tcdebug.errors import first_line
+from tcdebug.live_ranks import divergence_notes, rank_state
 from tcdebug.screens.widgets.time_chart import mini_bar
 from tcdebug.session import Compile, Session, Stage
 from tcdebug.stage_text import plural
@@ -46,6 +47,7 @@ GLYPHS: tuple[tuple[str, str], ...] = (
     ("⟲", "a compile Dynamo restarted; its next attempt (0/0_1) follows"),
     ("■", "a process of the script (when several compiled): how it runs"),
     ("md5!", "a TORCH_TRACE payload whose md5 does not match: shown as written"),
+    ("≠", "ranks of a torchrun job differ here: d diffs this rank's version with another's"),
     ("grey", "a stage still to come (live)"),
     ("⠋", "the target is working (status bar)"),
 )
@@ -89,7 +91,7 @@ class Ref:
     compile_id: str
     key: str = ""  # a stage key; "" for the compile row itself
     kernel: str = ""  # a kernel name inside a kernel_source stage
-    item: str = ""  # "pending", "break:N", "recompile", "error"
+    item: str = ""  # "pending", "break:N", "recompile", "error", "divergence:N"
 
     @property
     def id(self) -> str:
@@ -244,18 +246,30 @@ def build_rows(session: Session, state: TimelineState, cache: RowCache | None = 
     rows: list[Row] = []
     grouped = len(session.compile_processes()) > 1
     group: object = object()
+    diverging = divergence_notes(session) if session.divergences else {}
     for comp in session.ordered_compiles():
         if grouped and (session.is_child(comp), comp.pid if session.is_child(comp) else None) != group:
             group = (session.is_child(comp), comp.pid if session.is_child(comp) else None)
             rows.append(process_row(session, comp, live=state.live))
         if cache is None:
-            rows.extend(compile_rows(comp, state))
-            continue
-        signature = _signature(comp, state)
-        cached = cache.get(comp.compile_id)
-        if cached is None or cached[0] != signature:
-            cached = cache[comp.compile_id] = (signature, compile_rows(comp, state))
-        rows.extend(cached[1])
+            comp_rows = compile_rows(comp, state)
+        else:
+            signature = _signature(comp, state)
+            cached = cache.get(comp.compile_id)
+            if cached is None or cached[0] != signature:
+                cached = cache[comp.compile_id] = (signature, compile_rows(comp, state))
+            comp_rows = cached[1]
+        notes = diverging.get(comp.compile_id)
+        if notes:  # the ranks differ here: a warning right under the compile's row
+            warn = [
+                Row(
+                    Ref(comp.compile_id, item=f"divergence:{i}"),
+                    Text(safe_line(f"  ≠ {first_line(n, 70)}"), "bold yellow"),
+                )
+                for i, n in enumerate(notes)
+            ]
+            comp_rows = [*comp_rows[:1], *warn, *comp_rows[1:]]
+        rows.extend(comp_rows)
     return rows
 
 
@@ -264,6 +278,8 @@ def process_state(session: Session, pid: int | None, *, live: bool) -> str:
     info = session.processes.get(session.main_pid if pid is None else pid)  # type: ignore[arg-type]
     if info is None or not live:
         return ""
+    if info.rank is not None:  # a rank of a torchrun job: paused where, or how it ended
+        return rank_state(info, session)
     if info.ended:
         return "ended"
     return "stepping" if info.stepping else "runs free"
@@ -276,6 +292,10 @@ def process_row(session: Session, first: Compile, *, live: bool) -> Row:
     state = process_state(session, pid, live=live)
     if state:
         style = {"stepping": "bold green", "runs free": "cyan"}.get(state, "dim")
+        if state.startswith(("paused", "running")):
+            style = "bold green"
+        elif state.startswith(("failed", "died")):
+            style = "bold red"
         parts += [" · ", (state, style)]
     return Row(Ref(first.compile_id, item="process"), _assemble(*parts))
 

@@ -22,6 +22,7 @@ UNITS = (
     "tcdebug.capture.bytecode",
     "tcdebug.capture.decompiled",
     "tcdebug.capture.events",
+    "tcdebug.capture.ddp_split",
     "tcdebug.capture.compile_times",
     "tcdebug.capture.autotune",
     "tcdebug.capture.guard_provenance",

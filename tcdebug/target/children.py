@@ -66,8 +66,7 @@ class ChildChannel:
             self.closed = True
             return None
         channel = protocol.Channel(sock)
-        hello = protocol.event("process", pid=self.pid, ppid=os.getppid(), label=process_label(self.pid))
-        channel.send(hello)
+        channel.send(self.hello())
         # The controller answers with the mode this process starts in (run, unless the user
         # asked to step new processes); wait for it briefly, so the first stage obeys it.
         sock.settimeout(5.0)
@@ -82,6 +81,10 @@ class ChildChannel:
             target=self._read_commands, args=(channel,), name="tcdebug-child-commands", daemon=True
         ).start()
         return channel
+
+    def hello(self) -> dict[str, Any]:
+        """The `process` event this process introduces itself with."""
+        return protocol.event("process", pid=self.pid, ppid=os.getppid(), label=process_label(self.pid))
 
     def _apply(self, msg: dict[str, Any]) -> None:
         cmd = msg.get("cmd")

@@ -1,0 +1,146 @@
+"""One rank of a `tcdebug torchrun …` job: torchrun's worker entry point.
+
+`tcdebug.target.torchrun` makes torchrun start every worker as
+`python -u -m tcdebug.target.rank [-m] SCRIPT ARGS` (a fresh interpreter, so the capture hooks
+are installed here). The rank connects to the controller's listening socket
+(`$TCDEBUG_CHILD_SOCKET`, inherited through the launcher) like a forked process does, introduces
+itself with `process` {pid, rank, local_rank, world_size, label "rank N"}, and sends the same
+events as the main process, its compile ids suffixed `@r<rank>` and each event tagged `rank`.
+Its `sys.stdout`/`sys.stderr` are sent as `output` events tagged with the rank. When the script
+ends it sends `process_exit` {exit_code, error} and exits with that code, as `python` would.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import sys
+from typing import Any
+
+from tcdebug import protocol
+from tcdebug.protocol import CHILD_SOCKET_ENV
+from tcdebug.target.children import ChildChannel, install_fork_hooks
+from tcdebug.target.pauser import Pauser, StopRequested
+from tcdebug.target.runner import check_script, run_user_code
+
+
+def env_int(name: str) -> int | None:
+    value = os.environ.get(name, "")
+    return int(value) if value.strip().isdigit() else None
+
+
+class RankChannel(ChildChannel):
+    """A forked child's channel, keyed by rank instead of pid."""
+
+    def __init__(self, path: str, pauser: Pauser, rank: int) -> None:
+        super().__init__(path, pauser)
+        self.rank = rank
+        self.suffix = f"@r{rank}"
+
+    def hello(self) -> dict[str, Any]:
+        return protocol.event(
+            "process",
+            pid=self.pid,
+            ppid=os.getppid(),
+            label=f"rank {self.rank}",
+            rank=self.rank,
+            local_rank=env_int("LOCAL_RANK"),
+            world_size=env_int("WORLD_SIZE"),
+            pg_timeout_s=pg_timeout_s(),
+        )
+
+    def send(self, msg: dict[str, Any]) -> bool:
+        return super().send({**msg, "rank": self.rank})
+
+
+def pg_timeout_s() -> float | None:
+    """The default process-group timeout of torch.distributed for the backend this rank will
+    likely use (nccl with CUDA, else gloo), in seconds; None where this torch does not say.
+    (A `timeout=` given to `init_process_group` overrides it: that is not known here.)"""
+    try:
+        import torch
+        from torch.distributed import distributed_c10d as c10d
+
+        backend = c10d.Backend("nccl" if torch.cuda.is_available() else "gloo")
+        return float(c10d._get_default_timeout(backend).total_seconds())
+    except Exception:  # noqa: BLE001 - a torch without it
+        try:
+            from torch.distributed import constants
+
+            return float(constants.default_pg_timeout.total_seconds())
+        except Exception:  # noqa: BLE001
+            return None
+
+
+class RankStream(io.TextIOBase):
+    """`sys.stdout`/`sys.stderr` of a rank: every write becomes an `output` event of the rank."""
+
+    def __init__(self, channel: RankChannel, name: str, fallback: Any) -> None:
+        self.channel = channel
+        self.name_ = name
+        self.fallback = fallback
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if text and not self.channel.send(protocol.event("output", stream=self.name_, text=str(text))):
+            self.fallback.write(text)
+        return len(text)
+
+    def flush(self) -> None:
+        self.fallback.flush()
+
+    def fileno(self) -> int:
+        return int(self.fallback.fileno())
+
+    def isatty(self) -> bool:
+        return False
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tcdebug.target.rank")
+    parser.add_argument("-m", dest="module", action="store_true")
+    parser.add_argument("argv", nargs=argparse.REMAINDER)
+    ns = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    rank = env_int("RANK") or 0
+    path = os.environ.get(CHILD_SOCKET_ENV, "")
+    pauser = Pauser(protocol.MODE_RUN, set())
+    channel = RankChannel(path, pauser, rank)
+    problem = check_script(ns.argv[0]) if ns.argv and not ns.module else ("" if ns.argv else "no script given")
+    if problem:
+        channel.send(protocol.event("output", stream="stderr", text=problem + "\n"))
+        channel.send(protocol.event("process_exit", exit_code=2, error=problem))
+        return 2
+    import torch
+
+    from tcdebug.capture.setup import install_capture
+    from tcdebug.target.recorder import Recorder
+
+    channel.send(protocol.event("note", text=f"rank {rank} started (pid {os.getpid()})"))
+    sys.stdout = RankStream(channel, "stdout", sys.__stdout__)
+    sys.stderr = RankStream(channel, "stderr", sys.__stderr__)
+    recorder = Recorder(channel, pauser)  # type: ignore[arg-type]  # it only sends, as a Channel does
+    ctx = install_capture(torch, recorder)
+    install_fork_hooks(recorder)
+    main_pid = os.getpid()
+    exit_code, error = run_user_code(ns)
+    if os.getpid() != main_pid:
+        return exit_code
+    try:
+        recorder.finalize_all()
+    except StopRequested:
+        pass
+    for err in ctx.handler.errors[:5]:
+        channel.send(protocol.event("note", text=f"rank {rank}: capture error: {err}"))
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    channel.send(protocol.event("process_exit", exit_code=exit_code, error=error))
+    # The connection closes when this process exits (closing it here would wait on the lock of
+    # the command reader's blocked read).
+    return exit_code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

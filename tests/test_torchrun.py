@@ -1,0 +1,252 @@
+"""`tcdebug torchrun …`: live multi-rank jobs through torch's own launcher (gloo, CPU, 2 ranks)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pilot import wait_until
+
+from tcdebug import session as model
+from tcdebug.launch import split_torchrun
+from tcdebug.live_ranks import LiveRanks, lockstep_plan, rank_processes, rank_sessions, tagged_output
+from tcdebug.screens.app import build_live_app
+from tcdebug.screens.diff_screen import DiffScreen
+from tcdebug.screens.ranks_screen import RanksScreen, rank_rows
+from tcdebug.screens.widgets.timeline import Ref, TimelineState, build_rows
+from tcdebug.session import Session
+
+ROOT = Path(__file__).resolve().parent.parent
+DDP = str(ROOT / "samples" / "ddp.py")
+DIVERGE = str(ROOT / "samples" / "rank_divergence.py")
+
+
+def test_split_torchrun_finds_the_launcher_after_tcdebugs_options() -> None:
+    assert split_torchrun(["--dump", "out", "torchrun", "--nproc-per-node", "2", "t.py", "-m"]) == (
+        ["--dump", "out"],
+        ["--nproc-per-node", "2", "t.py", "-m"],
+    )
+    assert split_torchrun(["-m", "torch.distributed.run", "--nnodes", "1", "t.py"]) == (
+        [],
+        ["--nnodes", "1", "t.py"],
+    )
+    assert split_torchrun(["--dump", "torchrun", "t.py"]) == (["--dump", "torchrun", "t.py"], None)  # OUT
+    assert split_torchrun(["train.py", "torchrun"]) == (["train.py", "torchrun"], None)  # a script's argument
+    assert split_torchrun(["-m", "pkg", "torchrun"]) == (["-m", "pkg", "torchrun"], None)
+
+
+async def palette(pilot, command: str) -> None:
+    """Run a command from the command palette, typed as a user would."""
+    await pilot.press("ctrl+p", *["space" if ch == " " else ch for ch in command])
+    await pilot.pause(0.5)
+    await pilot.press("enter")
+
+
+def run_dump(out: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "tcdebug", "--dump", str(out), "torchrun", "--nproc-per-node", "2", *args],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env=env,
+        cwd=out.parent,
+    )
+
+
+def index(path: Path) -> dict:
+    return json.loads((path / "session.json").read_text())
+
+
+@pytest.mark.slow
+def test_dump_of_a_ddp_job_writes_both_ranks(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    proc = run_dump(out, DDP, "--backend", "aot_eager", "--steps", "1")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    ranks = {n: index(out / "ranks" / n) for n in ("0", "1")}
+    ids = {n: [c["compile_id"] for c in ix["compiles"]] for n, ix in ranks.items()}
+    assert ids["0"] and ids["0"] == ids["1"]  # Dynamo's own ids, the same on both ranks
+    root = index(out)
+    assert root["rank"] == 0 and [c["compile_id"] for c in root["compiles"]] == ids["0"]  # OUT: rank 0
+    assert root["extra"]["job"]["ranks"] == {"0": "finished (exit code 0)", "1": "finished (exit code 0)"}
+    assert not [d for d in root["divergences"] if d["kind"] == "graph"]  # DDP: the same graphs
+    # DDPOptimizer split the model's graph at the bucket boundary: shown as that graph break's reason.
+    [split] = [gb["reason"] for c in root["compiles"] for gb in c["graph_breaks"]]
+    assert split.startswith("DDPOptimizer split (not a Dynamo graph break): 2 subgraphs (submod_0, submod_1)")
+    assert "rank 1: loss" in (out / "ranks" / "1" / "output.txt").read_text()
+    assert "ranks: 0 in ranks/0/" in proc.stdout
+
+
+@pytest.mark.slow
+def test_dump_flags_a_forced_divergence_and_a_rank_that_left_early(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    proc = run_dump(out, DIVERGE, "--exit-early")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    # Printed the moment each was known, naming the compile, the ranks and what differs.
+    assert "divergence: 0/0 Dynamo FX graph differs: rank 0: graph A | rank 1: graph B" in proc.stderr
+    assert "divergence: 1/0 compiled on rank 0 only (not on rank 1)" in proc.stderr
+    root = index(out)
+    kinds = {(d["kind"], d["compile_id"]) for d in root["divergences"]}
+    assert kinds == {("graph", "0/0"), ("compile_ids", "1/0")}
+    assert [c["compile_id"] for c in index(out / "ranks" / "1")["compiles"]] == ["0/0"]
+    assert [c["compile_id"] for c in index(out / "ranks" / "0")["compiles"]] == ["0/0", "1/0"]
+    assert index(out / "ranks" / "1")["exit_code"] == 0
+    assert "rank 1: leaving early" in (out / "ranks" / "1" / "output.txt").read_text()
+    assert "tanh" in next((out / "ranks" / "1" / "compiles").glob("0-0*/*dynamo_graph*")).read_text()
+
+
+@pytest.mark.slow
+async def test_app_steps_ranks_in_lockstep_and_shows_divergence_live() -> None:
+    app = build_live_app(
+        ["tcdebug.target.torchrun", "--nproc-per-node", "2", DIVERGE, "--exit-early"], module=True
+    )
+
+    def ranks_paused() -> list[tuple[str, str]]:
+        infos = rank_processes(app.session)
+        if len(infos) < 2:
+            return []
+        pauses = [app.session.pauses.get(i.pid) for i in infos.values()]
+        return [p for p in pauses if p is not None] if all(pauses) else []
+
+    told: list[str] = []  # every toast, as the user saw it
+    notify = app.notify
+    app.notify = lambda msg, **kw: (told.append(msg), notify(msg, **kw))[1]  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: len(ranks_paused()) == 2, what="both ranks paused")
+        assert ranks_paused() == [("0/0@r0", "source"), ("0/0@r1", "source")]  # the same stage
+        assert "process group timeout 30 min" in " ".join(told)
+        for _ in range(3):  # n: both ranks step together to the same next stage
+            before = ranks_paused()
+            await pilot.press("n")
+            await wait_until(
+                pilot,
+                lambda before=before: len(ranks_paused()) == 2 and ranks_paused() != before,
+                what="both ranks at the next stage",
+            )
+            await wait_until(pilot, lambda: ranks_paused()[0][1] == ranks_paused()[1][1], what="lockstep")
+        labels = [str(r.label) for r in build_rows(app.session, TimelineState(live=True))]
+        assert any(text.startswith("■ rank 1 (pid") and "paused at" in text for text in labels), labels
+        # Follow one rank: lockstep off, n drives only the rank paused last; the other stays put.
+        await palette(pilot, "lockstep off")
+        assert not app.lockstep
+        before = ranks_paused()
+        followed = app.session.paused_pid
+        await pilot.press("n")
+        await wait_until(pilot, lambda: app.session.pauses.get(followed) not in (None, *before), what="one step")
+        other = [i.pid for i in rank_processes(app.session).values() if i.pid != followed][0]
+        assert app.session.pauses.get(other) in before  # still where it was
+        await palette(pilot, "lockstep on")
+        assert app.lockstep
+        await pilot.press("g")  # release every rank
+        await wait_until(pilot, lambda: app.session.state in (model.FINISHED, model.FAILED), what="the end")
+        await wait_until(pilot, lambda: len(app.session.divergences) >= 2, what="the divergences")
+        assert any("ranks diverge: 0/0 Dynamo FX graph differs" in t for t in told), told
+        labels = [str(r.label) for r in build_rows(app.session, TimelineState(live=True))]
+        warned = [
+            t
+            for t in labels
+            if t.startswith("  ≠ Dynamo FX graph differs: rank 0: graph A | rank 1: graph B")
+        ]
+        assert len(warned) == 2, labels  # under rank 0's 0/0 and under rank 1's
+        assert any("■ rank 1 (pid" in text and "finished (exit code 0)" in text for text in labels), labels
+        await pilot.press("R")
+        assert isinstance(app.screen, RanksScreen)
+        rows = {row[0]: row for row in rank_rows(app.session)}
+        assert rows["1"][1] == "finished (exit code 0)" and rows["0"][2] == 2 and rows["1"][2] == 1
+        await pilot.press("escape")
+        app.main_screen.select(Ref("0/0@r1", "dynamo_graph"))
+        await pilot.pause(0.2)
+        await pilot.press("d")  # both ranks' versions of the diverging compile
+        assert isinstance(app.screen, DiffScreen) and app.screen.other_id == "0/0@r0"
+        await pilot.press("escape")
+        await pilot.press("q")
+
+
+def rank_job(*events: dict) -> Session:
+    """A live torchrun session from events as the controller delivers them (no torch)."""
+    s = Session()
+    for ev in [
+        {
+            "type": "hello",
+            "pid": 100,
+            "script": "tcdebug.target.torchrun",
+            "argv": ["tcdebug.target.torchrun"],
+        },
+        {"type": "process", "pid": 200, "rank": 0, "label": "rank 0", "stepping": True},
+        {"type": "process", "pid": 201, "rank": 1, "label": "rank 1", "stepping": True},
+        *events,
+    ]:
+        s.apply(ev)
+    return s
+
+
+def stage(pid: int, rank: int, cid: str, key: str, paused: bool = True) -> dict:
+    return {
+        "type": "stage",
+        "pid": pid,
+        "rank": rank,
+        "compile_id": f"{cid}@r{rank}",
+        "stage": key,
+        "paused": paused,
+    }
+
+
+def start(pid: int, rank: int, cid: str) -> dict:
+    return {
+        "type": "compile_start",
+        "pid": pid,
+        "rank": rank,
+        "compile_id": f"{cid}@r{rank}",
+        "function": "f",
+    }
+
+
+def test_lockstep_waits_for_every_rank_then_brings_the_ones_behind_up() -> None:
+    s = rank_job(start(200, 0, "0/0"), stage(200, 0, "0/0", "dynamo_graph"))
+    assert lockstep_plan(s) == ([], ["1"])  # rank 1 still runs: n waits for it
+    s.apply(start(201, 1, "0/0"))
+    s.apply(stage(201, 1, "0/0", "source"))
+    assert lockstep_plan(s) == ([201], [])  # rank 1 is behind: only it steps
+    s.apply(stage(201, 1, "0/0", "dynamo_graph"))
+    assert lockstep_plan(s) == ([200, 201], [])  # the same stage of the same compile: both step
+    s.processes[200].stepping = False  # `run rank 0 free`: lockstep follows rank 1 alone
+    assert lockstep_plan(s) == ([201], [])
+
+
+def test_a_missing_compile_is_flagged_only_once_the_rank_went_past_it() -> None:
+    s = rank_job()
+    live = LiveRanks(s)
+    for ev in [
+        start(200, 0, "0/0"),
+        {"type": "compile_end", "pid": 200, "rank": 0, "compile_id": "0/0@r0", "status": "ok"},
+        start(200, 0, "0/1"),
+        {"type": "compile_end", "pid": 200, "rank": 0, "compile_id": "0/1@r0", "status": "ok"},
+        start(201, 1, "0/0"),
+        {"type": "compile_end", "pid": 201, "rank": 1, "compile_id": "0/0@r1", "status": "ok"},
+    ]:
+        s.apply(ev)
+        assert live.update(ev) == []  # rank 1 may still recompile 0/1: nothing known yet
+    ev = start(201, 1, "1/0")  # rank 1 went on to the next frame without 0/1
+    s.apply(ev)
+    [div] = live.update(ev)
+    assert div.summary == "0/1 compiled on rank 0 only (not on rank 1)"
+    assert live.update({"type": "compile_end", "pid": 201, "compile_id": "1/0@r1"}) == []  # said once
+    ev = {"type": "process_exit", "pid": 201, "exit_code": 3, "error": "the script called sys.exit(3)"}
+    s.apply(ev)
+    [div] = live.update(ev)
+    assert div.summary == "- rank 1 failed (exit code 3: the script called sys.exit(3)) while rank 0 went on"
+
+
+def test_the_output_pane_marks_each_ranks_lines() -> None:
+    s = rank_job(
+        {"type": "output", "stream": "stderr", "text": "launcher says\n"},
+        {"type": "output", "stream": "stdout", "rank": 0, "pid": 200, "text": "a\nb"},
+        {"type": "output", "stream": "stdout", "rank": 1, "pid": 201, "text": "c\n"},
+        {"type": "output", "stream": "stdout", "rank": 0, "pid": 200, "text": " more\n"},
+    )
+    assert tagged_output(s) == "launcher says\n[rank 0] a\n[rank 0] b\n[rank 1] c\n[rank 0]  more\n"
+    assert [c.text for c in rank_sessions(s)["1"].output] == ["c\n"]  # OUT/ranks/1/output.txt

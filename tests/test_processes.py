@@ -149,10 +149,11 @@ async def test_app_steps_dataloader_workers_chosen_to_step() -> None:
         await wait_until(pilot, lambda: app.is_live and app.controller.pid is not None, what="start")
         await palette(pilot, "step new processes")
         await wait_until(pilot, lambda: app.controller.step_new_processes, what="the palette command")
-        await wait_until(pilot, lambda: app.session.paused_pid is not None, what="a worker's pause")
+        # Both workers pause at their first stage; `n` then steps the one paused last.
+        await wait_until(pilot, lambda: len(app.session.pauses) >= 2, what="both workers' pauses")
         pid = app.session.paused_pid
-        assert app.session.processes[pid].label.startswith("worker ")
-        assert app.session.paused_at == (f"0/0@{pid}", "source")
+        assert pid is not None and app.session.processes[pid].label.startswith("worker ")
+        assert app.session.paused_at == app.session.pauses[pid] == (f"0/0@{pid}", "source")
         labels = [str(r.label) for r in build_rows(app.session, TimelineState(live=True))]
         assert any(text.endswith(f"(pid {pid}) · stepping") for text in labels), labels
         await pilot.press("n")  # the worker steps on, the others wait

@@ -14,6 +14,7 @@ import os
 import queue
 import signal
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -179,7 +180,7 @@ def _raise_interrupted(signum: int, _frame: object) -> None:
 
 
 def run_headless(
-    target_argv: list[str], *, module: bool, out: str, rerun_specs: list[str] = (), force: bool = False
+    target_argv: list[str], *, module: bool, out: str, rerun_specs: Sequence[str] = (), force: bool = False
 ) -> int:
     """`--dump`: run without pauses, keep OUT/ up to date, print a summary.
 

@@ -169,7 +169,9 @@ def install(ctx: CaptureContext) -> None:
 
     def function_of_message(message: str) -> tuple[Any, Any] | None:
         found = _FUNCTION_RE.search(message)
-        for manager in managers if found else ():
+        if found is None:
+            return None
+        for manager in managers:
             for function_id in getattr(manager, "id_to_compile_id", {}):
                 if getattr(function_id, "id", None) == int(found.group(1)):
                     return manager, function_id

@@ -21,7 +21,7 @@ STAGE = "bytecode_after_python"
 def decompiler() -> tuple[Any, str]:
     """(depyf.decompile, "") or (None, why not)."""
     try:
-        import depyf  # type: ignore[import-not-found]
+        import depyf
     except ImportError:
         return None, "depyf is not installed (pip install depyf)"
     except Exception as exc:  # noqa: BLE001 - a broken install: say so, never fail the compile

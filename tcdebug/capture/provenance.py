@@ -504,7 +504,7 @@ def install(ctx: CaptureContext) -> None:
         return text
 
     print_readable.__wrapped__ = original  # type: ignore[attr-defined]
-    gm_class.print_readable = print_readable  # type: ignore[method-assign]
+    gm_class.print_readable = print_readable
     on = ctx.handler.on
     on("dynamo_start", cap.on_start)
     for trace_key, stage in GRAPH_KEYS.items():

@@ -8,6 +8,7 @@ model), sent as `rerun` events as it progresses.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import re
 from dataclasses import asdict
@@ -183,7 +184,8 @@ class RerunService:
             self.pauser.resume(mode, msg.get("breakpoints"))
         self.send(rerun)
         before = set(self.recorder.compiles)
-        invoke, setting = call.target.invoke, dynamic_setting(self.torch, call.target.ctx, dynamic)
+        invoke = call.target.invoke
+        setting: contextlib.AbstractContextManager[None] = dynamic_setting(self.torch, call.target.ctx, dynamic)
         try:
             if plan.compile_options:  # @backend / @mode / @fullgraph: a fresh torch.compile
                 invoke, setting = recompiled(self.torch, call.target, plan.compile_options, dynamic), _nothing()

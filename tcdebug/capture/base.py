@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tcdebug.target.recorder import Recorder
+from tcdebug.capture.recording import Recording
 
 TRACE_LOGGER = "torch.__trace"
 _ID_FIELDS = ("frame_id", "frame_compile_id", "attempt", "rank", "compiled_autograd_id", "has_payload")
@@ -22,7 +22,7 @@ TraceCallback = Callable[[str, dict[str, Any], str | None], None]  # (compile_id
 
 @dataclass
 class CaptureContext:
-    recorder: Recorder
+    recorder: Recording
     handler: TraceDispatcher
     torch: Any
     options: dict[str, Any] = field(default_factory=dict)
@@ -40,7 +40,7 @@ def compile_id_of(md: dict[str, Any], fallback: str | None) -> str | None:
 class TraceDispatcher(logging.Handler):
     """Routes records of the `torch.__trace` logger to the units that asked for them."""
 
-    def __init__(self, recorder: Recorder) -> None:
+    def __init__(self, recorder: Recording) -> None:
         super().__init__(level=logging.DEBUG)
         self.recorder = recorder
         self.routes: dict[str, list[TraceCallback]] = {}

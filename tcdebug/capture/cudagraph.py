@@ -22,11 +22,11 @@ from typing import Any
 
 from tcdebug.capture.base import CaptureContext, artifact_logger_handler
 from tcdebug.capture.kernel_source import AOT_ID
+from tcdebug.capture.recording import Recording
 from tcdebug.capture.triton_info import compile_id_str
 from tcdebug.cudagraphs import NODE_FIELDS, GraphNode, demangle, format_stage, parse_dot
 from tcdebug.kernels import split_output_code
 from tcdebug.session import Kernel
-from tcdebug.target.recorder import Recorder
 
 STAGES = ("cudagraph",)
 SKIP_LOGGERS = (
@@ -61,7 +61,7 @@ def describe(t: Any) -> str:
 class CudagraphStages:
     """Per (compile id, part): the recordings and skips seen so far, sent as one stage."""
 
-    def __init__(self, rec: Recorder) -> None:
+    def __init__(self, rec: Recording) -> None:
         self.rec = rec
         self.requested: dict[tuple[str, str], bool] = {}
         self.records: dict[tuple[str, str], list[dict[str, Any]]] = {}

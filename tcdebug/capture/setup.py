@@ -8,7 +8,7 @@ import os
 from typing import Any
 
 from tcdebug.capture.base import CaptureContext, TraceDispatcher
-from tcdebug.target.recorder import Recorder
+from tcdebug.capture.recording import Recording
 
 UNITS = (
     "tcdebug.capture.provenance",  # first: a stage's provenance arrives before its pause
@@ -50,7 +50,7 @@ def configure_torch(torch: Any) -> list[str]:
     return notes
 
 
-def install_capture(torch: Any, recorder: Recorder) -> CaptureContext:
+def install_capture(torch: Any, recorder: Recording) -> CaptureContext:
     os.environ.setdefault("TORCH_DYNAMO_AUTOMATIC_DYNAMIC_LOCAL_PGO", "0")
     dispatcher = TraceDispatcher(recorder)
     ctx = CaptureContext(recorder=recorder, handler=dispatcher, torch=torch)

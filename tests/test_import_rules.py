@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -78,7 +79,7 @@ def test_import_contracts_hold_on_the_installed_layout():
         [sys.executable, ".ci/installed_layout.py", "lint-imports"], capture_output=True, text=True, cwd=ROOT
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "5 kept, 0 broken" in proc.stdout
+    assert re.search(r"Contracts: \d+ kept, 0 broken", proc.stdout), proc.stdout
 
 
 def test_ci_runs_the_readme_test_command_verbatim():

@@ -11,7 +11,7 @@ from textual.content import Content
 from textual.markup import escape
 
 from tcdebug import stages as stage_catalog
-from tcdebug.screens.widgets.timeline import Ref
+from tcdebug.screens.ref import Ref
 from tcdebug.textsafe import safe_line
 
 if TYPE_CHECKING:

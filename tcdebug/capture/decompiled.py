@@ -77,5 +77,5 @@ def install(ctx: CaptureContext) -> None:
             return
         send(cid, status="captured", text=text, meta={"decompiler": "depyf"})
 
-    ctx.options["decompile_hook"] = ctx.torch._dynamo.convert_frame.register_bytecode_hook(hook)
+    ctx.options.bytecode_hooks.append(ctx.torch._dynamo.convert_frame.register_bytecode_hook(hook))
     ctx.handler.on("dynamo_cpp_guards_str", on_guards)

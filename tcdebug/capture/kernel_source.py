@@ -130,7 +130,7 @@ def install(ctx: CaptureContext) -> None:
     import torch._inductor.config  # noqa: F401 - the provenance switch lives there
 
     enable_provenance(ctx.torch)
-    stages = ctx.options["kernel_stages"] = KernelStages(rec)
+    stages = ctx.options.kernel_stages = KernelStages(rec)
     early_info: dict[str, dict[str, Any]] = {}  # kernel info that came before its output code
 
     def on_kernel_info(cid: str, md: dict[str, Any], payload: str | None) -> None:
@@ -178,7 +178,7 @@ def install(ctx: CaptureContext) -> None:
             info = early_info.pop(kernel.name, None)
             if info:
                 apply_kernel_info(kernel, info)
-            registry = ctx.options.get("triton_registry")
+            registry = ctx.options.triton_registry
             if registry is not None:
                 registry.claim(kernel)
         early_info.clear()

@@ -493,7 +493,7 @@ def install(ctx: CaptureContext) -> None:
 
     enable_provenance(torch)
     cap = ProvenanceCapture(ctx)
-    ctx.options["provenance"] = cap
+    ctx.options.provenance = cap
     gm_class = torch.fx.GraphModule
     original = gm_class.print_readable
 
@@ -525,4 +525,4 @@ def install(ctx: CaptureContext) -> None:
             log = logging.getLogger(name)
             log.setLevel(logging.DEBUG)
             log.addHandler(handler)
-            ctx.options.setdefault("artifact_handlers", []).append((name, handler))
+            ctx.options.artifact_handlers.append((name, handler))

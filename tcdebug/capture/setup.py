@@ -82,7 +82,7 @@ def _keep_attached(torch: Any, ctx: CaptureContext) -> None:
     def set_logs(*args: Any, **kwargs: Any) -> Any:
         result = original(*args, **kwargs)
         ctx.handler.attach()
-        for name, handler in ctx.options.get("artifact_handlers", []):
+        for name, handler in ctx.options.artifact_handlers:
             log = logging.getLogger(name)
             log.setLevel(logging.DEBUG)
             if handler not in log.handlers:

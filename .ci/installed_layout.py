@@ -2,9 +2,10 @@
 
 pyproject's `package-dir` maps `screens/` to `tcdebug.screens` and `samples/` to `tcdebug.samples`.
 An editable install does that with an import hook that neither mypy nor import-linter can follow, so
-this script builds the installed layout as a tree of symlinks under `build/typecheck/` (read from
+this script builds the installed layout as a tree of symlinks under `build/installed_layout/` (read from
 pyproject, rebuilt on every run, so new files are seen) and runs the tool there with pyproject's
-settings (`[tool.mypy]`, `[tool.importlinter]`).
+settings (`[tool.mypy]`, `[tool.importlinter]`). Messages name files by their installed path
+(`tcdebug/screens/app.py` is `screens/app.py`).
 Usage: `python .ci/installed_layout.py mypy [mypy args]` or `python .ci/installed_layout.py lint-imports`.
 """
 

@@ -12,7 +12,7 @@ from textual.markup import escape
 
 from tcdebug import stages as stage_catalog
 from tcdebug.live_ranks import is_rank_job
-from tcdebug.screens.widgets.timeline import Ref
+from tcdebug.screens.ref import Ref
 from tcdebug.textsafe import safe_line
 
 if TYPE_CHECKING:

@@ -14,8 +14,8 @@ from rich.text import Text
 
 from tcdebug import stages as stage_catalog
 from tcdebug.kernels import format_config
+from tcdebug.screens.ref import Ref
 from tcdebug.screens.safe_rich import safe_rich
-from tcdebug.screens.widgets.timeline import Ref
 from tcdebug.session import Compile, Kernel, Session, Stage
 from tcdebug.stage_text import full_text, fusion_log_line, line_count, plural
 from tcdebug.textsafe import safe_line

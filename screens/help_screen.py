@@ -12,6 +12,15 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from tcdebug.screens.diff_screen import DiffScreen
+from tcdebug.screens.main_screen import MainScreen
+from tcdebug.screens.output_screen import OutputScreen
+from tcdebug.screens.ranks_screen import RanksScreen
+from tcdebug.screens.rerun_screen import RerunScreen
+from tcdebug.screens.symbols_screen import SymbolsScreen
+from tcdebug.screens.times_screen import TimesScreen
+from tcdebug.screens.trail_screen import TrailScreen
+from tcdebug.screens.why_screen import WhyScreen
 from tcdebug.screens.widgets.timeline import GLYPHS
 
 # Keys handled by widgets rather than by a named binding.
@@ -39,21 +48,11 @@ def binding_rows(bindings: list[BindingType]) -> list[tuple[str, str, str]]:
     return rows
 
 
-def key_sections() -> list[tuple[str, list[tuple[str, str, str]]]]:
-    """(screen, rows of (key, binding id, description)) for every screen with keys."""
-    from tcdebug.screens.app import TcdebugApp
-    from tcdebug.screens.diff_screen import DiffScreen
-    from tcdebug.screens.main_screen import MainScreen
-    from tcdebug.screens.output_screen import OutputScreen
-    from tcdebug.screens.ranks_screen import RanksScreen
-    from tcdebug.screens.rerun_screen import RerunScreen
-    from tcdebug.screens.symbols_screen import SymbolsScreen
-    from tcdebug.screens.times_screen import TimesScreen
-    from tcdebug.screens.trail_screen import TrailScreen
-    from tcdebug.screens.why_screen import WhyScreen
-
+def key_sections(app_bindings: list[BindingType]) -> list[tuple[str, list[tuple[str, str, str]]]]:
+    """(screen, rows of (key, binding id, description)) for every screen with keys; `app_bindings`
+    are the keys of the app showing the help (passed in: the help screen does not import the app)."""
     return [
-        ("everywhere", binding_rows(TcdebugApp.BINDINGS)),
+        ("everywhere", binding_rows(app_bindings)),
         ("timeline and stage view", binding_rows(MainScreen.BINDINGS) + list(WIDGET_KEYS)),
         ("re-run editor (r)", binding_rows(RerunScreen.BINDINGS)),
         ("diff (d)", binding_rows(DiffScreen.BINDINGS)),
@@ -66,15 +65,15 @@ def key_sections() -> list[tuple[str, list[tuple[str, str, str]]]]:
     ]
 
 
-def help_sections() -> list[tuple[str, list[tuple[str, str, str]]]]:
+def help_sections(app_bindings: list[BindingType]) -> list[tuple[str, list[tuple[str, str, str]]]]:
     """What `?` shows: every screen's keys, then the legend of glyphs, as (key or glyph, binding id,
     description)."""
-    return [*key_sections(), ("glyphs", [(glyph, "", meaning) for glyph, meaning in GLYPHS])]
+    return [*key_sections(app_bindings), ("glyphs", [(glyph, "", meaning) for glyph, meaning in GLYPHS])]
 
 
-def keys_table() -> list[tuple[str, str, str]]:
+def keys_table(app_bindings: list[BindingType]) -> list[tuple[str, str, str]]:
     """(key, binding id, description) for every key, app-wide keys first."""
-    return [row for _, rows in key_sections() for row in rows]
+    return [row for _, rows in key_sections(app_bindings) for row in rows]
 
 
 class HelpScreen(ModalScreen[None]):
@@ -92,7 +91,7 @@ class HelpScreen(ModalScreen[None]):
         glyphs = Table(box=None, expand=True, show_edge=False, pad_edge=False, show_header=False)
         glyphs.add_column("glyph", no_wrap=True, width=6)
         glyphs.add_column("meaning", ratio=1)
-        for section, rows in help_sections():
+        for section, rows in help_sections(type(self.app).BINDINGS):
             if section == "glyphs":
                 glyphs.add_row(Text(section, "bold underline"), "")
                 for glyph, _, meaning in rows:

@@ -84,10 +84,10 @@ class RanksScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(self._title(), id="ranks-title")
-        ranks = DataTable(id="ranks-table", cursor_type="row", zebra_stripes=True)
+        ranks: DataTable[str | Text] = DataTable(id="ranks-table", cursor_type="row", zebra_stripes=True)
         ranks.border_title = "ranks (enter: show this rank)"
         yield ranks
-        divs = DataTable(id="divergences-table", cursor_type="row")
+        divs: DataTable[str | Text] = DataTable(id="divergences-table", cursor_type="row")
         divs.border_title = f"where the ranks diverge ({len(self.session.divergences)})"
         yield divs
         yield Footer()

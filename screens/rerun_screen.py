@@ -267,7 +267,7 @@ class RerunScreen(Screen[None]):
                     items.append((inp["name"], raw))
         dynamic_text = str(self.query_one("#rerun-dynamic", Select).value)
         dynamic = rerun_spec.DYNAMIC_CHOICES.get(dynamic_text)
-        spec = rerun_spec.build(items, dynamic, dynamic_given=dynamic is not self.call.dynamic)
+        spec = rerun_spec.build(items, dynamic, dynamic_given=dynamic is not call.dynamic)
         options = ";".join(f"{k}={v}" for k, v in self._compile_option_items())
         return ";".join(p for p in (spec, options) if p)
 
@@ -336,14 +336,16 @@ class RerunScreen(Screen[None]):
         self.refresh_spec()
         if not self._can_send():
             return
+        call = self.call
+        assert call is not None  # _can_send checked it
         self.token = f"ui-{next(_tokens)}"
         self.pending_run = run
         request = {
             "compile_id": self.compile_id,
-            "key": self.call.key,
+            "key": call.key,
             "spec": self.spec,
             "token": self.token,
-        }  # type: ignore[union-attr]
+        }
         if run:
             self.controller.rerun({**request, "mode": self.mode})
         else:

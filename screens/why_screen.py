@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tcdebug.screens.ref import Ref
 from tcdebug.session import Session
 from tcdebug.textsafe import safe_line, safe_text
 from tcdebug.why import WhyPart, explain
@@ -66,7 +67,5 @@ class WhyScreen(Screen[None]):
         if not part.stage or part.compile_id not in self.session.compiles:
             self.notify("this part is about the compile as a whole", timeout=3)
             return
-        from tcdebug.screens.widgets.timeline import Ref
-
         app = cast("TcdebugApp", self.app)
         app.jump_to(Ref(part.compile_id, part.stage))

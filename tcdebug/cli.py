@@ -14,6 +14,7 @@ import os
 import queue
 import signal
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -213,7 +214,7 @@ def run_headless(
     *,
     module: bool,
     out: str,
-    rerun_specs: list[str] = (),
+    rerun_specs: Sequence[str] = (),
     force: bool = False,
     ranks: bool = False,
 ) -> int:

@@ -397,7 +397,7 @@ def session_index(session: Session, *, complete: bool = True, compiles: bool = T
         "rank": session.rank,
         "rank_label": session.rank_label,  # "1 (2)": the second log of rank 1
         "trace_stats": session.trace_stats,
-        "divergences": [asdict(d) if is_dataclass(d) else d for d in session.divergences],
+        "divergences": [asdict(d) if is_dataclass(d) and not isinstance(d, type) else d for d in session.divergences],
         "main_pid": session.main_pid,
         "processes": [asdict(p) for p in session.processes.values()],
         "compiles": [

@@ -199,7 +199,7 @@ class ProvenanceIndex:
         return out
 
 
-def trail_order(key: str) -> tuple[int, int]:
+def trail_order(key: str) -> tuple[float, int]:
     """Pipeline order for trail stages: the source first, the forward before the backward."""
     stage_id, part = stage_catalog.split_key(key)
     if stage_id == "source":
@@ -254,7 +254,8 @@ def apply_dict(index: ProvenanceIndex, d: dict[str, Any]) -> None:
     items = [item_from_dict(i) for i in d.get("items", []) if isinstance(i, dict) and i.get("item_id")]
     links = [link for link in (link_from_list(v) for v in d.get("links", [])) if link is not None]
     notes = [str(n) for n in d.get("notes", []) if isinstance(n, str)]
-    symbols = d.get("symbols") if isinstance(d.get("symbols"), dict) else {}
+    raw_symbols = d.get("symbols")
+    symbols: dict[Any, Any] = raw_symbols if isinstance(raw_symbols, dict) else {}
     index.add(items, links, notes, {str(k): _symbol(v) for k, v in symbols.items() if isinstance(v, dict)})
 
 

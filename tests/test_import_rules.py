@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -70,3 +71,19 @@ def test_no_top_level_screens_package_is_installed():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     assert "screens" not in config["packages"]
     assert config["package-dir"]["tcdebug.screens"] == "screens"
+
+
+def test_import_contracts_hold_on_the_installed_layout():
+    """`[tool.importlinter]` contracts, checked with tcdebug.screens where it is installed."""
+    proc = subprocess.run(
+        [sys.executable, ".ci/installed_layout.py", "lint-imports"], capture_output=True, text=True, cwd=ROOT
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert re.search(r"Contracts: \d+ kept, 0 broken", proc.stdout), proc.stdout
+
+
+def test_ci_runs_the_readme_test_command_verbatim():
+    readme = (ROOT / "README.md").read_text()
+    command = next(line for line in (ROOT / ".ci" / "run").read_text().splitlines() if "pytest" in line)
+    assert f"\n{command}\n" in readme
+    assert "installed_layout.py mypy" in command and "installed_layout.py lint-imports" in command

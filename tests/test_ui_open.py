@@ -106,7 +106,7 @@ async def test_help_lists_every_binding_with_its_id():
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
-        ids = {binding_id for _, binding_id, _ in keys_table() if binding_id}
+        ids = {binding_id for _, binding_id, _ in keys_table(TcdebugApp.BINDINGS) if binding_id}
         assert {
             "step",
             "continue",

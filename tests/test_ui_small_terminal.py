@@ -148,7 +148,7 @@ async def test_help_has_a_legend_of_every_glyph_the_timeline_paints():
         svg += app.export_screenshot()
         for glyph, _meaning in GLYPHS:
             assert glyph.split()[0] in svg
-        rows = [row for section, rows in help_sections() for row in rows if section == "glyphs"]
+        rows = [row for section, rows in help_sections(TcdebugApp.BINDINGS) for row in rows if section == "glyphs"]
         assert [(glyph, meaning) for glyph, _, meaning in rows] == list(GLYPHS)
 
 

@@ -96,7 +96,7 @@ async def test_follow_backwards_from_a_backward_kernel(mlp_dump):
 
 
 async def test_follow_is_a_key_in_help_and_the_palette(mlp_dump):
-    assert ("f", "follow") in {(key, binding_id) for key, binding_id, _ in keys_table()}
+    assert ("f", "follow") in {(key, binding_id) for key, binding_id, _ in keys_table(TcdebugApp.BINDINGS)}
     app = TcdebugApp(load_dump(mlp_dump.out), read_only=True)
     async with app.run_test(size=(80, 24)) as pilot:
         app.jump_to(Ref("0/0", "guards"))

@@ -20,6 +20,7 @@ from textual.widgets.option_list import Option
 from tcdebug import stages as stage_catalog
 from tcdebug.errors import first_line
 from tcdebug.live_ranks import divergence_notes, rank_state
+from tcdebug.screens.ref import Ref  # re-exported: a Ref names a timeline row
 from tcdebug.screens.widgets.time_chart import mini_bar
 from tcdebug.session import Compile, Session, Stage
 from tcdebug.stage_text import plural
@@ -71,44 +72,6 @@ def is_artifact(key: str) -> bool:
 
 
 _AOT_TRAINING = {"aot_joint", "aot_forward", "aot_backward"}
-
-
-def _encode_part(part: str) -> str:
-    """A part of an option id: names from a log may hold the separator (\\x1f) or the escape (\\x1e)."""
-    if "\x1e" in part or "\x1f" in part:
-        return part.replace("\x1e", "\x1e0").replace("\x1f", "\x1e1")
-    return part
-
-
-def _decode_part(part: str) -> str:
-    return part.replace("\x1e1", "\x1f").replace("\x1e0", "\x1e") if "\x1e" in part else part
-
-
-@dataclass(frozen=True)
-class Ref:
-    """What a timeline row points at."""
-
-    compile_id: str
-    key: str = ""  # a stage key; "" for the compile row itself
-    kernel: str = ""  # a kernel name inside a kernel_source stage
-    item: str = ""  # "pending", "break:N", "recompile", "error", "divergence:N"
-
-    @property
-    def id(self) -> str:
-        return "\x1f".join(map(_encode_part, (self.compile_id, self.key, self.kernel, self.item)))
-
-    @classmethod
-    def from_id(cls, option_id: str) -> Ref:
-        compile_id, key, kernel, item = map(_decode_part, option_id.split("\x1f"))
-        return cls(compile_id, key, kernel, item)
-
-    @property
-    def stage_id(self) -> str:
-        return stage_catalog.split_key(self.key)[0] if self.key else ""
-
-    @property
-    def is_stage(self) -> bool:
-        return bool(self.key) and not self.kernel and self.item == ""
 
 
 @dataclass

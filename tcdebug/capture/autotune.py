@@ -81,4 +81,4 @@ def install(ctx: CaptureContext) -> None:
             pass
         return original(name, input_nodes, timings, *args, **kwargs)
 
-    cache.log_results = staticmethod(log_results)  # type: ignore[method-assign,assignment]
+    cache.log_results = staticmethod(log_results)

@@ -10,9 +10,15 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tcdebug.target.recorder import Recorder
+from tcdebug.capture.recording import Recording
+
+if TYPE_CHECKING:
+    from tcdebug.capture.calls import CallLog
+    from tcdebug.capture.kernel_source import KernelStages
+    from tcdebug.capture.provenance import ProvenanceCapture
+    from tcdebug.capture.triton_info import TritonRegistry
 
 TRACE_LOGGER = "torch.__trace"
 _ID_FIELDS = ("frame_id", "frame_compile_id", "attempt", "rank", "compiled_autograd_id", "has_payload")
@@ -21,11 +27,25 @@ TraceCallback = Callable[[str, dict[str, Any], str | None], None]  # (compile_id
 
 
 @dataclass
+class CaptureOptions:
+    """What a unit shares with other units and with the target; set by the unit named in the comment."""
+
+    kernel_stages: KernelStages | None = None  # kernel_source (export and triton_info add kernels to it)
+    triton_registry: TritonRegistry | None = None  # triton_info (CUDA only)
+    calls: CallLog | None = None  # calls: the recorded calls re-runs replay
+    provenance: ProvenanceCapture | None = None  # provenance
+    # inductor_ir, provenance: handlers re-attached after `torch._logging.set_logs()` (setup)
+    artifact_handlers: list[tuple[str, logging.Handler]] = field(default_factory=list)
+    # bytecode, decompiled: the handles `register_bytecode_hook` returned
+    bytecode_hooks: list[Any] = field(default_factory=list)
+
+
+@dataclass
 class CaptureContext:
-    recorder: Recorder
+    recorder: Recording
     handler: TraceDispatcher
     torch: Any
-    options: dict[str, Any] = field(default_factory=dict)
+    options: CaptureOptions = field(default_factory=CaptureOptions)
 
 
 def compile_id_of(md: dict[str, Any], fallback: str | None) -> str | None:
@@ -40,7 +60,7 @@ def compile_id_of(md: dict[str, Any], fallback: str | None) -> str | None:
 class TraceDispatcher(logging.Handler):
     """Routes records of the `torch.__trace` logger to the units that asked for them."""
 
-    def __init__(self, recorder: Recorder) -> None:
+    def __init__(self, recorder: Recording) -> None:
         super().__init__(level=logging.DEBUG)
         self.recorder = recorder
         self.routes: dict[str, list[TraceCallback]] = {}

@@ -20,5 +20,4 @@ def install(ctx: CaptureContext) -> None:
         rec.defer_bytecode_after(cid, {"text": dis_listing(new_code, "transformed bytecode")})
         return None
 
-    handle = ctx.torch._dynamo.convert_frame.register_bytecode_hook(hook)
-    ctx.options["bytecode_hook"] = handle
+    ctx.options.bytecode_hooks.append(ctx.torch._dynamo.convert_frame.register_bytecode_hook(hook))

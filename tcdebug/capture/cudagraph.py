@@ -22,11 +22,11 @@ from typing import Any
 
 from tcdebug.capture.base import CaptureContext, artifact_logger_handler
 from tcdebug.capture.kernel_source import AOT_ID
+from tcdebug.capture.recording import Recording
 from tcdebug.capture.triton_info import compile_id_str
 from tcdebug.cudagraphs import NODE_FIELDS, GraphNode, demangle, format_stage, parse_dot
 from tcdebug.kernels import split_output_code
 from tcdebug.session import Kernel
-from tcdebug.target.recorder import Recorder
 
 STAGES = ("cudagraph",)
 SKIP_LOGGERS = (
@@ -61,7 +61,7 @@ def describe(t: Any) -> str:
 class CudagraphStages:
     """Per (compile id, part): the recordings and skips seen so far, sent as one stage."""
 
-    def __init__(self, rec: Recorder) -> None:
+    def __init__(self, rec: Recording) -> None:
         self.rec = rec
         self.requested: dict[tuple[str, str], bool] = {}
         self.records: dict[tuple[str, str], list[dict[str, Any]]] = {}
@@ -169,7 +169,9 @@ def install(ctx: CaptureContext) -> None:
 
     def function_of_message(message: str) -> tuple[Any, Any] | None:
         found = _FUNCTION_RE.search(message)
-        for manager in managers if found else ():
+        if found is None:
+            return None
+        for manager in managers:
             for function_id in getattr(manager, "id_to_compile_id", {}):
                 if getattr(function_id, "id", None) == int(found.group(1)):
                     return manager, function_id

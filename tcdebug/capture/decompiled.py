@@ -21,7 +21,7 @@ STAGE = "bytecode_after_python"
 def decompiler() -> tuple[Any, str]:
     """(depyf.decompile, "") or (None, why not)."""
     try:
-        import depyf  # type: ignore[import-not-found]
+        import depyf
     except ImportError:
         return None, "depyf is not installed (pip install depyf)"
     except Exception as exc:  # noqa: BLE001 - a broken install: say so, never fail the compile
@@ -77,5 +77,5 @@ def install(ctx: CaptureContext) -> None:
             return
         send(cid, status="captured", text=text, meta={"decompiler": "depyf"})
 
-    ctx.options["decompile_hook"] = ctx.torch._dynamo.convert_frame.register_bytecode_hook(hook)
+    ctx.options.bytecode_hooks.append(ctx.torch._dynamo.convert_frame.register_bytecode_hook(hook))
     ctx.handler.on("dynamo_cpp_guards_str", on_guards)

@@ -140,7 +140,7 @@ def install(ctx: CaptureContext) -> None:
             rec.stage(cid, "aoti_wrapper", code, language="cpp", meta={"path": path})
         elif name == "inductor_aot_kernel_code":
             kernels = aoti.split_cpp_kernels(code)
-            stages = ctx.options.get("kernel_stages")
+            stages = ctx.options.kernel_stages
             if stages is not None:
                 stages.add(cid, "kernel_source.inference", kernels)
             meta = {"path": path, "kernel_count": len(kernels)}

@@ -69,7 +69,7 @@ def install(ctx: CaptureContext) -> None:
                 cid, function=code.co_name, filename=code.co_filename, firstlineno=code.co_firstlineno
             )
             rec.state(cid).backend = backend_name(frame.f_locals.get("compiler_fn") if frame else None)
-            calls = ctx.options.get("calls")
+            calls = ctx.options.calls
             if calls is not None:
                 calls.saw_compile(code)  # which frame of a decorated function Dynamo compiles
             rec.code_objects[cid] = code

@@ -58,4 +58,4 @@ def install(ctx: CaptureContext) -> None:
         log.setLevel(logging.DEBUG)
         log.propagate = False
         log.addHandler(handler)
-        ctx.options.setdefault("artifact_handlers", []).append((name, handler))
+        ctx.options.artifact_handlers.append((name, handler))

@@ -14,9 +14,9 @@ from dataclasses import asdict
 from typing import Any
 
 from tcdebug.capture.base import CaptureContext
+from tcdebug.capture.recording import Recording
 from tcdebug.kernels import apply_kernel_info, split_output_code, triton_decorator_meta
 from tcdebug.session import Kernel
-from tcdebug.target.recorder import Recorder
 
 STAGES = ("kernel_source",)
 AOT_ID = re.compile(r"# AOT ID: \['\d+_(forward|backward|inference)'\]")
@@ -26,7 +26,7 @@ _HANDLE = re.compile(r":\d+$")  # provenance names kernels `name:debug_handle`
 class KernelStages:
     """The `kernel_source` stages sent so far, so later facts about their kernels reach them."""
 
-    def __init__(self, recorder: Recorder) -> None:
+    def __init__(self, recorder: Recording) -> None:
         self.rec = recorder
         self.stages: dict[tuple[str, str], list[Kernel]] = {}  # (compile id, stage key) -> kernels
         self.dirty: set[tuple[str, str]] = set()
@@ -130,7 +130,7 @@ def install(ctx: CaptureContext) -> None:
     import torch._inductor.config  # noqa: F401 - the provenance switch lives there
 
     enable_provenance(ctx.torch)
-    stages = ctx.options["kernel_stages"] = KernelStages(rec)
+    stages = ctx.options.kernel_stages = KernelStages(rec)
     early_info: dict[str, dict[str, Any]] = {}  # kernel info that came before its output code
 
     def on_kernel_info(cid: str, md: dict[str, Any], payload: str | None) -> None:
@@ -178,7 +178,7 @@ def install(ctx: CaptureContext) -> None:
             info = early_info.pop(kernel.name, None)
             if info:
                 apply_kernel_info(kernel, info)
-            registry = ctx.options.get("triton_registry")
+            registry = ctx.options.triton_registry
             if registry is not None:
                 registry.claim(kernel)
         early_info.clear()

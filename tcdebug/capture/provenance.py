@@ -493,7 +493,7 @@ def install(ctx: CaptureContext) -> None:
 
     enable_provenance(torch)
     cap = ProvenanceCapture(ctx)
-    ctx.options["provenance"] = cap
+    ctx.options.provenance = cap
     gm_class = torch.fx.GraphModule
     original = gm_class.print_readable
 
@@ -504,7 +504,7 @@ def install(ctx: CaptureContext) -> None:
         return text
 
     print_readable.__wrapped__ = original  # type: ignore[attr-defined]
-    gm_class.print_readable = print_readable  # type: ignore[method-assign]
+    gm_class.print_readable = print_readable
     on = ctx.handler.on
     on("dynamo_start", cap.on_start)
     for trace_key, stage in GRAPH_KEYS.items():
@@ -525,4 +525,4 @@ def install(ctx: CaptureContext) -> None:
             log = logging.getLogger(name)
             log.setLevel(logging.DEBUG)
             log.addHandler(handler)
-            ctx.options.setdefault("artifact_handlers", []).append((name, handler))
+            ctx.options.artifact_handlers.append((name, handler))

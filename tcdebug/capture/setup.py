@@ -8,7 +8,7 @@ import os
 from typing import Any
 
 from tcdebug.capture.base import CaptureContext, TraceDispatcher
-from tcdebug.target.recorder import Recorder
+from tcdebug.capture.recording import Recording
 
 UNITS = (
     "tcdebug.capture.provenance",  # first: a stage's provenance arrives before its pause
@@ -60,7 +60,7 @@ def configure_torch(torch: Any) -> list[str]:
     return notes
 
 
-def install_capture(torch: Any, recorder: Recorder) -> CaptureContext:
+def install_capture(torch: Any, recorder: Recording) -> CaptureContext:
     os.environ.setdefault("TORCH_DYNAMO_AUTOMATIC_DYNAMIC_LOCAL_PGO", "0")
     dispatcher = TraceDispatcher(recorder)
     ctx = CaptureContext(recorder=recorder, handler=dispatcher, torch=torch)
@@ -99,7 +99,7 @@ def _keep_attached(torch: Any, ctx: CaptureContext) -> None:
     def set_logs(*args: Any, **kwargs: Any) -> Any:
         result = original(*args, **kwargs)
         ctx.handler.attach()
-        for name, handler in ctx.options.get("artifact_handlers", []):
+        for name, handler in ctx.options.artifact_handlers:
             log = logging.getLogger(name)
             log.setLevel(logging.DEBUG)
             if handler not in log.handlers:

@@ -150,11 +150,11 @@ def install(ctx: CaptureContext) -> None:
         return  # kernels are C++ on the CPU: nothing to autotune
     from torch._inductor.runtime.triton_heuristics import CachingAutotuner
 
-    stages = ctx.options.get("kernel_stages")
+    stages = ctx.options.kernel_stages
     if stages is None:
         raise RuntimeError("the kernel_source unit is not installed")
     registry = TritonRegistry(stages)
-    ctx.options["triton_registry"] = registry
+    ctx.options.triton_registry = registry
 
     def after(method_name: str, hook: Any) -> None:
         original = getattr(CachingAutotuner, method_name)

@@ -22,6 +22,8 @@ class CommandReader:
         self.pauser = pauser
         self.work: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self.thread = threading.Thread(target=self._run, name="tcdebug-commands", daemon=True)
+        # Set by the runner once the user's script returned: commands then run at once.
+        self.script_done = False
 
     def start(self) -> None:
         self.thread.start()
@@ -73,7 +75,7 @@ class CommandReader:
     def _closed(self) -> None:
         """The controller went away: nobody is left to answer a pause, so leave."""
         self.work.put(None)
-        if self.pauser.waiting or not getattr(self, "script_done", False):
+        if self.pauser.waiting or not self.script_done:
             _flush()
             os._exit(0)
 

@@ -9,31 +9,17 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from tcdebug import protocol
 from tcdebug import stages as stage_catalog
+from tcdebug.capture.recording import CompileState
 from tcdebug.target.pauser import Pauser
 
 ALWAYS = ("source", "bytecode_before", "dynamo_graph", "guards", "bytecode_after")
 # Stages whose facts keep arriving after they were sent (`update_stage`): Triton kernels are
 # loaded, autotuned and mapped to FX nodes only after Inductor logged the output code.
 UPDATABLE = ("kernel_source",)
-
-
-@dataclass
-class CompileState:
-    compile_id: str
-    started: float
-    paused_s: float = 0.0
-    keys: set[str] = field(default_factory=set)  # every stage sent, captured or not
-    captured: set[str] = field(default_factory=set)  # the stages torch reported
-    ended: bool = False
-    finalized: bool = False
-    pending_bytecode: dict[str, Any] | None = None
-    aot_mode: str = ""  # "training", "inference" or "" (no AOTAutograd seen)
-    backend: str = ""  # the torch.compile backend's name, when torch tells it
 
 
 class Recorder:

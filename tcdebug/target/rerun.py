@@ -8,6 +8,7 @@ model), sent as `rerun` events as it progresses.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import re
 from dataclasses import asdict
@@ -35,7 +36,7 @@ class RerunService:
         self.recorder = recorder
         self.pauser = pauser
         self.ctx = ctx
-        self.log: CallLog | None = ctx.options.get("calls") if ctx is not None else None
+        self.log: CallLog | None = ctx.options.calls if ctx is not None else None
         self._ids = itertools.count(1)
         if self.log is not None:
             for err in self.log.errors:
@@ -183,7 +184,8 @@ class RerunService:
             self.pauser.resume(mode, msg.get("breakpoints"))
         self.send(rerun)
         before = set(self.recorder.compiles)
-        invoke, setting = call.target.invoke, dynamic_setting(self.torch, call.target.ctx, dynamic)
+        invoke = call.target.invoke
+        setting: contextlib.AbstractContextManager[None] = dynamic_setting(self.torch, call.target.ctx, dynamic)
         try:
             if plan.compile_options:  # @backend / @mode / @fullgraph: a fresh torch.compile
                 invoke, setting = recompiled(self.torch, call.target, plan.compile_options, dynamic), _nothing()

@@ -46,7 +46,8 @@ def one_line_error(exc: BaseException, script: str) -> str:
     script_frames = (
         [f for f in user if os.path.abspath(f.filename) == os.path.abspath(script)] if script else []
     )
-    frame = (script_frames or user or [None])[-1]
+    candidates = script_frames or user
+    frame = candidates[-1] if candidates else None
     if frame is not None:
         where = f" ({os.path.relpath(frame.filename)}:{frame.lineno})"
     message = headline(str(exc))

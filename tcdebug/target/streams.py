@@ -66,8 +66,9 @@ def install_tagged_streams() -> None:
         old = getattr(sys, name)
         encoding = getattr(old, "encoding", None) or "utf-8"
         errors = "backslashreplace" if name == "stderr" else (getattr(old, "errors", None) or "strict")
+        # typeshed wants a buffered stream here; a raw writer works with write_through=True.
         stream = io.TextIOWrapper(  # type: ignore[type-var]
-            TaggedWriter(sock, tag, fd),  # type: ignore[arg-type]
+            TaggedWriter(sock, tag, fd),
             encoding=encoding,
             errors=errors,
             line_buffering=True,

@@ -127,7 +127,7 @@ class LazyKernel(Kernel):
             meta=kernel.meta,
         )
 
-    @property  # type: ignore[override]
+    @property
     def source(self) -> str:
         if self._source is not None:
             return self._source

@@ -1,0 +1,66 @@
+"""What capture units need from the target's recorder, as a protocol (capture never imports target).
+
+`tcdebug.target.recorder.Recorder` satisfies `Recording`; the units only see this interface.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass
+class CompileState:
+    compile_id: str
+    started: float
+    paused_s: float = 0.0
+    keys: set[str] = field(default_factory=set)  # every stage sent, captured or not
+    captured: set[str] = field(default_factory=set)  # the stages torch reported
+    ended: bool = False
+    finalized: bool = False
+    pending_bytecode: dict[str, Any] | None = None
+    aot_mode: str = ""  # "training", "inference" or "" (no AOTAutograd seen)
+    backend: str = ""  # the torch.compile backend's name, when torch tells it
+
+
+class Recording(Protocol):
+    current: str | None  # the compile in flight
+    code_objects: dict[str, Any]  # compile id -> original code object
+    finalizers: list[Callable[[], None]]  # run before the stages close
+
+    def send(self, type_: str, **fields: Any) -> None: ...
+
+    def state(self, compile_id: str) -> CompileState: ...
+
+    def mark_unavailable(self, stage_id: str, reason: str) -> None: ...
+
+    def compile_start(self, compile_id: str, **info: Any) -> None: ...
+
+    def stage(
+        self,
+        compile_id: str,
+        stage_id: str,
+        text: str,
+        *,
+        part: str = "",
+        language: str | None = None,
+        kernels: list[dict[str, Any]] | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> None: ...
+
+    def update_stage(self, compile_id: str, key: str, **changes: Any) -> bool: ...
+
+    def not_captured(self, compile_id: str, stage_id: str, reason: str, *, part: str = "") -> None: ...
+
+    def inductor_part(self, compile_id: str) -> str: ...
+
+    def defer_bytecode_after(self, compile_id: str, fields: dict[str, Any]) -> None: ...
+
+    def flush_bytecode_after(self, compile_id: str) -> None: ...
+
+    def compile_end(
+        self, compile_id: str, *, status: str, error: str = "", metrics: dict[str, Any]
+    ) -> None: ...
+
+    def finalize(self, compile_id: str, *, final: bool, failed: bool = False, error: str = "") -> None: ...

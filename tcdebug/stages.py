@@ -59,6 +59,16 @@ INDUCTOR_STAGES = (
     "kernel_source",
 )
 
+# The FX graph stages, in pipeline order: compared across ranks, and read for provenance in traces.
+GRAPH_STAGES = (
+    "dynamo_graph",
+    "aot_joint",
+    "aot_forward",
+    "aot_backward",
+    "aot_inference",
+    "inductor_post_grad_graph",
+)
+
 
 def kind(stage_id: str) -> StageKind:
     """The kind for a stage id; unknown ids (e.g. from newer dumps) get a text kind."""

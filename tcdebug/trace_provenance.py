@@ -31,14 +31,7 @@ from tcdebug.provenance import (
 )
 from tcdebug.session import Compile, Session
 
-GRAPH_STAGES = (
-    "dynamo_graph",
-    "aot_joint",
-    "aot_forward",
-    "aot_backward",
-    "aot_inference",
-    "inductor_post_grad_graph",
-)
+GRAPH_STAGES = stage_catalog.GRAPH_STAGES
 _FILE_COMMENT = re.compile(
     r"^\s*# File: (?P<file>.+?):(?P<line>\d+) in (?P<fn>[^,]+)(?:, code: (?P<code>.*))?$"
 )

@@ -18,15 +18,7 @@ from tcdebug.session import Session, Stage
 
 LOG_GLOB = "dedicated_log_torch_trace*"
 _RANK_RE = re.compile(r"rank_(\d+)_")
-# Graph stages compared across ranks (by payload md5), in pipeline order.
-GRAPH_STAGES = (
-    "dynamo_graph",
-    "aot_joint",
-    "aot_forward",
-    "aot_backward",
-    "aot_inference",
-    "inductor_post_grad_graph",
-)
+GRAPH_STAGES = stage_catalog.GRAPH_STAGES  # compared across ranks (by payload md5)
 
 
 @dataclass

@@ -573,27 +573,19 @@ def _resolve_interned(record: Record, table: dict[int, str]) -> None:
 def _add_payload_line(p: _Pending, raw: bytes, end: int) -> None:
     p.end = end
     # `raw` comes without its newline (see `_lines`); a CRLF conversion leaves a `\r`
-    content = raw[1:].removesuffix(b"\r")
-    if not p.first:
-        p.md5.update(b"\n")
-    p.md5.update(content)
-    p.first = False
-    try:
-        text = content.decode("utf-8")
-    except UnicodeDecodeError:
-        p.bad_utf8 = True
-        return
-    if p.lines is not None:
-        p.lines.append(text)
-    if p.count and "+- " in text and "GuardManager" not in text:
-        p.record.line_counts += 1
+    _add_payload_text(p, raw[1:].removesuffix(b"\r"))
 
 
 def _add_payload_run(p: _Pending, run: PayloadRun, end: int) -> None:
     """`_add_payload_line` for every line of `run`, in bulk."""
     p.end = end
     data = run.data.replace(b"\r\n", b"\n").removesuffix(b"\r")  # a CRLF conversion leaves `\r`s
-    content = data[1:].replace(b"\n\t", b"\n")  # each line without its leading tab
+    _add_payload_text(p, data[1:].replace(b"\n\t", b"\n"))  # each line without its leading tab
+
+
+def _add_payload_text(p: _Pending, content: bytes) -> None:
+    """Fold payload lines (without their tabs, joined by newlines) into `p`: the md5, the text
+    when it is kept, and the guard count. A payload with non-UTF-8 bytes is dropped whole."""
     if not p.first:
         p.md5.update(b"\n")
     p.md5.update(content)

@@ -7,7 +7,7 @@ the variants' order rotating every round), `--rounds N` (default 5).
 
 On the GPU box: `python benchmarks/gpu_overhead.py --rounds 5`; `--attribute` adds tcdebug runs
 with groups of capture units switched off (`$TCDEBUG_SKIP_UNITS`), to see what costs the time.
-`--quick` checks the harness with a one-op compile, on the CPU when there is no CUDA.
+`--script NAME` keeps one script (repeatable). `--quick` checks the harness with a one-op compile, on the CPU when there is no CUDA.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import subprocess
 import sys
 from collections.abc import Sequence
 
-from capture_overhead import TINY, build_section, measure
+from capture_overhead import TINY, build_section, measure, run_once
 from common import BENCH, SAMPLES, Section, finish
 
 SCRIPTS = (BENCH / "scripts" / "gpt2_train.py", SAMPLES / "transformer_block.py")
@@ -55,7 +55,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--attribute", action="store_true", help="also tcdebug with groups of capture units off (slower)"
     )
+    parser.add_argument(
+        "--script", action="append", metavar="NAME", help="only this script (by file name; repeatable)"
+    )
+    parser.add_argument(
+        "--warmup",
+        type=int,
+        default=1,
+        help="untimed plain runs of each script first (default 1): a fresh box reads torch, Triton "
+        "and ptxas from a cold disk on the first run, which would flatter every later variant",
+    )
     ns = parser.parse_args(argv)
+    scripts = tuple(s for s in SCRIPTS if not ns.script or s.name in ns.script or s.stem in ns.script)
     device = cuda_device()
     if ns.quick:
         section = build_section(measure((TINY,), 1, (*VARIANTS, ATTRIBUTE[0])), 1, target=TARGET_RATIO)
@@ -67,8 +78,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return finish(section, ns.json)
     rounds = max(ns.rounds, 1)
     variants = VARIANTS + (ATTRIBUTE if ns.attribute else ())
-    section = build_section(measure(SCRIPTS, rounds, variants), rounds, target=TARGET_RATIO)
+    for script in scripts:
+        for _ in range(max(ns.warmup, 0)):
+            run_once("python", script)
+    section = build_section(measure(scripts, rounds, variants), rounds, target=TARGET_RATIO)
     section.title = f"GPU capture overhead on {device} (cold compiles, median of {rounds} rotating rounds)"
+    if ns.warmup > 0:
+        section.notes.append(f"{ns.warmup} untimed plain run(s) of each script first (cold disk on a fresh box)")
     return finish(section, ns.json)
 
 

@@ -23,6 +23,7 @@ from tcdebug.session import Session
 ROOT = Path(__file__).resolve().parent.parent
 DDP = str(ROOT / "samples" / "ddp.py")
 DIVERGE = str(ROOT / "samples" / "rank_divergence.py")
+FSDP = str(ROOT / "samples" / "fsdp.py")
 
 
 def test_split_torchrun_finds_the_launcher_after_tcdebugs_options() -> None:
@@ -97,6 +98,31 @@ def test_dump_flags_a_forced_divergence_and_a_rank_that_left_early(tmp_path: Pat
     assert index(out / "ranks" / "1")["exit_code"] == 0
     assert "rank 1: leaving early" in (out / "ranks" / "1" / "output.txt").read_text()
     assert "tanh" in next((out / "ranks" / "1" / "compiles").glob("0-0*/*dynamo_graph*")).read_text()
+
+
+@pytest.mark.slow
+def test_dump_of_an_fsdp2_job_writes_both_ranks_and_names_the_fsdp_hook_breaks(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    proc = run_dump(out, FSDP, "--backend", "aot_eager", "--steps", "1")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    ranks = {n: index(out / "ranks" / n) for n in ("0", "1")}
+    for label, ix in ranks.items():
+        comps = {c["compile_id"]: c for c in ix["compiles"]}
+        # Net.forward (0/0) breaks at block 0's FSDP2 pre-forward hook inside its loop: Dynamo falls
+        # back to eager for that frame; each Block.forward compiles on its own (1/1: block 1's input
+        # requires grad, block 0's does not).
+        assert list(comps) == ["0/0", "1/0", "1/1"], list(comps)
+        assert comps["0/0"]["function"] == "forward" and comps["0/0"]["status"] == "failed"
+        [gb] = comps["0/0"]["graph_breaks"]
+        assert "_fully_shard/_fsdp_common.py" in gb["user_stack"][-1]
+        assert "requires_grad mismatch" in comps["1/1"]["recompile_reason"]
+        assert {s["id"] for s in comps["1/0"]["stages"] if s["status"] == "captured"} >= {"dynamo_graph", "aot_forward"}
+        why = next((out / "ranks" / label / "compiles").glob("0-0*/why.md")).read_text()
+        assert "FSDP2 hook (inferred from the user stack)" in why
+    assert not index(out)["divergences"]  # every rank: the same compiles, graphs and breaks
+    assert "1x Attempted to call function marked as skipped (at an FSDP2 hook)" not in proc.stdout
+    assert "2x Attempted to call function marked as skipped (at an FSDP2 hook)" in proc.stdout
+    assert "rank 1: loss" in (out / "ranks" / "1" / "output.txt").read_text()
 
 
 @pytest.mark.slow

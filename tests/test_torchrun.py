@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from pilot import wait_until
+from textual.widgets import DataTable, Static
 
 from tcdebug import session as model
 from tcdebug.launch import split_torchrun
@@ -276,3 +277,70 @@ def test_the_output_pane_marks_each_ranks_lines() -> None:
     )
     assert tagged_output(s) == "launcher says\n[rank 0] a\n[rank 0] b\n[rank 1] c\n[rank 0]  more\n"
     assert [c.text for c in rank_sessions(s)["1"].output] == ["c\n"]  # OUT/ranks/1/output.txt
+
+
+def shown_ranks(screen: RanksScreen) -> dict[str, str]:
+    """Rank -> the status the open ranks screen paints now (its table, not the session)."""
+    table = screen.query_one("#ranks-table", DataTable)
+    return {str(table.get_row_at(i)[1]): str(table.get_row_at(i)[-1]) for i in range(table.row_count)}
+
+
+def shown_divergences(screen: RanksScreen) -> list[str]:
+    table = screen.query_one("#divergences-table", DataTable)
+    return [" ".join(str(cell) for cell in table.get_row_at(i)) for i in range(table.row_count)]
+
+
+def shown_output(screen: RanksScreen) -> str:
+    pane = screen.query_one("#rank-output", Static)
+    return f"{pane.border_title}\n{pane.render()}"
+
+
+@pytest.mark.slow
+async def test_four_ranks_live_the_ranks_screen_follows_the_job_while_open() -> None:
+    """4 ranks in lockstep; `R` stays open while they step, diverge, leave and finish: its rows,
+    divergences and the output pane refresh as events arrive."""
+    app = build_live_app(
+        ["tcdebug.target.torchrun", "--nproc-per-node", "4", DIVERGE, "--exit-early"], module=True
+    )
+
+    def pauses() -> list[tuple[str, str]]:
+        infos = rank_processes(app.session)
+        found = [app.session.pauses.get(i.pid) for i in infos.values()]
+        return [p for p in found if p is not None] if len(infos) == 4 and all(found) else []
+
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: len(pauses()) == 4, what="all four ranks paused")
+        assert pauses() == [(f"0/0@r{r}", "source") for r in range(4)]  # lockstep: the same stage
+        await pilot.press("R")
+        screen = app.screen
+        assert isinstance(screen, RanksScreen)
+        assert shown_ranks(screen) == {str(r): "paused at source of 0/0" for r in range(4)}
+        assert "(nothing printed yet)" in shown_output(screen)
+        await pilot.press("n")  # n from the open ranks screen: all four step together
+        await wait_until(
+            pilot,
+            lambda: set(shown_ranks(screen).values()) == {"paused at bytecode_before of 0/0"},
+            what="the open screen shows every rank's next stage",
+        )
+        assert app.screen is screen  # never closed and reopened
+        await pilot.press("g")  # release every rank: rank 1 leaves after 0/0, the others go on
+        await wait_until(
+            pilot,
+            lambda: set(shown_ranks(screen).values()) == {"finished (exit code 0)"},
+            what="every rank finished, on the open screen",
+        )
+        await wait_until(pilot, lambda: len(shown_divergences(screen)) >= 2, what="the divergences")
+        divs = shown_divergences(screen)
+        assert any(d.startswith("0/0 graph 1 ") and "rank 1: graph B" in d for d in divs), divs
+        assert any(d.startswith("1/0 compile ids") and "not on rank 1" in d for d in divs), divs
+        table = screen.query_one("#ranks-table", DataTable)
+        rows = {str(table.get_row_at(i)[1]): table.get_row_at(i) for i in range(4)}
+        assert [rows[str(r)][2] for r in range(4)] == ["2", "1", "2", "2"]  # compiles: rank 1 left early
+        assert [rows[str(r)][6] for r in range(4)] == ["", "yes", "", ""]  # diverges
+        await pilot.press("down")  # the cursor on rank 1: its output
+        assert "output of rank 1" in shown_output(screen) and "rank 1: leaving early" in shown_output(screen)
+        await pilot.press("down")
+        assert "rank 2: done" in shown_output(screen) and "leaving early" not in shown_output(screen)
+        assert app.screen is screen
+        await pilot.press("escape")
+        await pilot.press("q")

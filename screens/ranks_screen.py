@@ -134,6 +134,8 @@ class RanksScreen(Screen[None]):
         """Rebuild the rows, the divergences and the output pane from the session as it is now
         (a live job: the app calls it as events arrive). The cursors stay on the same rows."""
         ranks = self.query_one("#ranks-table", DataTable)
+        if not ranks.columns:
+            return  # not mounted yet: `on_mount` fills it
         at_rank = self._cursor_rank()
         ranks.clear()
         for rank, name, compiles, breaks, recompiles, skipped, diverges in rank_rows(self.session):

@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Static
 from tcdebug import session as model
 from tcdebug.launch import split_torchrun
 from tcdebug.live_ranks import LiveRanks, lockstep_plan, rank_processes, rank_sessions, tagged_output
-from tcdebug.screens.app import build_live_app
+from tcdebug.screens.app import TcdebugApp, build_live_app
 from tcdebug.screens.diff_screen import DiffScreen
 from tcdebug.screens.ranks_screen import RanksScreen, rank_rows
 from tcdebug.screens.widgets.timeline import Ref, TimelineState, build_rows
@@ -344,3 +344,37 @@ async def test_four_ranks_live_the_ranks_screen_follows_the_job_while_open() -> 
         assert app.screen is screen
         await pilot.press("escape")
         await pilot.press("q")
+
+
+async def test_the_open_ranks_screen_shows_each_ranks_state_and_output_as_events_arrive() -> None:
+    """The events a live job's controller delivers, through the app's own event path (no torch):
+    the open `R` screen repaints a rank that runs, pauses, prints and dies."""
+    app = TcdebugApp(Session())
+    async with app.run_test(size=(100, 30)) as pilot:
+        for ev in [
+            {"type": "hello", "pid": 100, "script": "tcdebug.target.torchrun", "argv": ["x"]},
+            {"type": "process", "pid": 200, "rank": 0, "label": "rank 0", "stepping": True},
+            {"type": "process", "pid": 201, "rank": 1, "label": "rank 1", "stepping": True},
+        ]:
+            app.forward_event(ev)
+        await wait_until(pilot, lambda: len(app.session.ranks) == 2, what="two ranks")
+        await pilot.press("R")
+        screen = app.screen
+        assert isinstance(screen, RanksScreen)
+        assert shown_ranks(screen) == {"0": "running", "1": "running"}
+        for ev in [
+            start(200, 0, "0/0"),
+            stage(200, 0, "0/0", "dynamo_graph"),
+            {"type": "output", "stream": "stdout", "rank": 0, "pid": 200, "text": "step 1 [red]\n"},
+            {"type": "process_end", "pid": 201},  # rank 1 ended without an exit code (killed)
+        ]:
+            app.forward_event(ev)
+        await wait_until(pilot, lambda: shown_ranks(screen)["1"].startswith("died"), 20, "rank 1 died")
+        assert shown_ranks(screen) == {
+            "0": "paused at dynamo_graph of 0/0",
+            "1": "died (no exit code reached tcdebug: killed, or os._exit)",
+        }
+        assert "output of rank 0" in shown_output(screen) and "step 1 [red]" in shown_output(screen)
+        divs = shown_divergences(screen)
+        assert any("rank ended" in d and "rank 1 died" in d for d in divs), divs
+        assert app.screen is screen

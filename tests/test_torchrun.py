@@ -17,7 +17,8 @@ from tcdebug.launch import split_torchrun
 from tcdebug.live_ranks import LiveRanks, lockstep_plan, rank_processes, rank_sessions, tagged_output
 from tcdebug.screens.app import TcdebugApp, build_live_app
 from tcdebug.screens.diff_screen import DiffScreen
-from tcdebug.screens.ranks_screen import RanksScreen, rank_rows
+from tcdebug.screens.ranks_screen import RanksScreen
+from tcdebug.screens.why_screen import WhyScreen
 from tcdebug.screens.widgets.timeline import Ref, TimelineState, build_rows
 from tcdebug.session import Session
 
@@ -127,70 +128,47 @@ def test_dump_of_an_fsdp2_job_writes_both_ranks_and_names_the_fsdp_hook_breaks(t
 
 
 @pytest.mark.slow
-async def test_app_steps_ranks_in_lockstep_and_shows_divergence_live() -> None:
+async def test_app_steps_an_fsdp2_job_in_lockstep_and_explains_the_fsdp_hook_break() -> None:
     app = build_live_app(
-        ["tcdebug.target.torchrun", "--nproc-per-node", "2", DIVERGE, "--exit-early"], module=True
+        ["tcdebug.target.torchrun", "--nproc-per-node", "2", FSDP, "--backend", "aot_eager", "--steps", "1"],
+        module=True,
     )
 
-    def ranks_paused() -> list[tuple[str, str]]:
+    def pauses() -> list[tuple[str, str]]:
         infos = rank_processes(app.session)
-        if len(infos) < 2:
-            return []
-        pauses = [app.session.pauses.get(i.pid) for i in infos.values()]
-        return [p for p in pauses if p is not None] if all(pauses) else []
+        found = [app.session.pauses.get(i.pid) for i in infos.values()]
+        return [p for p in found if p is not None] if len(infos) == 2 and all(found) else []
 
-    told: list[str] = []  # every toast, as the user saw it
-    notify = app.notify
-    app.notify = lambda msg, **kw: (told.append(msg), notify(msg, **kw))[1]  # type: ignore[method-assign]
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_until(pilot, lambda: len(ranks_paused()) == 2, what="both ranks paused")
-        assert ranks_paused() == [("0/0@r0", "source"), ("0/0@r1", "source")]  # the same stage
-        assert "process group timeout 30 min" in " ".join(told)
-        for _ in range(3):  # n: both ranks step together to the same next stage
-            before = ranks_paused()
+        await wait_until(pilot, lambda: len(pauses()) == 2, what="both ranks paused")
+        assert pauses() == [("0/0@r0", "source"), ("0/0@r1", "source")]
+        seen = [pauses()]
+        while len(seen) < 4:  # n: both step together, through Net.forward (0/0) into Block.forward (1/0)
             await pilot.press("n")
-            await wait_until(
-                pilot,
-                lambda before=before: len(ranks_paused()) == 2 and ranks_paused() != before,
-                what="both ranks at the next stage",
-            )
-            await wait_until(pilot, lambda: ranks_paused()[0][1] == ranks_paused()[1][1], what="lockstep")
-        labels = [str(r.label) for r in build_rows(app.session, TimelineState(live=True))]
-        assert any(text.startswith("■ rank 1 (pid") and "paused at" in text for text in labels), labels
-        # Follow one rank: lockstep off, n drives only the rank paused last; the other stays put.
-        await palette(pilot, "lockstep off")
-        assert not app.lockstep
-        before = ranks_paused()
-        followed = app.session.paused_pid
-        await pilot.press("n")
-        await wait_until(pilot, lambda: app.session.pauses.get(followed) not in (None, *before), what="one step")
-        other = [i.pid for i in rank_processes(app.session).values() if i.pid != followed][0]
-        assert app.session.pauses.get(other) in before  # still where it was
-        await palette(pilot, "lockstep on")
-        assert app.lockstep
-        await pilot.press("g")  # release every rank
-        await wait_until(pilot, lambda: app.session.state in (model.FINISHED, model.FAILED), what="the end")
-        await wait_until(pilot, lambda: len(app.session.divergences) >= 2, what="the divergences")
-        assert any("ranks diverge: 0/0 Dynamo FX graph differs" in t for t in told), told
-        labels = [str(r.label) for r in build_rows(app.session, TimelineState(live=True))]
-        warned = [
-            t
-            for t in labels
-            if t.startswith("  ≠ Dynamo FX graph differs: rank 0: graph A | rank 1: graph B")
-        ]
-        assert len(warned) == 2, labels  # under rank 0's 0/0 and under rank 1's
-        assert any("■ rank 1 (pid" in text and "finished (exit code 0)" in text for text in labels), labels
-        await pilot.press("R")
-        assert isinstance(app.screen, RanksScreen)
-        rows = {row[0]: row for row in rank_rows(app.session)}
-        assert rows["1"][1] == "finished (exit code 0)" and rows["0"][2] == 2 and rows["1"][2] == 1
-        await pilot.press("escape")
-        app.main_screen.select(Ref("0/0@r1", "dynamo_graph"))
+            await wait_until(pilot, lambda: pauses() not in ([], seen[-1]), what="the next stage")
+            await wait_until(pilot, lambda: core_ids(pauses()) == 1, what="both ranks at one stage")
+            seen.append(pauses())
+        # Across the FSDP2 hooks' all-gathers (eager, between the compiles), both ranks together.
+        assert [cid for cid, _ in seen[-1]] == ["1/0@r0", "1/0@r1"], seen
+        await pilot.press("g")
+        await wait_until(pilot, lambda: app.session.state == model.FINISHED, what="the end")
+        for rank in (0, 1):
+            ids = [c.compile_id for c in app.session.ordered_compiles() if c.compile_id.endswith(f"@r{rank}")]
+            assert ids == [f"0/0@r{rank}", f"1/0@r{rank}", f"1/1@r{rank}"], ids
+        assert not app.session.divergences
+        app.main_screen.select(Ref("0/0@r1"))
         await pilot.pause(0.2)
-        await pilot.press("d")  # both ranks' versions of the diverging compile
-        assert isinstance(app.screen, DiffScreen) and app.screen.other_id == "0/0@r0"
+        await pilot.press("w")  # why 0/0 broke: at block 0's FSDP2 hook
+        assert isinstance(app.screen, WhyScreen)
+        lines = [line for part in app.screen.parts for line in part.lines]
+        assert any(line.startswith("FSDP2 hook (inferred from the user stack)") for line in lines), lines
         await pilot.press("escape")
         await pilot.press("q")
+
+
+def core_ids(pauses: list[tuple[str, str]]) -> int:
+    """How many different (compile id without the rank, stage) the ranks are paused at."""
+    return len({(cid.rsplit("@r", 1)[0], key) for cid, key in pauses})
 
 
 def rank_job(*events: dict) -> Session:
@@ -268,6 +246,30 @@ def test_a_missing_compile_is_flagged_only_once_the_rank_went_past_it() -> None:
     assert div.summary == "- rank 1 failed (exit code 3: the script called sys.exit(3)) while rank 0 went on"
 
 
+def test_a_divergence_seen_while_a_rank_still_compiled_is_completed_in_place() -> None:
+    s = rank_job({"type": "process", "pid": 202, "rank": 2, "label": "rank 2", "stepping": True})
+    live = LiveRanks(s)
+
+    def end(pid: int, rank: int, breaks: int) -> list:
+        new = []
+        for ev in [
+            start(pid, rank, "0/0"),
+            *[{"type": "graph_break", "pid": pid, "rank": rank, "compile_id": f"0/0@r{rank}", "reason": "x"}]
+            * breaks,
+            {"type": "compile_end", "pid": pid, "rank": rank, "compile_id": f"0/0@r{rank}", "status": "ok"},
+        ]:
+            s.apply(ev)
+            new += live.update(ev)
+        return new
+
+    assert end(200, 0, 1) == []
+    [div] = end(201, 1, 0)  # rank 2 still runs: flagged with what is known
+    assert div.detail == "breaks differently: rank 0: 1 graph break; rank 1: 0 graph breaks"
+    assert end(202, 2, 1) == []  # not new, but completed
+    [div] = s.divergences
+    assert div.detail == "breaks differently: ranks 0, 2: 1 graph break; rank 1: 0 graph breaks"
+
+
 def test_the_output_pane_marks_each_ranks_lines() -> None:
     s = rank_job(
         {"type": "output", "stream": "stderr", "text": "launcher says\n"},
@@ -296,9 +298,11 @@ def shown_output(screen: RanksScreen) -> str:
 
 
 @pytest.mark.slow
-async def test_four_ranks_live_the_ranks_screen_follows_the_job_while_open() -> None:
-    """4 ranks in lockstep; `R` stays open while they step, diverge, leave and finish: its rows,
-    divergences and the output pane refresh as events arrive."""
+async def test_four_ranks_live_lockstep_divergence_early_exit_on_the_ranks_screen_as_it_happens() -> None:
+    """4 ranks in lockstep (n from the main screen and from `R`), one rank followed alone, then
+    released: `R` stays open while they diverge, leave and finish; its rows, divergences and the
+    output pane refresh as events arrive. The timeline warns under each rank's diverging compile
+    and `d` diffs two ranks' versions."""
     app = build_live_app(
         ["tcdebug.target.torchrun", "--nproc-per-node", "4", DIVERGE, "--exit-early"], module=True
     )
@@ -308,9 +312,13 @@ async def test_four_ranks_live_the_ranks_screen_follows_the_job_while_open() -> 
         found = [app.session.pauses.get(i.pid) for i in infos.values()]
         return [p for p in found if p is not None] if len(infos) == 4 and all(found) else []
 
+    told: list[str] = []  # every toast, as the user saw it
+    notify = app.notify
+    app.notify = lambda msg, **kw: (told.append(msg), notify(msg, **kw))[1]  # type: ignore[method-assign]
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: len(pauses()) == 4, what="all four ranks paused")
         assert pauses() == [(f"0/0@r{r}", "source") for r in range(4)]  # lockstep: the same stage
+        assert "process group timeout 30 min" in " ".join(told)
         await pilot.press("R")
         screen = app.screen
         assert isinstance(screen, RanksScreen)
@@ -323,6 +331,23 @@ async def test_four_ranks_live_the_ranks_screen_follows_the_job_while_open() -> 
             what="the open screen shows every rank's next stage",
         )
         assert app.screen is screen  # never closed and reopened
+        await pilot.press("escape")
+        labels = [str(r.label) for r in build_rows(app.session, TimelineState(live=True))]
+        assert any(text.startswith("■ rank 3 (pid") and "paused at" in text for text in labels), labels
+        # Follow one rank: lockstep off, n drives only the rank paused last; the others stay put.
+        await palette(pilot, "lockstep off")
+        assert not app.lockstep
+        before = pauses()
+        followed = app.session.paused_pid
+        await pilot.press("n")
+        await wait_until(pilot, lambda: app.session.pauses.get(followed) not in (None, *before), what="one step")
+        others = [i.pid for i in rank_processes(app.session).values() if i.pid != followed]
+        assert all(app.session.pauses.get(pid) in before for pid in others)  # still where they were
+        await palette(pilot, "lockstep on")
+        assert app.lockstep
+        await pilot.press("R")
+        screen = app.screen
+        assert isinstance(screen, RanksScreen)
         await pilot.press("g")  # release every rank: rank 1 leaves after 0/0, the others go on
         await wait_until(
             pilot,
@@ -342,6 +367,17 @@ async def test_four_ranks_live_the_ranks_screen_follows_the_job_while_open() -> 
         await pilot.press("down")
         assert "rank 2: done" in shown_output(screen) and "leaving early" not in shown_output(screen)
         assert app.screen is screen
+        await pilot.press("escape")
+        assert any("ranks diverge: 0/0 Dynamo FX graph differs" in t for t in told), told
+        labels = [str(r.label) for r in build_rows(app.session, TimelineState(live=True))]
+        # Flagged as soon as two ranks had ended 0/0, completed as the others ended it.
+        warned = [t for t in labels if t.startswith("  ≠ Dynamo FX graph differs: ranks 0, 2, 3: graph A")]
+        assert len(warned) == 4 and all("rank 1: graph B" in t for t in warned), labels  # under each 0/0
+        assert any("■ rank 1 (pid" in text and "finished (exit code 0)" in text for text in labels), labels
+        app.main_screen.select(Ref("0/0@r1", "dynamo_graph"))
+        await pilot.pause(0.2)
+        await pilot.press("d")  # two ranks' versions of the diverging compile
+        assert isinstance(app.screen, DiffScreen) and app.screen.other_id == "0/0@r0"
         await pilot.press("escape")
         await pilot.press("q")
 

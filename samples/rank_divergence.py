@@ -1,11 +1,12 @@
-"""Two ranks that diverge on purpose: run it under torchrun.
+"""Ranks that diverge on purpose (2 or more): run it under torchrun.
 
     tcdebug torchrun --nproc-per-node 2 samples/rank_divergence.py [--exit-early] [--backend B]
+    tcdebug torchrun --nproc-per-node 4 samples/rank_divergence.py --exit-early
 
 - `scale` reads a rank-dependent global: rank 1 traces a different graph (an extra `tanh`) for
   the same compile id 0/0.
-- With `--exit-early`, rank 1 leaves (exit code 0) after that compile while rank 0 goes on and
-  compiles `norm` (1/0) on its own.
+- With `--exit-early`, rank 1 leaves (exit code 0) after that compile while the other ranks go on
+  and compile `norm` (1/0) without it.
 """
 
 import argparse

@@ -195,6 +195,7 @@ class TcdebugApp(App[int]):
         self._quitting = False
         self._follow_next_pause = False  # a re-run was started: show where it pauses first
         self._output_dirty = False
+        self._ranks_dirty = False  # a rank job changed since the open ranks screen was refreshed
         self.live_ranks = LiveRanks(session)  # a `tcdebug torchrun` job: its ranks and divergences
         self.lockstep = True  # ranks step together (see `lockstep_plan`); off: n drives the paused one
         self._warned_timeout = False
@@ -387,6 +388,7 @@ class TcdebugApp(App[int]):
         kind = event.get("type")
         self._apply(event)
         diverged = self.live_ranks.update(event)
+        self._ranks_dirty = self._ranks_dirty or is_rank_job(self.session)
         if kind == "output":
             self._output_dirty = True
             return
@@ -458,6 +460,9 @@ class TcdebugApp(App[int]):
         if self._output_dirty and isinstance(self.screen, OutputScreen):
             self._output_dirty = False
             self.screen.refresh_output()
+        if self._ranks_dirty and isinstance(self.screen, RanksScreen):
+            self._ranks_dirty = False
+            self.screen.refresh_ranks()  # a live job: states, counts, divergences, output
 
     # ----- stepping ------------------------------------------------------------------
     def _can_drive(self, what: str) -> bool:

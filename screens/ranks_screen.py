@@ -1,8 +1,11 @@
-"""The ranks screen: one row per rank of a multi-rank TORCH_TRACE, and where the ranks diverge.
+"""The ranks screen: one row per rank of a multi-rank TORCH_TRACE or a live torchrun job, where
+the ranks diverge, and the output of the rank under the cursor.
 
 Choosing a rank (enter on its row) posts `RanksScreen.RankSelected`; choosing a divergence
 posts it for the first rank that differs, with the compile id to show. The app swaps the
-session it displays; this screen never changes `app.session` itself.
+session it displays; this screen never changes `app.session` itself. In a live job the app calls
+`refresh_ranks` as events arrive: the rows (status, counts), the divergences and the output pane
+follow the job while the screen stays open, the cursor on the same rank.
 """
 
 from __future__ import annotations
@@ -19,6 +22,9 @@ from textual.widgets import DataTable, Footer, Static
 
 from tcdebug.screens.safe_rich import safe_label
 from tcdebug.session import Session
+from tcdebug.textsafe import safe_text
+
+OUTPUT_LINES = 6  # the output pane: the last lines of the rank under the cursor
 
 RankCallback = Callable[[str, Session, str], None]
 
@@ -44,6 +50,16 @@ def rank_rows(session: Session) -> list[tuple[str, str, int, int, int, int, str]
             )
         )
     return rows
+
+
+def rank_output(session: Session, rank: str, lines: int = OUTPUT_LINES) -> str:
+    """The last `lines` lines `rank` printed: from the live job's output (chunks tagged with the
+    rank) or from the rank's own session (a trace or a dump)."""
+    chunks = [c for c in session.output if c.rank is not None and str(c.rank) == rank]
+    if not chunks and rank in session.ranks:
+        chunks = list(session.ranks[rank].output)
+    text = "".join(c.text for c in chunks)
+    return "\n".join(text.splitlines()[-lines:])
 
 
 class RanksScreen(Screen[None]):
@@ -90,6 +106,7 @@ class RanksScreen(Screen[None]):
         divs: DataTable[str | Text] = DataTable(id="divergences-table", cursor_type="row")
         divs.border_title = f"where the ranks diverge ({len(self.session.divergences)})"
         yield divs
+        yield Static(id="rank-output")
         yield Footer()
 
     def _title(self) -> Text:
@@ -107,6 +124,20 @@ class RanksScreen(Screen[None]):
         ranks.add_columns(
             "", "rank", "compiles", "graph breaks", "recompiles", "skipped", "diverges", "log / status"
         )
+        self.query_one("#divergences-table", DataTable).add_columns("compile", "kind", "ranks", "what differs")
+        self.refresh_ranks()
+        if self.current_rank is not None and self.current_rank in self.session.ranks:
+            ranks.move_cursor(row=ranks.get_row_index(self.current_rank))
+        ranks.focus()
+
+    def refresh_ranks(self) -> None:
+        """Rebuild the rows, the divergences and the output pane from the session as it is now
+        (a live job: the app calls it as events arrive). The cursors stay on the same rows."""
+        ranks = self.query_one("#ranks-table", DataTable)
+        if not ranks.columns:
+            return  # not mounted yet: `on_mount` fills it
+        at_rank = self._cursor_rank()
+        ranks.clear()
         for rank, name, compiles, breaks, recompiles, skipped, diverges in rank_rows(self.session):
             marker = "▶" if rank == self.current_rank else ""
             ranks.add_row(
@@ -120,8 +151,12 @@ class RanksScreen(Screen[None]):
                 safe_label(name),  # log names and divergence texts come from the logs: never markup
                 key=rank,
             )
+        if at_rank is not None and at_rank in self.session.ranks:
+            ranks.move_cursor(row=ranks.get_row_index(at_rank), animate=False)
         divs = self.query_one("#divergences-table", DataTable)
-        divs.add_columns("compile", "kind", "ranks", "what differs")
+        div_row = divs.cursor_row
+        divs.clear()
+        divs.border_title = f"where the ranks diverge ({len(self.session.divergences)})"
         if not self.session.divergences:
             divs.add_row(
                 "", "", "", "the ranks agree: same compile ids, graphs and recompile reasons", key="none"
@@ -135,9 +170,31 @@ class RanksScreen(Screen[None]):
                 safe_label(d.detail),
                 key=f"div{i}",
             )
-        if self.current_rank is not None and self.current_rank in self.session.ranks:
-            ranks.move_cursor(row=ranks.get_row_index(self.current_rank))
-        ranks.focus()
+        if 0 < div_row < divs.row_count:
+            divs.move_cursor(row=div_row, animate=False)
+        self.query_one("#ranks-title", Static).update(self._title())
+        self._show_output()
+
+    def _cursor_rank(self) -> str | None:
+        ranks = self.query_one("#ranks-table", DataTable)
+        if not ranks.row_count:
+            return self.current_rank
+        key = ranks.coordinate_to_cell_key(ranks.cursor_coordinate).row_key.value
+        return key if key is not None else self.current_rank
+
+    def _show_output(self) -> None:
+        rank = self._cursor_rank()
+        pane = self.query_one("#rank-output", Static)
+        if rank is None:
+            pane.update("")
+            return
+        text = rank_output(self.session, rank)
+        pane.border_title = f"output of rank {rank} (last {OUTPUT_LINES} lines)"
+        pane.update(Text(safe_text(text) if text else "(nothing printed yet)"))
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.data_table.id == "ranks-table":
+            self._show_output()
 
     # ----- choosing ------------------------------------------------------------------
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:

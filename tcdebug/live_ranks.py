@@ -204,10 +204,12 @@ def _ranks(labels: list[str]) -> str:
 @dataclass
 class LiveRanks:
     """Keeps `session.ranks` and `session.divergences` of a live job up to date; remembers every
-    divergence once flagged (a rank that later ends does not unflag what was seen)."""
+    divergence once flagged (a rank that later ends does not unflag what was seen). A divergence
+    flagged while a rank was still compiling that id is completed in place once it has ended
+    (`ranks 0, 3: graph A` becomes `ranks 0, 2, 3: graph A`); only its first sighting is new."""
 
     session: Session
-    seen: set[tuple[str, str, str]] | None = None
+    seen: dict[tuple[str, str, str], Divergence] | None = None
 
     def update(self, event: dict[str, object]) -> list[Divergence]:
         """Fold in the effect of `event` (already applied); return the divergences new now."""
@@ -218,16 +220,20 @@ class LiveRanks:
         if (kind not in _EVENTS and kind not in _STATE_EVENTS) or not is_rank_job(self.session):
             return []
         if self.seen is None:
-            self.seen = set()
+            self.seen = {}
         sessions = rank_sessions(self.session)
         new = []
         found = find_divergences(self.session, sessions) if kind in _EVENTS else []
+        known = list(self.session.divergences)
         for div in found:
             key = (div.kind, div.compile_id, div.detail if div.kind == "rank_ended" else "")
-            if key not in self.seen:
-                self.seen.add(key)
+            old = self.seen.get(key)
+            if old is None:
                 new.append(div)
-        self.session.divergences = [*self.session.divergences, *new]
+            elif old != div and old in known:  # a rank that was still compiling is in it now
+                known[known.index(old)] = div
+            self.seen[key] = div
+        self.session.divergences = [*known, *new]
         for s in sessions.values():
             s.ranks = sessions
             s.divergences = self.session.divergences

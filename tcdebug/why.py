@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from tcdebug import compile_times
+from tcdebug.fsdp import FSDP2_HOOK_NOTE, is_fsdp2_hook
 from tcdebug.session import Compile, GraphBreak, Session, Stage
 from tcdebug.textsafe import safe_line
 
@@ -291,6 +292,8 @@ def break_parts(comp: Compile) -> list[WhyPart]:
         else:
             lines.append(f"Reason: {gb.reason.strip()}")
             lines.append("(this torch gave no registry entry: type, explanation and hints)")
+        if is_fsdp2_hook(gb):
+            lines.append(FSDP2_HOOK_NOTE)
         lines += _stack_lines(gb)
         parts.append(WhyPart(BREAK, f"Graph break {i + 1}", lines, comp.compile_id, "dynamo_graph", info))
     return parts
@@ -647,6 +650,7 @@ def top_reasons(session: Session, n: int = 3) -> list[str]:
     for gb in session.graph_breaks():
         info = parse_graph_break(gb.reason)
         t = info["gb_type"] or gb.reason.strip().splitlines()[0][:80] if gb.reason.strip() else "?"
+        t += " (at an FSDP2 hook)" if is_fsdp2_hook(gb) else ""
         types[t] = types.get(t, 0) + 1
     if types:
         lines.append("  graph break types:")

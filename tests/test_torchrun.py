@@ -10,19 +10,22 @@ from pathlib import Path
 
 import pytest
 from pilot import wait_until
+from textual.widgets import DataTable, Static
 
 from tcdebug import session as model
 from tcdebug.launch import split_torchrun
 from tcdebug.live_ranks import LiveRanks, lockstep_plan, rank_processes, rank_sessions, tagged_output
-from tcdebug.screens.app import build_live_app
+from tcdebug.screens.app import TcdebugApp, build_live_app
 from tcdebug.screens.diff_screen import DiffScreen
-from tcdebug.screens.ranks_screen import RanksScreen, rank_rows
+from tcdebug.screens.ranks_screen import RanksScreen
+from tcdebug.screens.why_screen import WhyScreen
 from tcdebug.screens.widgets.timeline import Ref, TimelineState, build_rows
 from tcdebug.session import Session
 
 ROOT = Path(__file__).resolve().parent.parent
 DDP = str(ROOT / "samples" / "ddp.py")
 DIVERGE = str(ROOT / "samples" / "rank_divergence.py")
+FSDP = str(ROOT / "samples" / "fsdp.py")
 
 
 def test_split_torchrun_finds_the_launcher_after_tcdebugs_options() -> None:
@@ -100,70 +103,73 @@ def test_dump_flags_a_forced_divergence_and_a_rank_that_left_early(tmp_path: Pat
 
 
 @pytest.mark.slow
-async def test_app_steps_ranks_in_lockstep_and_shows_divergence_live() -> None:
+def test_dump_of_an_fsdp2_job_writes_both_ranks_and_names_the_fsdp_hook_breaks(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    proc = run_dump(out, FSDP, "--backend", "aot_eager", "--steps", "1")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    ranks = {n: index(out / "ranks" / n) for n in ("0", "1")}
+    for label, ix in ranks.items():
+        comps = {c["compile_id"]: c for c in ix["compiles"]}
+        # Net.forward (0/0) breaks at block 0's FSDP2 pre-forward hook inside its loop: Dynamo falls
+        # back to eager for that frame; each Block.forward compiles on its own (1/1: block 1's input
+        # requires grad, block 0's does not).
+        assert list(comps) == ["0/0", "1/0", "1/1"], list(comps)
+        assert comps["0/0"]["function"] == "forward" and comps["0/0"]["status"] == "failed"
+        [gb] = comps["0/0"]["graph_breaks"]
+        assert "_fully_shard/_fsdp_common.py" in gb["user_stack"][-1]
+        assert "requires_grad mismatch" in comps["1/1"]["recompile_reason"]
+        assert {s["id"] for s in comps["1/0"]["stages"] if s["status"] == "captured"} >= {"dynamo_graph", "aot_forward"}
+        why = next((out / "ranks" / label / "compiles").glob("0-0*/why.md")).read_text()
+        assert "FSDP2 hook (inferred from the user stack)" in why
+        assert "graph break in a for/while loop" in why  # why Dynamo ran Net.forward eagerly
+    assert not index(out)["divergences"]  # every rank: the same compiles, graphs and breaks
+    assert "1x Attempted to call function marked as skipped (at an FSDP2 hook)" not in proc.stdout
+    assert "2x Attempted to call function marked as skipped (at an FSDP2 hook)" in proc.stdout
+    assert "rank 1: loss" in (out / "ranks" / "1" / "output.txt").read_text()
+
+
+@pytest.mark.slow
+async def test_app_steps_an_fsdp2_job_in_lockstep_and_explains_the_fsdp_hook_break() -> None:
     app = build_live_app(
-        ["tcdebug.target.torchrun", "--nproc-per-node", "2", DIVERGE, "--exit-early"], module=True
+        ["tcdebug.target.torchrun", "--nproc-per-node", "2", FSDP, "--backend", "aot_eager", "--steps", "1"],
+        module=True,
     )
 
-    def ranks_paused() -> list[tuple[str, str]]:
+    def pauses() -> list[tuple[str, str]]:
         infos = rank_processes(app.session)
-        if len(infos) < 2:
-            return []
-        pauses = [app.session.pauses.get(i.pid) for i in infos.values()]
-        return [p for p in pauses if p is not None] if all(pauses) else []
+        found = [app.session.pauses.get(i.pid) for i in infos.values()]
+        return [p for p in found if p is not None] if len(infos) == 2 and all(found) else []
 
-    told: list[str] = []  # every toast, as the user saw it
-    notify = app.notify
-    app.notify = lambda msg, **kw: (told.append(msg), notify(msg, **kw))[1]  # type: ignore[method-assign]
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_until(pilot, lambda: len(ranks_paused()) == 2, what="both ranks paused")
-        assert ranks_paused() == [("0/0@r0", "source"), ("0/0@r1", "source")]  # the same stage
-        assert "process group timeout 30 min" in " ".join(told)
-        for _ in range(3):  # n: both ranks step together to the same next stage
-            before = ranks_paused()
+        await wait_until(pilot, lambda: len(pauses()) == 2, what="both ranks paused")
+        assert pauses() == [("0/0@r0", "source"), ("0/0@r1", "source")]
+        seen = [pauses()]
+        while len(seen) < 4:  # n: both step together, through Net.forward (0/0) into Block.forward (1/0)
             await pilot.press("n")
-            await wait_until(
-                pilot,
-                lambda before=before: len(ranks_paused()) == 2 and ranks_paused() != before,
-                what="both ranks at the next stage",
-            )
-            await wait_until(pilot, lambda: ranks_paused()[0][1] == ranks_paused()[1][1], what="lockstep")
-        labels = [str(r.label) for r in build_rows(app.session, TimelineState(live=True))]
-        assert any(text.startswith("■ rank 1 (pid") and "paused at" in text for text in labels), labels
-        # Follow one rank: lockstep off, n drives only the rank paused last; the other stays put.
-        await palette(pilot, "lockstep off")
-        assert not app.lockstep
-        before = ranks_paused()
-        followed = app.session.paused_pid
-        await pilot.press("n")
-        await wait_until(pilot, lambda: app.session.pauses.get(followed) not in (None, *before), what="one step")
-        other = [i.pid for i in rank_processes(app.session).values() if i.pid != followed][0]
-        assert app.session.pauses.get(other) in before  # still where it was
-        await palette(pilot, "lockstep on")
-        assert app.lockstep
-        await pilot.press("g")  # release every rank
-        await wait_until(pilot, lambda: app.session.state in (model.FINISHED, model.FAILED), what="the end")
-        await wait_until(pilot, lambda: len(app.session.divergences) >= 2, what="the divergences")
-        assert any("ranks diverge: 0/0 Dynamo FX graph differs" in t for t in told), told
-        labels = [str(r.label) for r in build_rows(app.session, TimelineState(live=True))]
-        warned = [
-            t
-            for t in labels
-            if t.startswith("  ≠ Dynamo FX graph differs: rank 0: graph A | rank 1: graph B")
-        ]
-        assert len(warned) == 2, labels  # under rank 0's 0/0 and under rank 1's
-        assert any("■ rank 1 (pid" in text and "finished (exit code 0)" in text for text in labels), labels
-        await pilot.press("R")
-        assert isinstance(app.screen, RanksScreen)
-        rows = {row[0]: row for row in rank_rows(app.session)}
-        assert rows["1"][1] == "finished (exit code 0)" and rows["0"][2] == 2 and rows["1"][2] == 1
-        await pilot.press("escape")
-        app.main_screen.select(Ref("0/0@r1", "dynamo_graph"))
+            await wait_until(pilot, lambda: pauses() not in ([], seen[-1]), what="the next stage")
+            await wait_until(pilot, lambda: core_ids(pauses()) == 1, what="both ranks at one stage")
+            seen.append(pauses())
+        # Across the FSDP2 hooks' all-gathers (eager, between the compiles), both ranks together.
+        assert [cid for cid, _ in seen[-1]] == ["1/0@r0", "1/0@r1"], seen
+        await pilot.press("g")
+        await wait_until(pilot, lambda: app.session.state == model.FINISHED, what="the end")
+        for rank in (0, 1):
+            ids = [c.compile_id for c in app.session.ordered_compiles() if c.compile_id.endswith(f"@r{rank}")]
+            assert ids == [f"0/0@r{rank}", f"1/0@r{rank}", f"1/1@r{rank}"], ids
+        assert not app.session.divergences
+        app.main_screen.select(Ref("0/0@r1"))
         await pilot.pause(0.2)
-        await pilot.press("d")  # both ranks' versions of the diverging compile
-        assert isinstance(app.screen, DiffScreen) and app.screen.other_id == "0/0@r0"
+        await pilot.press("w")  # why 0/0 broke: at block 0's FSDP2 hook
+        assert isinstance(app.screen, WhyScreen)
+        lines = [line for part in app.screen.parts for line in part.lines]
+        assert any(line.startswith("FSDP2 hook (inferred from the user stack)") for line in lines), lines
         await pilot.press("escape")
         await pilot.press("q")
+
+
+def core_ids(pauses: list[tuple[str, str]]) -> int:
+    """How many different (compile id without the rank, stage) the ranks are paused at."""
+    return len({(cid.rsplit("@r", 1)[0], key) for cid, key in pauses})
 
 
 def rank_job(*events: dict) -> Session:
@@ -241,6 +247,30 @@ def test_a_missing_compile_is_flagged_only_once_the_rank_went_past_it() -> None:
     assert div.summary == "- rank 1 failed (exit code 3: the script called sys.exit(3)) while rank 0 went on"
 
 
+def test_a_divergence_seen_while_a_rank_still_compiled_is_completed_in_place() -> None:
+    s = rank_job({"type": "process", "pid": 202, "rank": 2, "label": "rank 2", "stepping": True})
+    live = LiveRanks(s)
+
+    def end(pid: int, rank: int, breaks: int) -> list:
+        new = []
+        for ev in [
+            start(pid, rank, "0/0"),
+            *[{"type": "graph_break", "pid": pid, "rank": rank, "compile_id": f"0/0@r{rank}", "reason": "x"}]
+            * breaks,
+            {"type": "compile_end", "pid": pid, "rank": rank, "compile_id": f"0/0@r{rank}", "status": "ok"},
+        ]:
+            s.apply(ev)
+            new += live.update(ev)
+        return new
+
+    assert end(200, 0, 1) == []
+    [div] = end(201, 1, 0)  # rank 2 still runs: flagged with what is known
+    assert div.detail == "breaks differently: rank 0: 1 graph break; rank 1: 0 graph breaks"
+    assert end(202, 2, 1) == []  # not new, but completed
+    [div] = s.divergences
+    assert div.detail == "breaks differently: ranks 0, 2: 1 graph break; rank 1: 0 graph breaks"
+
+
 def test_the_output_pane_marks_each_ranks_lines() -> None:
     s = rank_job(
         {"type": "output", "stream": "stderr", "text": "launcher says\n"},
@@ -250,3 +280,139 @@ def test_the_output_pane_marks_each_ranks_lines() -> None:
     )
     assert tagged_output(s) == "launcher says\n[rank 0] a\n[rank 0] b\n[rank 1] c\n[rank 0]  more\n"
     assert [c.text for c in rank_sessions(s)["1"].output] == ["c\n"]  # OUT/ranks/1/output.txt
+
+
+def shown_ranks(screen: RanksScreen) -> dict[str, str]:
+    """Rank -> the status the open ranks screen paints now (its table, not the session)."""
+    table = screen.query_one("#ranks-table", DataTable)
+    return {str(table.get_row_at(i)[1]): str(table.get_row_at(i)[-1]) for i in range(table.row_count)}
+
+
+def shown_divergences(screen: RanksScreen) -> list[str]:
+    table = screen.query_one("#divergences-table", DataTable)
+    return [" ".join(str(cell) for cell in table.get_row_at(i)) for i in range(table.row_count)]
+
+
+def shown_output(screen: RanksScreen) -> str:
+    pane = screen.query_one("#rank-output", Static)
+    return f"{pane.border_title}\n{pane.render()}"
+
+
+@pytest.mark.slow
+async def test_four_ranks_live_lockstep_divergence_early_exit_on_the_ranks_screen_as_it_happens() -> None:
+    """4 ranks in lockstep (n from the main screen and from `R`), one rank followed alone, then
+    released: `R` stays open while they diverge, leave and finish; its rows, divergences and the
+    output pane refresh as events arrive. The timeline warns under each rank's diverging compile
+    and `d` diffs two ranks' versions."""
+    app = build_live_app(
+        ["tcdebug.target.torchrun", "--nproc-per-node", "4", DIVERGE, "--exit-early"], module=True
+    )
+
+    def pauses() -> list[tuple[str, str]]:
+        infos = rank_processes(app.session)
+        found = [app.session.pauses.get(i.pid) for i in infos.values()]
+        return [p for p in found if p is not None] if len(infos) == 4 and all(found) else []
+
+    told: list[str] = []  # every toast, as the user saw it
+    notify = app.notify
+    app.notify = lambda msg, **kw: (told.append(msg), notify(msg, **kw))[1]  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: len(pauses()) == 4, what="all four ranks paused")
+        assert pauses() == [(f"0/0@r{r}", "source") for r in range(4)]  # lockstep: the same stage
+        assert "process group timeout 30 min" in " ".join(told)
+        await pilot.press("R")
+        screen = app.screen
+        assert isinstance(screen, RanksScreen)
+        assert shown_ranks(screen) == {str(r): "paused at source of 0/0" for r in range(4)}
+        assert "(nothing printed yet)" in shown_output(screen)
+        await pilot.press("n")  # n from the open ranks screen: all four step together
+        await wait_until(
+            pilot,
+            lambda: set(shown_ranks(screen).values()) == {"paused at bytecode_before of 0/0"},
+            what="the open screen shows every rank's next stage",
+        )
+        assert app.screen is screen  # never closed and reopened
+        await pilot.press("escape")
+        labels = [str(r.label) for r in build_rows(app.session, TimelineState(live=True))]
+        assert any(text.startswith("■ rank 3 (pid") and "paused at" in text for text in labels), labels
+        # Follow one rank: lockstep off, n drives only the rank paused last; the others stay put.
+        await palette(pilot, "lockstep off")
+        assert not app.lockstep
+        before = pauses()
+        followed = app.session.paused_pid
+        await pilot.press("n")
+        await wait_until(pilot, lambda: app.session.pauses.get(followed) not in (None, *before), what="one step")
+        others = [i.pid for i in rank_processes(app.session).values() if i.pid != followed]
+        assert all(app.session.pauses.get(pid) in before for pid in others)  # still where they were
+        await palette(pilot, "lockstep on")
+        assert app.lockstep
+        await pilot.press("R")
+        screen = app.screen
+        assert isinstance(screen, RanksScreen)
+        await pilot.press("g")  # release every rank: rank 1 leaves after 0/0, the others go on
+        await wait_until(
+            pilot,
+            lambda: set(shown_ranks(screen).values()) == {"finished (exit code 0)"},
+            what="every rank finished, on the open screen",
+        )
+        await wait_until(pilot, lambda: len(shown_divergences(screen)) >= 2, what="the divergences")
+        divs = shown_divergences(screen)
+        assert any(d.startswith("0/0 graph 1 ") and "rank 1: graph B" in d for d in divs), divs
+        assert "1/0 compile ids 1 compiled on ranks 0, 2, 3 only (not on rank 1)" in divs, divs
+        table = screen.query_one("#ranks-table", DataTable)
+        rows = {str(table.get_row_at(i)[1]): table.get_row_at(i) for i in range(4)}
+        assert [rows[str(r)][2] for r in range(4)] == ["2", "1", "2", "2"]  # compiles: rank 1 left early
+        assert [rows[str(r)][6] for r in range(4)] == ["", "yes", "", ""]  # diverges
+        await pilot.press("down")  # the cursor on rank 1: its output
+        assert "output of rank 1" in shown_output(screen) and "rank 1: leaving early" in shown_output(screen)
+        await pilot.press("down")
+        assert "rank 2: done" in shown_output(screen) and "leaving early" not in shown_output(screen)
+        assert app.screen is screen
+        await pilot.press("enter")  # rank 2's first compile on the main screen
+        assert app.screen is app.main_screen and app.main_screen.selected.compile_id == "0/0@r2"
+        assert any("ranks diverge: 0/0 Dynamo FX graph differs" in t for t in told), told
+        labels = [str(r.label) for r in build_rows(app.session, TimelineState(live=True))]
+        # Flagged as soon as two ranks had ended 0/0, completed as the others ended it.
+        warned = [t for t in labels if t.startswith("  ≠ Dynamo FX graph differs: ranks 0, 2, 3: graph A")]
+        assert len(warned) == 4 and all("rank 1: graph B" in t for t in warned), labels  # under each 0/0
+        assert any("■ rank 1 (pid" in text and "finished (exit code 0)" in text for text in labels), labels
+        app.main_screen.select(Ref("0/0@r1", "dynamo_graph"))
+        await pilot.pause(0.2)
+        await pilot.press("d")  # two ranks' versions of the diverging compile
+        assert isinstance(app.screen, DiffScreen) and app.screen.other_id == "0/0@r0"
+        await pilot.press("escape")
+        await pilot.press("q")
+
+
+async def test_the_open_ranks_screen_shows_each_ranks_state_and_output_as_events_arrive() -> None:
+    """The events a live job's controller delivers, through the app's own event path (no torch):
+    the open `R` screen repaints a rank that runs, pauses, prints and dies."""
+    app = TcdebugApp(Session())
+    async with app.run_test(size=(100, 30)) as pilot:
+        for ev in [
+            {"type": "hello", "pid": 100, "script": "tcdebug.target.torchrun", "argv": ["x"]},
+            {"type": "process", "pid": 200, "rank": 0, "label": "rank 0", "stepping": True},
+            {"type": "process", "pid": 201, "rank": 1, "label": "rank 1", "stepping": True},
+        ]:
+            app.forward_event(ev)
+        await wait_until(pilot, lambda: len(app.session.ranks) == 2, what="two ranks")
+        await pilot.press("R")
+        screen = app.screen
+        assert isinstance(screen, RanksScreen)
+        assert shown_ranks(screen) == {"0": "running", "1": "running"}
+        for ev in [
+            start(200, 0, "0/0"),
+            stage(200, 0, "0/0", "dynamo_graph"),
+            {"type": "output", "stream": "stdout", "rank": 0, "pid": 200, "text": "step 1 [red]\n"},
+            {"type": "process_end", "pid": 201},  # rank 1 ended without an exit code (killed)
+        ]:
+            app.forward_event(ev)
+        await wait_until(pilot, lambda: shown_ranks(screen)["1"].startswith("died"), 20, "rank 1 died")
+        assert shown_ranks(screen) == {
+            "0": "paused at dynamo_graph of 0/0",
+            "1": "died (no exit code reached tcdebug: killed, or os._exit)",
+        }
+        assert "output of rank 0" in shown_output(screen) and "step 1 [red]" in shown_output(screen)
+        divs = shown_divergences(screen)
+        assert any("rank ended" in d and "rank 1 died" in d for d in divs), divs
+        assert app.screen is screen

@@ -20,9 +20,9 @@ from typing import Any
 
 from tcdebug import protocol
 from tcdebug.protocol import CHILD_SOCKET_ENV
-from tcdebug.target.children import ChildChannel, install_fork_hooks
-from tcdebug.target.pauser import Pauser, StopRequested
-from tcdebug.target.runner import check_script, run_user_code
+from tcdebug.target.children import ChildChannel
+from tcdebug.target.pauser import Pauser
+from tcdebug.target.runner import check_script, run_captured
 
 
 def env_int(name: str) -> int | None:
@@ -115,31 +115,19 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     import torch
 
-    from tcdebug.capture.setup import install_capture
-    from tcdebug.target.recorder import Recorder
-
     channel.send(protocol.event("note", text=f"rank {rank} started (pid {os.getpid()})"))
     sys.stdout = RankStream(channel, "stdout", sys.__stdout__)
     sys.stderr = RankStream(channel, "stderr", sys.__stderr__)
-    recorder = Recorder(channel, pauser)  # type: ignore[arg-type]  # it only sends, as a Channel does
-    ctx = install_capture(torch, recorder)
-    install_fork_hooks(recorder)
-    main_pid = os.getpid()
-    exit_code, error = run_user_code(ns)
-    if os.getpid() != main_pid:
-        return exit_code
-    try:
-        recorder.finalize_all()
-    except StopRequested:
-        pass
-    for err in ctx.handler.errors[:5]:
-        channel.send(protocol.event("note", text=f"rank {rank}: capture error: {err}"))
+    # The channel only sends, as a Channel does.
+    run = run_captured(torch, channel, pauser, ns, note_prefix=f"rank {rank}: ")  # type: ignore[arg-type]
+    if run.forked:
+        return run.exit_code
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
-    channel.send(protocol.event("process_exit", exit_code=exit_code, error=error))
+    channel.send(protocol.event("process_exit", exit_code=run.exit_code, error=run.error))
     # The connection closes when this process exits (closing it here would wait on the lock of
     # the command reader's blocked read).
-    return exit_code
+    return run.exit_code
 
 
 if __name__ == "__main__":

@@ -14,7 +14,8 @@ import runpy
 import socket
 import sys
 import traceback
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from tcdebug import protocol
 from tcdebug.errors import headline
@@ -23,6 +24,9 @@ from tcdebug.target.commands import CommandReader
 from tcdebug.target.pauser import Pauser, StopRequested
 from tcdebug.target.recorder import Recorder
 from tcdebug.target.streams import install_tagged_streams
+
+if TYPE_CHECKING:
+    from tcdebug.capture.base import CaptureContext
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -95,7 +99,6 @@ def main(argv: list[str] | None = None) -> int:
     os.set_inheritable(fd, False)  # the script's own subprocesses never see it
     channel = protocol.Channel(socket.socket(fileno=fd))
     install_tagged_streams()
-    main_pid = os.getpid()
     pauser = Pauser(ns.mode, set(ns.breakpoints))
     reader = CommandReader(channel, pauser)
     reader.start()
@@ -122,8 +125,6 @@ def main(argv: list[str] | None = None) -> int:
         error = f"torch cannot be imported by {sys.executable} ({exc}): install torch first"
         return _end_before_torch(reader, send, ns, 1, error)
 
-    from tcdebug.capture.setup import install_capture
-
     send(
         "hello",
         python=platform.python_version(),
@@ -134,20 +135,10 @@ def main(argv: list[str] | None = None) -> int:
         pid=os.getpid(),
         mode=ns.mode,
     )
-    recorder = Recorder(channel, pauser)
-    ctx = install_capture(torch, recorder)
-    install_fork_hooks(recorder)
-    exit_code, error = run_user_code(ns)
-    if os.getpid() != main_pid:
-        # A forked child ran on to the end of the script: it exits as it would under python.
-        _flush()
-        return exit_code
-    try:
-        recorder.finalize_all()
-    except StopRequested:
-        pass
-    for err in ctx.handler.errors[:5]:
-        send("note", text=f"capture error: {err}")
+    run = run_captured(torch, channel, pauser, ns)
+    if run.forked:
+        return run.exit_code  # a forked child ran on to the end of the script, as under python
+    exit_code, error, recorder, ctx = run.exit_code, run.error, run.recorder, run.ctx
     reader.script_done = True
     _flush()
     send("script_end", exit_code=exit_code, error=error)
@@ -155,6 +146,42 @@ def main(argv: list[str] | None = None) -> int:
 
     service = RerunService(torch, recorder, pauser, ctx)
     return _serve(reader, send, exit_code, service)
+
+
+@dataclass
+class CapturedRun:
+    """The script's run under the capture hooks (see `run_captured`)."""
+
+    exit_code: int
+    error: str
+    recorder: Recorder
+    ctx: CaptureContext
+    forked: bool  # this is a forked child of the script that ran on to the script's end
+
+
+def run_captured(
+    torch: Any, channel: protocol.Channel, pauser: Pauser, ns: argparse.Namespace, note_prefix: str = ""
+) -> CapturedRun:
+    """Install the capture hooks, run the script, then end its compiles: what the target's main
+    process and a torchrun rank (`tcdebug.target.rank`) share. Capture errors become notes
+    (`note_prefix` says whose). A forked child that returns here has flushed its output."""
+    from tcdebug.capture.setup import install_capture
+
+    main_pid = os.getpid()
+    recorder = Recorder(channel, pauser)
+    ctx = install_capture(torch, recorder)
+    install_fork_hooks(recorder)
+    exit_code, error = run_user_code(ns)
+    if os.getpid() != main_pid:
+        _flush()
+        return CapturedRun(exit_code, error, recorder, ctx, forked=True)
+    try:
+        recorder.finalize_all()
+    except StopRequested:
+        pass
+    for err in ctx.handler.errors[:5]:
+        channel.send(protocol.event("note", text=f"{note_prefix}capture error: {err}"))
+    return CapturedRun(exit_code, error, recorder, ctx, forked=False)
 
 
 def _module_exists(name: str) -> bool:

@@ -274,3 +274,23 @@ def test_a_rerun_recompile_explains_its_symbolic_batch(rerun_session):  # noqa: 
     assert name in rerun_session.compiles["0/3"].stages["dynamo_graph"].get_text()
     trail = rerun_session.compiles["0/3"].provenance.trail(["dynamo_graph|relu"])
     assert trail.names("kernel_source.forward")  # re-run compiles are followed like any other
+
+
+@pytest.mark.slow
+def test_without_the_kernel_lines_unit_the_trail_marks_whole_kernels_and_says_so(tmp_path):
+    """An older torch (or the unit switched off): kernel-level links, and a note saying why."""
+    script = tmp_path / "relu_only.py"
+    script.write_text(
+        "import torch\n\n\ndef f(x):\n    return torch.relu(x) * 2\n\n\ntorch.compile(f)(torch.randn(64))\n"
+    )
+    out = tmp_path / "out"
+    proc = run_tcdebug("--dump", str(out), str(script), env={"TCDEBUG_SKIP_UNITS": "kernel_lines"})
+    assert proc.returncode == 0, proc.stderr
+    session = load_dump(out)
+    index = session.compiles["0/0"].provenance
+    assert any("kernel_lines capture unit is not installed" in note for note in index.notes)
+    trail = index.trail(["dynamo_graph|relu"])
+    (kernel,) = trail.stage("kernel_source.inference").items
+    assert kernel.kind == "kernel"  # no per-line item
+    marked = _lines_of(session, "0/0", "kernel_source.inference", trail)
+    assert any("#include" in line for line in marked)  # the whole definition

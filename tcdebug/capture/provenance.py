@@ -355,7 +355,7 @@ class ProvenanceCapture:
         if recorder is None:
             notes.append(
                 f"{key}: the lines inside each kernel are not linked (the kernel_lines capture unit is "
-                "not installed on this torch); the trail marks whole kernels"
+                "not installed: this torch lacks its API, or it was switched off); the trail marks whole kernels"
             )
         for name in dict.fromkeys(defined + list(handles)):
             # An extern kernel (addmm, mm) is one item per call: each call is a different op.

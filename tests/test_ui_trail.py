@@ -48,8 +48,11 @@ async def test_follow_relu_from_the_source_line_to_the_kernels_and_jump(mlp_dump
         assert trail is not None
         assert trail.names("aot_forward") == ["relu"]
         assert "le" in trail.names("aot_backward")
-        assert trail.names("kernel_source.forward") == ["cpp_fused_relu_0"]
-        assert trail.names("kernel_source.backward") == ["cpp_fused_sum_threshold_backward_0"]
+        assert trail.names("kernel_source.forward") == ["cpp_fused_relu_0", "cpp_fused_relu_0/op1"]
+        assert trail.names("kernel_source.backward") == [
+            "cpp_fused_sum_threshold_backward_0",
+            "cpp_fused_sum_threshold_backward_0/op3",
+        ]
         # Moving through the trail marks each stage's lines in the preview.
         await _move_to(pilot, screen, "#trail-stages", "inductor_ir_post_fusion.forward|op1")
         await pilot.pause()

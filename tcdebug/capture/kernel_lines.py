@@ -87,5 +87,5 @@ def install(ctx: CaptureContext) -> None:
             pass
 
     writeline.__wrapped__ = original  # type: ignore[attr-defined]
-    IndentedBuffer.writeline = writeline  # type: ignore[method-assign]
+    IndentedBuffer.writeline = writeline
     ctx.options.kernel_lines = recorder

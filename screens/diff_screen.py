@@ -3,7 +3,8 @@
 Typical use: after a recompile, `8` became a symbol (`s77`) in the Dynamo graph and new
 symbolic guards appeared. Unified below 140 columns, else side by side (`s` switches); `i`
 ignores symbol names and addresses; `[`/`]` pick the other compile, `{`/`}` the stage.
-The pure functions here build the lines; what changed inside a line is marked.
+The pure functions here build the lines; what changed inside a line is marked. A legend under
+the title names each size symbol either side shows by its origin (`s77 = L['x'].size()[0]`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from tcdebug import stages as stage_catalog
+from tcdebug import symbol_names
 from tcdebug.screens.safe_rich import safe_rich
 from tcdebug.screens.widgets.highlight import plain_lines
 from tcdebug.screens.widgets.split_view import SplitRow, SplitView
@@ -243,6 +245,7 @@ class DiffScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="diff-title")
+        yield Static(id="diff-symbols")
         yield StyledView(id="diff-view")
         yield SplitView(id="diff-split")
         yield Footer(compact=True, show_command_palette=False)
@@ -302,11 +305,13 @@ class DiffScreen(Screen[None]):
         self.split.display = side
         (self.split if side else self.view).focus()
         if isinstance(found, str):
+            self.query_one("#diff-symbols", Static).display = False
             title.update(safe_rich(Text.assemble(("diff ", "bold"), (found, "yellow")), one_line=True))
             self.view.set_lines([Text(found, "yellow")])
             self.split.set_rows([SplitRow(Text(found, "yellow"), Text(""), Text(""))])
             return
         old, new, old_name, new_name = found
+        self.show_symbols(old, new)
         if self.normalised:
             old, new = normalise(old), normalise(new)
         removed, added = diff_counts(old, new)
@@ -329,6 +334,24 @@ class DiffScreen(Screen[None]):
         else:
             key = (old_name, new_name, layout, self.normalised)
             self.view.set_lines(unified_lines(old, new, old_name, new_name), key=key)
+
+    def show_symbols(self, old: str, new: str) -> None:
+        """A legend under the title: each size symbol either side shows, with its origin."""
+        older, newer = ordered_pair(self.session, self.other_id or self.compile_id, self.compile_id)
+        sides = [
+            (cid, text, self.session.compiles[cid].provenance.symbols)
+            for cid, text in ((older, old), (newer, new))
+            if cid in self.session.compiles
+        ]
+        entries = symbol_names.named(sides)
+        legend = self.query_one("#diff-symbols", Static)
+        legend.display = bool(entries)
+        if entries:
+            text = Text("symbols  ", "bold magenta")
+            text.append(symbol_names.legend(entries, len(sides)))
+            if self.normalised:
+                text.append("  (shown as s?/u? while names are ignored: i)", "dim")
+            legend.update(safe_rich(text, one_line=True))
 
     def action_toggle_layout(self) -> None:
         self._side_by_side = not self.side_by_side

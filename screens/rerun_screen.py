@@ -2,7 +2,8 @@
 
 One row per argument of the recorded call: tensors show name, sizes, dtype,
 device and one `dyn` box per dim (`torch._dynamo.mark_dynamic`); int, float and
-bool arguments are editable; others are shown. The form becomes a re-run spec
+bool arguments are editable; others are shown. Size symbols the frame's compiles made are named
+by their origins (a legend under the title, `d0=s77` after a tensor's dims), as `S` does. The form becomes a re-run spec
 (`tcdebug.rerun_spec`), checked here as you type with the same messages the CLI
 gives. F2 checks the guards of every cache entry in the target (the guard view
 below shows each guard); F5 runs it. A recompile pauses like any compile: the
@@ -23,7 +24,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Checkbox, Footer, Input, Label, Select, Static
 
-from tcdebug import rerun_spec
+from tcdebug import rerun_spec, symbol_names
 from tcdebug.screens.safe_rich import safe_label, safe_rich
 from tcdebug.screens.widgets.guard_view import GuardView, verdict
 from tcdebug.session import PAUSED, CallInfo, Rerun, Session
@@ -88,10 +89,12 @@ class RerunScreen(Screen[None]):
         self.spec = ""
         self.problems: list[str] = []
         self._seen: tuple[Any, ...] = ()
+        self._has_symbols = False
 
     # ----- layout ----------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield Static(self._title(), id="rerun-title")
+        yield Static(self._symbols_legend(), id="rerun-symbols")
         with VerticalScroll(id="rerun-form"):
             for index, inp in enumerate(self.call.inputs if self.call else []):
                 yield self._input_row(index, inp)
@@ -168,6 +171,42 @@ class RerunScreen(Screen[None]):
         title.append(f"\ncompiles of this frame: {', '.join(call.compile_ids) or '-'}", "dim")
         return title
 
+    def _frame_symbols(self) -> list[tuple[str, dict[str, dict[str, Any]]]]:
+        """(compile id, its size symbols) for each compile of the re-run frame, oldest first."""
+        ids = self.call.compile_ids if self.call is not None else []
+        return [
+            (cid, self.session.compiles[cid].provenance.symbols)
+            for cid in ids or [self.compile_id]
+            if cid in self.session.compiles
+        ]
+
+    def _symbols_legend(self) -> Text:
+        """The size symbols the frame's compiles made (`s77 = L['x'].size()[0]`), as `S` shows them."""
+        frame = self._frame_symbols()
+        entries = symbol_names.named((cid, " ".join(symbols), symbols) for cid, symbols in frame)
+        self._has_symbols = bool(entries)
+        if not entries:
+            return Text("")
+        text = Text("symbols  ", "bold magenta")
+        text.append(symbol_names.legend(entries, len(frame)))
+        return safe_rich(text, one_line=True)
+
+    def _dim_symbols(self, input_name: str, dims: int) -> str:
+        """`d0=s77`: the symbol the newest compile of the frame gave each dim of this input."""
+        parts = []
+        for dim in range(dims):
+            name = next(
+                (
+                    found
+                    for _cid, symbols in reversed(self._frame_symbols())
+                    if (found := symbol_names.symbol_for_dim(symbols, input_name, dim))
+                ),
+                "",
+            )
+            if name:
+                parts.append(f"d{dim}={name}")
+        return " ".join(parts)
+
     def _input_row(self, index: int, inp: dict[str, Any]) -> Horizontal:
         kind = inp.get("kind")
         widgets: list[Any] = [Label(safe_label(inp.get("name", "?")), classes="rerun-name")]
@@ -201,6 +240,9 @@ class RerunScreen(Screen[None]):
                         compact=True,
                     )
                 )
+            names = self._dim_symbols(str(inp.get("name", "")), len(inp["shape"]))
+            if names:
+                widgets.append(Label(safe_label(names), id=f"symbols-{index}", classes="rerun-note"))
         elif kind in ("int", "float", "bool"):
             value = inp.get("value")
             text = ("true" if value else "false") if kind == "bool" else str(value)
@@ -216,6 +258,7 @@ class RerunScreen(Screen[None]):
         return Horizontal(*widgets, classes="rerun-row")
 
     def on_mount(self) -> None:
+        self.query_one("#rerun-symbols").display = self._has_symbols
         self.query_one("#rerun-form").border_title = "inputs"
         self.query_one(GuardView).border_title = "guard check"
         self.refresh_spec()

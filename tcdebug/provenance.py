@@ -321,8 +321,9 @@ class OutputCodeLines:
         self.defs: dict[str, tuple[int, int]] = {}  # name -> (first, last) line of its definition
         self.calls: dict[str, list[int]] = {}
         self.handles: dict[str, list[int]] = {}  # debug handle -> its comment line
+        self.text_lines = code.splitlines()
         open_def: tuple[str, int] | None = None
-        for n, line in enumerate(code.splitlines(), 1):
+        for n, line in enumerate(self.text_lines, 1):
             self.count = n
             if open_def is not None:
                 if line.lstrip().startswith(("'''", '"""')):

@@ -1,8 +1,8 @@
 """Following an op on CUDA: the relu of samples/mlp.py reaches its Triton kernels, and every backward
 Triton kernel carries torch's FX-node mapping.
 
-Live on a GPU box (`python -m pytest -m gpu tests/test_gpu_provenance.py`), and on the CPU from the
-dumps recorded there with the same code (`tests/data/gpu_mlp`, `tests/data/gpu_transformer_block`).
+Live on a GPU box (`python -m pytest -m gpu tests/test_gpu_provenance.py`: also the lines inside
+the Triton kernels), and on the CPU from the dumps recorded there with the same code (`tests/data/gpu_mlp`, `tests/data/gpu_transformer_block`).
 """
 
 from __future__ import annotations
@@ -39,6 +39,25 @@ def check_relu_trail(session: Session) -> None:
                 assert comp.provenance.trail([item.item_id]).names("source") == ["mlp.py:18"], item.item_id
 
 
+def check_triton_kernel_lines(session: Session) -> None:
+    """Live capture only (the recorded dumps predate it): the relu trail marks the lines inside
+    the Triton kernels that Inductor wrote while generating relu's (and its gradient's) node."""
+    index = session.compiles["0/1"].provenance
+    trail = index.trail(["dynamo_graph|relu"])
+    for part, computes, not_there in (("forward", "maximum", None), ("backward", "tl.where", "tl.sum(")):
+        key = f"kernel_source.{part}"
+        inside = [i for i in trail.stage(key).items if i.kind == "kernel_lines"]
+        assert inside, (key, trail.names(key), index.notes)
+        text = session.stage("0/1", key).get_text().splitlines()
+        marked = [text[n - 1].strip() for item in inside for n in item.lines]
+        assert any(computes in line for line in marked), marked
+        assert not any("async_compile.triton(" in line or line.startswith("def ") for line in marked)
+        if not_there:
+            assert not any(not_there in line for line in marked), marked  # the fused sum stays out
+        back = index.trail([inside[0].item_id])  # and back from those lines to the user's line
+        assert back.names("source") == ["mlp.py:18"]
+
+
 def check_backward_kernels_have_fx_nodes(session: Session) -> None:
     """Every backward kernel used to fall back to names scraped from comments."""
     assert session.device.startswith("cuda")
@@ -61,7 +80,9 @@ def check_backward_kernels_have_fx_nodes(session: Session) -> None:
 def test_mlp_relu_trail_reaches_triton_kernels(tmp_path_factory: pytest.TempPathFactory, mark: int) -> None:
     run = dump_run(tmp_path_factory, "gpu_mlp_provenance", str(SAMPLES / "mlp.py"))
     assert run.returncode == 0, run.stderr
-    check_relu_trail(load_dump(run.out))
+    session = load_dump(run.out)
+    check_relu_trail(session)
+    check_triton_kernel_lines(session)
 
 
 def test_recorded_gpu_mlp_relu_trail_reaches_triton_kernels() -> None:

@@ -48,16 +48,32 @@ def test_mlp_relu_trail_reaches_every_stage(mlp_dump):
     )
     kernel_lines = _lines_of(session, "0/1", "kernel_source.forward", trail)
     assert kernel_lines[0].startswith("cpp_fused_relu_0 = async_compile.cpp_pybinding")
-    assert any("clamp_min" in line for line in kernel_lines)  # the C++ that computes it
     assert any(line.strip() == "cpp_fused_relu_0(buf1)" for line in kernel_lines)  # the call
-    assert [n for n in trail.names("kernel_source.backward")] == ["cpp_fused_sum_threshold_backward_0"]
+    # Inside the kernel: only the lines Inductor wrote while generating relu's scheduler node.
+    inside = [line.strip() for line in kernel_lines[1:-1]]
+    assert inside and all(line.startswith(("auto tmp", "tmp")) for line in inside), inside
+    assert any("clamp_min" in line for line in inside)  # the C++ that computes it
+    assert trail.names("kernel_source.forward") == ["cpp_fused_relu_0", "cpp_fused_relu_0/op1"]
+    backward_kernel = trail.names("kernel_source.backward")
+    assert backward_kernel == ["cpp_fused_sum_threshold_backward_0", "cpp_fused_sum_threshold_backward_0/op3"]
+    inside = [line.strip() for line in _lines_of(session, "0/1", "kernel_source.backward", trail)[1:-1]]
+    assert any("blendv" in line for line in inside) and any("<=" in line for line in inside)
+    assert not any("sum" in line or "acc" in line for line in inside), inside  # the fused sum stays out
+    how = {link.how for link in index.links if link.dst.endswith("cpp_fused_relu_0/op1")}
+    assert "codegen (current node)" in how
+    # Backwards from the line that computes relu's gradient: up to line 18, not to the fused sum.
+    text = session.stage("0/1", "kernel_source.backward").get_text().splitlines()
+    blendv = next(n for n, line in enumerate(text, 1) if "blendv" in line)
+    back = index.trail_at("kernel_source.backward", blendv)
+    assert back.names("source") == ["mlp.py:18"]
+    assert sorted(back.names("inductor_post_grad_graph.backward")) == ["full_default", "le", "where"]
     # Nothing of the two addmm's leaks into the relu trail, and nothing here is inferred.
     assert not any("addmm" in n for ts in trail.stages for n in [i.name for i in ts.items])
     assert not any(ts.inferred for ts in trail.stages)
     # Inference compile: aot_inference instead of forward/backward.
     inference = session.compiles["0/0"].provenance.trail(["dynamo_graph|relu"])
     assert inference.names("aot_inference") == ["relu"]
-    assert inference.names("kernel_source.inference") == ["cpp_fused_relu_0"]
+    assert inference.names("kernel_source.inference") == ["cpp_fused_relu_0", "cpp_fused_relu_0/op1"]
 
 
 @pytest.mark.slow
@@ -81,7 +97,7 @@ def test_provenance_json_lists_each_node_by_stage(mlp_dump):
     relu = data["nodes"]["relu"]
     assert relu["source"] == ["mlp.py:18"]
     assert relu["stages"]["aot_forward"]["items"] == ["relu"]
-    assert relu["stages"]["kernel_source.forward"]["items"] == ["cpp_fused_relu_0"]
+    assert relu["stages"]["kernel_source.forward"]["items"] == ["cpp_fused_relu_0", "cpp_fused_relu_0/op1"]
     assert relu["stages"]["kernel_source.forward"]["lines"]
 
 
@@ -258,3 +274,23 @@ def test_a_rerun_recompile_explains_its_symbolic_batch(rerun_session):  # noqa: 
     assert name in rerun_session.compiles["0/3"].stages["dynamo_graph"].get_text()
     trail = rerun_session.compiles["0/3"].provenance.trail(["dynamo_graph|relu"])
     assert trail.names("kernel_source.forward")  # re-run compiles are followed like any other
+
+
+@pytest.mark.slow
+def test_without_the_kernel_lines_unit_the_trail_marks_whole_kernels_and_says_so(tmp_path):
+    """An older torch (or the unit switched off): kernel-level links, and a note saying why."""
+    script = tmp_path / "relu_only.py"
+    script.write_text(
+        "import torch\n\n\ndef f(x):\n    return torch.relu(x) * 2\n\n\ntorch.compile(f)(torch.randn(64))\n"
+    )
+    out = tmp_path / "out"
+    proc = run_tcdebug("--dump", str(out), str(script), env={"TCDEBUG_SKIP_UNITS": "kernel_lines"})
+    assert proc.returncode == 0, proc.stderr
+    session = load_dump(out)
+    index = session.compiles["0/0"].provenance
+    assert any("kernel_lines capture unit is not installed" in note for note in index.notes)
+    trail = index.trail(["dynamo_graph|relu"])
+    (kernel,) = trail.stage("kernel_source.inference").items
+    assert kernel.kind == "kernel"  # no per-line item
+    marked = _lines_of(session, "0/0", "kernel_source.inference", trail)
+    assert any("#include" in line for line in marked)  # the whole definition

@@ -48,8 +48,11 @@ async def test_follow_relu_from_the_source_line_to_the_kernels_and_jump(mlp_dump
         assert trail is not None
         assert trail.names("aot_forward") == ["relu"]
         assert "le" in trail.names("aot_backward")
-        assert trail.names("kernel_source.forward") == ["cpp_fused_relu_0"]
-        assert trail.names("kernel_source.backward") == ["cpp_fused_sum_threshold_backward_0"]
+        assert trail.names("kernel_source.forward") == ["cpp_fused_relu_0", "cpp_fused_relu_0/op1"]
+        assert trail.names("kernel_source.backward") == [
+            "cpp_fused_sum_threshold_backward_0",
+            "cpp_fused_sum_threshold_backward_0/op3",
+        ]
         # Moving through the trail marks each stage's lines in the preview.
         await _move_to(pilot, screen, "#trail-stages", "inductor_ir_post_fusion.forward|op1")
         await pilot.pause()
@@ -93,6 +96,32 @@ async def test_follow_backwards_from_a_backward_kernel(mlp_dump):
         assert screen.trail.names("dynamo_graph") == ["relu"]
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is app.main_screen)
+
+
+async def test_follow_back_from_a_line_inside_a_kernel(mlp_dump):
+    """A line computing relu's gradient leads to line 18, and not to the sum fused beside it."""
+    app = TcdebugApp(load_dump(mlp_dump.out), read_only=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.jump_to(Ref("0/1", "kernel_source.backward"))
+        await pilot.pause()
+        await pilot.press("slash", *"blendv", "enter", "escape")
+        await pilot.press("f")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrailScreen))
+        screen = app.screen
+        assert isinstance(screen, TrailScreen)
+        assert _highlighted_id(screen, "#trail-from").endswith("cpp_fused_sum_threshold_backward_0/op3")
+        trail = screen.trail
+        assert trail is not None
+        assert trail.names("source") == ["mlp.py:18"]
+        assert sorted(trail.names("inductor_post_grad_graph.backward")) == ["full_default", "le", "where"]
+        preview = screen.query_one("#trail-preview", CodeView)
+        await _move_to(
+            pilot, screen, "#trail-stages", "kernel_source.backward|cpp_fused_sum_threshold_backward_0/op3"
+        )
+        await pilot.pause()
+        marked = [preview.lines[n] for n in sorted(preview.marked)]
+        assert any("blendv" in line for line in marked)
+        assert not any("sum_masked_reduce" in line for line in marked)
 
 
 async def test_follow_is_a_key_in_help_and_the_palette(mlp_dump):

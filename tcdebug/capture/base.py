@@ -16,6 +16,7 @@ from tcdebug.capture.recording import Recording
 
 if TYPE_CHECKING:
     from tcdebug.capture.calls import CallLog
+    from tcdebug.capture.kernel_lines import KernelLineRecorder
     from tcdebug.capture.kernel_source import KernelStages
     from tcdebug.capture.provenance import ProvenanceCapture
     from tcdebug.capture.triton_info import TritonRegistry
@@ -34,6 +35,7 @@ class CaptureOptions:
     triton_registry: TritonRegistry | None = None  # triton_info (CUDA only)
     calls: CallLog | None = None  # calls: the recorded calls re-runs replay
     provenance: ProvenanceCapture | None = None  # provenance
+    kernel_lines: KernelLineRecorder | None = None  # kernel_lines: lines written per scheduler node
     # inductor_ir, provenance: handlers re-attached after `torch._logging.set_logs()` (setup)
     artifact_handlers: list[tuple[str, logging.Handler]] = field(default_factory=list)
     # bytecode, decompiled: the handles `register_bytecode_hook` returned

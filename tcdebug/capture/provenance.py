@@ -31,6 +31,7 @@ from typing import Any
 from tcdebug import provenance as prov
 from tcdebug.capture.base import CaptureContext, artifact_logger_handler
 from tcdebug.capture.frame import dis_listing, find_compile_frame, source_text
+from tcdebug.capture.kernel_lines import NodeLines
 from tcdebug.capture.kernel_source import AOT_ID, enable_provenance
 from tcdebug.provenance import ProvItem, ProvLink, item_id
 
@@ -349,6 +350,13 @@ class ProvenanceCapture:
         defined = _DEF.findall(code)
         located = prov.OutputCodeLines(code)
         ir_groups = {k.rsplit(":", 1)[1]: v for k, v in facts.nodes.items() if k.startswith(f"ir:{ir_key}:")}
+        recorder = self.ctx.options.kernel_lines
+        written = recorder.take() if recorder is not None else {}
+        if recorder is None:
+            notes.append(
+                f"{key}: the lines inside each kernel are not linked (the kernel_lines capture unit is "
+                "not installed: this torch lacks its API, or it was switched off); the trail marks whole kernels"
+            )
         for name in dict.fromkeys(defined + list(handles)):
             # An extern kernel (addmm, mm) is one item per call: each call is a different op.
             ids = handles.get(name, []) if name.startswith("extern_kernels.") else [name]
@@ -360,6 +368,19 @@ class ProvenanceCapture:
                 iid = item_id(key, one)
                 extern = name.startswith("extern_kernels.")
                 post_nodes = [n for h in hs for n in mapping.get(h, [])]
+                if not extern and recorder is not None:
+                    inside = self.lines_inside(
+                        located, name, key, iid, post_nodes, written, ir_groups, post_key
+                    )
+                    if inside:
+                        items += inside[0]
+                        links += inside[1]
+                        lines = kernel_head_lines(located, name)
+                    else:
+                        notes.append(
+                            f"{key}: no line of {name} was written while Inductor generated one of its "
+                            "nodes; the trail marks the whole kernel"
+                        )
                 fused = ", ".join(dict.fromkeys(post_nodes))
                 label = f"{name} (extern kernel)" if extern else (f"fuses {fused}" if fused else "kernel")
                 items.append(
@@ -387,6 +408,53 @@ class ProvenanceCapture:
                     if not frames:
                         notes.append(f"{key}: torch recorded no FX node and no stack trace for {name}")
         self.send(cid, items, links, notes=notes)
+
+    def lines_inside(
+        self,
+        located: prov.OutputCodeLines,
+        name: str,
+        key: str,
+        kernel_iid: str,
+        post_nodes: list[str],
+        written: dict[str, NodeLines],
+        ir_groups: dict[str, dict[str, int]],
+        post_key: str,
+    ) -> tuple[list[ProvItem], list[ProvLink]] | None:
+        """One item per scheduler node of kernel `name`: the lines of the kernel's source that
+        Inductor wrote while generating that node (`V.kernel.current_node`)."""
+        first, last = located.defs.get(name, (0, -1))
+        if last <= first:
+            return None
+        fused = set(post_nodes)
+        nodes = [n for n in written.values() if n.origins and set(n.origins) <= fused]
+        if not nodes:
+            return None
+        body = located.text_lines[first : last - 1]  # the lines strictly inside the definition
+        items: list[ProvItem] = []
+        links: list[ProvLink] = []
+        for node in nodes:
+            found = [first + 1 + k for k, text in enumerate(body) if text.strip() in node.texts]
+            if not found:
+                continue
+            iid = item_id(key, f"{name}/{node.name}")
+            items.append(
+                ProvItem(
+                    iid,
+                    key,
+                    f"{name}/{node.name}",
+                    "kernel_lines",
+                    found,
+                    f"lines of {node.name} computing {', '.join(node.origins)}",
+                    {"kernel": name, "scheduler_node": node.name, "post_grad": list(node.origins)},
+                )
+            )
+            links += [ProvLink(item_id(post_key, o), iid, "codegen (current node)") for o in node.origins]
+            links.append(ProvLink(iid, kernel_iid, "lines of the kernel"))
+            ir_key = key.replace("kernel_source", "inductor_ir_post_fusion", 1)
+            for group in ir_groups:  # the post-fusion IR node (`op3_op4`) that holds this one
+                if node.name in group.split("_"):
+                    links.append(ProvLink(item_id(ir_key, group), iid, "codegen (scheduler node)"))
+        return (items, links) if items else None
 
     def on_compile_end(self, cid: str, md: dict[str, Any], payload: str | None) -> None:
         """Let go of the graphs printed during the compile (they may hold large constants)."""
@@ -416,6 +484,13 @@ class ProvenanceCapture:
             }
         if symbols:
             self.send(cid, [], [], symbols=symbols)
+
+
+def kernel_head_lines(located: prov.OutputCodeLines, name: str) -> list[int]:
+    """A kernel's definition line and its call sites: where the trail points once the lines
+    inside the kernel are linked one op at a time."""
+    first, _last = located.defs.get(name, (0, -1))
+    return sorted({first, *located.calls.get(name, [])} - {0})
 
 
 def _instruction_line(inst: dis.Instruction, current: int | None) -> int | None:

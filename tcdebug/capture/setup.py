@@ -12,6 +12,7 @@ from tcdebug.capture.recording import Recording
 
 UNITS = (
     "tcdebug.capture.provenance",  # first: a stage's provenance arrives before its pause
+    "tcdebug.capture.kernel_lines",  # the lines inside kernels, read by provenance
     "tcdebug.capture.frame",
     "tcdebug.capture.graphs",
     "tcdebug.capture.inductor_graph",

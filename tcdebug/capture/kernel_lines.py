@@ -1,0 +1,91 @@
+"""Which lines inside a generated kernel compute which op, from Inductor's codegen state.
+
+While Inductor generates a kernel's body (C++ on CPU, Triton on GPU) it sets the scheduler node
+being generated as `V.kernel.current_node` (`Kernel.set_current_node`), and every line of the
+body goes through `IndentedBuffer.writeline`. This unit wraps `writeline` (calling torch's own
+first, changing nothing it writes) and, while a node is current, keeps the text of each line
+under that node with the post-grad FX nodes the node computes (its IR `origins`).
+`tcdebug.capture.provenance` takes these records when the output code is logged and finds each
+node's lines inside its kernel's source, so a trail reaches the lines that compute an op rather
+than the whole kernel. Without the API (an older torch) the unit is not installed and the
+provenance unit links whole kernels and says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tcdebug.capture.base import CaptureContext
+
+STAGES: tuple[str, ...] = ()
+MAX_LINES_PER_NODE = 4000  # a guard against pathological kernels, far above real ones
+
+
+@dataclass
+class NodeLines:
+    """The lines Inductor wrote while one scheduler node was being generated."""
+
+    name: str  # the scheduler node (`op3`)
+    origins: list[str]  # the post-grad FX nodes it computes
+    texts: set[str] = field(default_factory=set)  # each line, stripped
+
+
+class KernelLineRecorder:
+    """Lines written per scheduler node since the last output code was logged."""
+
+    def __init__(self) -> None:
+        self.nodes: dict[str, NodeLines] = {}
+
+    def record(self, node: Any, line: Any) -> None:
+        text = getattr(line, "line", line)  # a DeferredLine keeps its text in `line`
+        if not isinstance(text, str):
+            return
+        text = text.strip()
+        if not text or not any(c.isalnum() for c in text):
+            return  # `{`, `}`: every node has them
+        name = str(node.get_name())
+        entry = self.nodes.get(name)
+        if entry is None:
+            entry = self.nodes[name] = NodeLines(name, node_origins(node))
+        if len(entry.texts) < MAX_LINES_PER_NODE:
+            entry.texts.add(text)
+
+    def take(self) -> dict[str, NodeLines]:
+        """The records of the graph whose output code is being logged (and forget them)."""
+        nodes, self.nodes = self.nodes, {}
+        return nodes
+
+
+def node_origins(node: Any) -> list[str]:
+    """The post-grad FX nodes a scheduler node (or each node of a fused group) computes."""
+    subs = node.get_nodes() if hasattr(node, "get_nodes") else [node]
+    names: set[str] = set()
+    for sub in subs:
+        ir = getattr(sub, "node", None)
+        names.update(str(o.name) for o in (getattr(ir, "origins", None) or ()))
+    return sorted(names)
+
+
+def install(ctx: CaptureContext) -> None:
+    from torch._inductor.codegen.common import Kernel
+    from torch._inductor.utils import IndentedBuffer
+    from torch._inductor.virtualized import V
+
+    if not hasattr(Kernel, "set_current_node") or not hasattr(IndentedBuffer, "writeline"):
+        raise AttributeError("Inductor's Kernel.set_current_node / IndentedBuffer.writeline")
+    recorder = KernelLineRecorder()
+    original = IndentedBuffer.writeline
+
+    def writeline(self: Any, line: Any) -> None:
+        original(self, line)
+        try:
+            node = getattr(V.kernel, "current_node", None)
+            if node is not None and hasattr(node, "get_name"):
+                recorder.record(node, line)
+        except Exception:  # noqa: BLE001 - never break torch's codegen
+            pass
+
+    writeline.__wrapped__ = original  # type: ignore[attr-defined]
+    IndentedBuffer.writeline = writeline
+    ctx.options.kernel_lines = recorder

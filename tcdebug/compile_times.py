@@ -175,9 +175,12 @@ def _union(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
     return out
 
 
+_decode_json = json.JSONDecoder().decode  # json.loads on a str, without its argument checks
+
+
 def parse_event(payload: str | None) -> dict[str, Any] | None:
     try:
-        value = json.loads(payload or "")
+        value = _decode_json(payload or "")
     except ValueError:
         return None
     return value if isinstance(value, dict) else None

@@ -32,6 +32,7 @@ from typing import Any
 
 from tcdebug import provenance
 from tcdebug import stages as stage_catalog
+from tcdebug.indented_json import dumps_indented
 from tcdebug.session import (
     LOADED,
     Compile,
@@ -599,7 +600,7 @@ def write_provenance(out: Path, comp: Compile, *, dirs: DirCache | None = None) 
     """`compiles/F-C/provenance.json`: the compile's provenance index (see tcdebug.provenance)."""
     if comp.provenance.items:
         data = provenance.index_to_dict(comp.provenance, comp.compile_id)
-        text = json.dumps(data, indent=1)
+        text = dumps_indented(data, indent=1)  # json.dumps(data, indent=1), faster
         write_file(out, f"{compile_dir(comp.compile_id)}/provenance.json", text, dirs=dirs)
 
 

@@ -223,9 +223,10 @@ def decode_payload(data: bytes) -> str:
         return ""
     if b"\r" in data:
         data = data.replace(b"\r\n", b"\n").removesuffix(b"\r")
-    if data[:1] != b"\t" or data.count(b"\n\t") != data.count(b"\n"):
+    content = data.replace(b"\n\t", b"\n")
+    if data[:1] != b"\t" or len(data) - len(content) != data.count(b"\n"):
         return decode_payload_lines(whole.split(b"\n"))  # not the span the reader saw: line by line
-    return str(memoryview(data.replace(b"\n\t", b"\n"))[1:], "utf-8", "replace")
+    return str(memoryview(content)[1:], "utf-8", "replace")
 
 
 @dataclass

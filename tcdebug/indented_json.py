@@ -9,7 +9,7 @@ else (other types, non-string keys, subclasses) falls back to `json.dumps` itsel
 from __future__ import annotations
 
 import json
-from json.encoder import encode_basestring_ascii  # type: ignore[attr-defined]
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 

@@ -185,7 +185,7 @@ class TraceStats:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one per stage and kernel of a log: thousands
 class PayloadRef:
     """Where a payload lies in its log: `length` bytes of tab-prefixed lines from `offset`."""
 

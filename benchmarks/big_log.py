@@ -116,6 +116,8 @@ async def drive_app(log: Path, presses: int) -> dict[str, Any]:
 
 def child_main(log: str, presses: int, out: str) -> int:
     result = asyncio.run(drive_app(Path(log), presses))
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    result["cpu_s"] = usage.ru_utime + usage.ru_stime  # less sensitive to a loaded machine than wall time
     Path(out).write_text(json.dumps(result))
     return 0
 
@@ -134,14 +136,20 @@ def run_app(log: Path, presses: int) -> dict[str, Any]:
         return json.loads(out.read_text())
 
 
-def timed_command(cmd: Sequence[str]) -> tuple[float, float, int]:
-    """(seconds, peak RSS MB of the children, return code)."""
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed_command(cmd: Sequence[str]) -> tuple[float, float, int, float]:
+    """(seconds, peak RSS MB of the children, return code, CPU seconds (user + sys) it used)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    cpu = _children_cpu()
     start = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, timeout=1800)
     took = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return took, max(after, before) / 1024, proc.returncode
+    return took, max(after, before) / 1024, proc.returncode, _children_cpu() - cpu
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -163,6 +171,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for mb in sizes:
         log, copies = cached_log(mb)
         name = f"{log.stat().st_size / 1e6:.0f} MB"
+        per_mb = 1000 / (log.stat().st_size / 1e6)  # seconds -> ms per MB
         app = run_app(log, 0)  # the load alone
         app["press_s"] = run_app(log, presses)["press_s"]  # key presses while it loads
         p95 = percentile(app["press_s"], 95) if app["press_s"] else float("nan")
@@ -171,6 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             ["app: first compile shown", secs(app["first_s"]) if app["first_s"] is not None else "never"],
             ["app: fully loaded (reading… gone)", secs(app["loaded_s"]) if app["loaded_s"] else "not in 300 s"],
             ["app: peak RSS", f"{app['rss_mb']:.0f} MB"],
+            ["app: CPU (user + sys) to fully loaded, per MB", f"{app['cpu_s'] * per_mb:.1f} ms"],
             [
                 f"app: key press while reading, p50 / p95 / max (n={len(app['press_s'])})",
                 " / ".join(ms(f(app["press_s"])) for f in (median, lambda v: percentile(v, 95), max))
@@ -179,18 +189,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             ],
         ]
         with tempfile.TemporaryDirectory() as tmp:
-            took, _, rc = timed_command(
+            took, _, rc, cpu = timed_command(
                 [sys.executable, "-m", "tcdebug", "open", str(log), "--dump", str(Path(tmp) / "d")]
             )
             rows.append(["`open --dump`", secs(took) + ("" if rc == 0 else f" (exit {rc})")])
-            section.data[f"{mb}mb"] = {**app, "open_dump_s": took}
+            rows.append(["`open --dump` CPU (user + sys), per MB", f"{cpu * per_mb:.1f} ms"])
+            section.data[f"{mb}mb"] = {**app, "open_dump_s": took, "open_dump_cpu_s": cpu}
             if tlparse:
-                t_took, _, t_rc = timed_command(
+                t_took, _, t_rc, t_cpu = timed_command(
                     [tlparse, str(log), "-o", str(Path(tmp) / "tl"), "--overwrite", "--no-browser"]
                 )
                 rows.append(["tlparse", secs(t_took) + ("" if t_rc == 0 else f" (exit {t_rc})")])
+                rows.append(["tlparse CPU (user + sys), per MB", f"{t_cpu * per_mb:.1f} ms"])
                 rows.append(["`open --dump` / tlparse", f"{took / t_took:.2f}"])
-                section.data[f"{mb}mb"]["tlparse_s"] = t_took
+                rows.append(["`open --dump` / tlparse, CPU", f"{cpu / t_cpu:.2f}"])
+                section.data[f"{mb}mb"].update(tlparse_s=t_took, tlparse_cpu_s=t_cpu)
                 if not ns.quick:
                     section.checks[f"{name}: open --dump <= 1/3 of tlparse"] = took <= t_took / 3
         section.rows += [[name, *row] for row in rows]

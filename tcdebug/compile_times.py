@@ -15,6 +15,7 @@ Stdlib only: the live capture, the trace reader and the dump share it.
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,7 +85,7 @@ def phase_of(name: str) -> str | None:
     return None
 
 
-@dataclass
+@dataclass(slots=True)  # a big log has hundreds of thousands, all kept until it is read
 class _Interval:
     name: str
     start: float  # µs
@@ -119,6 +120,7 @@ class PhaseCollector:
         if ph not in ("B", "E"):
             return None
         comp = self.compiles.setdefault(cid, _CompileEvents())
+        name = sys.intern(name)  # the same few phase names, each decoded afresh from its event
         key = (name, event.get("tid", 0))
         if ph == "B":
             comp.open.setdefault(key, []).append(float(ts))
@@ -175,9 +177,12 @@ def _union(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
     return out
 
 
+_decode_json = json.JSONDecoder().decode  # json.loads on a str, without its argument checks
+
+
 def parse_event(payload: str | None) -> dict[str, Any] | None:
     try:
-        value = json.loads(payload or "")
+        value = _decode_json(payload or "")
     except ValueError:
         return None
     return value if isinstance(value, dict) else None

@@ -32,6 +32,7 @@ from typing import Any
 
 from tcdebug import provenance
 from tcdebug import stages as stage_catalog
+from tcdebug.indented_json import dumps_indented
 from tcdebug.session import (
     LOADED,
     Compile,
@@ -103,14 +104,18 @@ def stage_relpath(compile_id: str, stage: Stage) -> str:
     return f"{compile_dir(compile_id)}/{order:02d}_{safe_name(stage.key)}.{kind.ext}"
 
 
-def write_stage_files(out: Path, compile_id: str, stage: Stage, taken: set[str] | None = None) -> None:
+def write_stage_files(
+    out: Path, compile_id: str, stage: Stage, taken: set[str] | None = None, *, dirs: DirCache | None = None
+) -> None:
     """Write a stage's text (and its kernels) under `out`, setting `stage.file`.
 
-    `taken`: kernel files other stages of the compile already use (each kernel gets its own)."""
+    `taken`: kernel files other stages of the compile already use (each kernel gets its own).
+    `dirs`: the folders of `out` opened so far (see `DirCache`), for a dump written in one go."""
     if not stage.captured:
         return
     rel = stage_relpath(compile_id, stage)
-    write_file(out, rel, full_text(stage))  # the IR after fusion with its fusion log, as the app shows it
+    # the IR after fusion with its fusion log, as the app shows it
+    write_file(out, rel, full_text(stage), dirs=dirs)
     stage.file = rel
     used = {u.lower() for u in (taken or ())}
     folder = f"{compile_dir(compile_id)}/kernels/{kernel_folder(stage)}"
@@ -122,7 +127,7 @@ def write_stage_files(out: Path, compile_id: str, stage: Stage, taken: set[str] 
             n += 1
             krel = f"{base}~{n}.{ext}"
         used.add(krel.lower())
-        write_file(out, krel, kernel.source)
+        write_file(out, krel, kernel.source, dirs=dirs)
         kernel.meta["file"] = krel
 
 
@@ -172,30 +177,93 @@ def _open_dir(root: str | os.PathLike[str], parts: list[str], *, create: bool) -
     return fd
 
 
-def write_file(root: str | os.PathLike[str], rel: str, text: str | bytes) -> None:
+class DirCache:
+    """Descriptors of the folders under one root, each opened (and created) once, walking part
+    by part without following a symlink, as `_open_dir` does. A dump of thousands of files
+    otherwise re-walks (and re-creates) every folder of every file. At most `limit` stay open
+    (least recently used closed first); `close()` closes the rest. One thread uses one cache."""
+
+    def __init__(self, root: str | os.PathLike[str], limit: int = 64) -> None:
+        self.root = root
+        self.limit = limit
+        self._fds: dict[tuple[str, ...], int] = {}
+
+    def __enter__(self) -> DirCache:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def fd(self, parts: tuple[str, ...]) -> int:
+        """The descriptor of root/parts (created as needed); owned by the cache."""
+        fd = self._fds.pop(parts, None)
+        if fd is None:
+            if not parts:
+                fd = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            else:
+                fd = _open_child(self.fd(parts[:-1]), parts[-1])
+            while len(self._fds) >= self.limit:
+                os.close(self._fds.pop(next(iter(self._fds))))
+        self._fds[parts] = fd  # last: the most recently used
+        return fd
+
+    def close(self) -> None:
+        fds, self._fds = self._fds, {}
+        for fd in fds.values():
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+def _open_child(parent: int, part: str) -> int:
+    """A descriptor of the folder `part` in `parent` (created if missing; never a symlink)."""
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+    for attempt in (0, 1):
+        try:
+            return os.open(part, flags, dir_fd=parent)
+        except FileNotFoundError:
+            if attempt:
+                raise
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(part, 0o777, dir_fd=parent)
+        except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                raise Unreadable(f"{part} is a symbolic link or not a folder") from exc
+            raise
+    raise AssertionError("unreachable")
+
+
+def write_file(
+    root: str | os.PathLike[str], rel: str, text: str | bytes, *, dirs: DirCache | None = None
+) -> None:
     """Write `root/rel` whole or not at all: into a fresh file beside it, then renamed over it.
 
     No part of `rel` may be a symlink (a planted one is an error, never followed), and a file
     already there is replaced, never written through (so a hard link elsewhere is untouched).
-    Errors become `DumpError` naming the file."""
+    `dirs`: a `DirCache` of `root` whose folder descriptors are reused. Errors become
+    `DumpError` naming the file."""
     data = text.encode("utf-8", errors="replace") if isinstance(text, str) else text
     try:
         parts = _split_rel(rel)
-        dfd = _open_dir(root, parts[:-1], create=True)
+        dfd = dirs.fd(tuple(parts[:-1])) if dirs is not None else _open_dir(root, parts[:-1], create=True)
         try:
             tmp = f".{parts[-1][:80]}.{os.getpid()}.{next(_tmp_names)}.tmp"
             flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
             fd = os.open(tmp, flags, 0o644, dir_fd=dfd)
             try:
-                with os.fdopen(fd, "wb") as f:
-                    f.write(data)
+                try:
+                    view = memoryview(data)
+                    while view:
+                        view = view[os.write(fd, view) :]
+                finally:
+                    os.close(fd)
                 os.replace(tmp, parts[-1], src_dir_fd=dfd, dst_dir_fd=dfd)
             except BaseException:
                 with contextlib.suppress(OSError):
                     os.unlink(tmp, dir_fd=dfd)
                 raise
         finally:
-            os.close(dfd)
+            if dirs is None:
+                os.close(dfd)
     except OSError as exc:
         reason = str(exc) if isinstance(exc, Unreadable) else exc.strerror or str(exc)
         raise DumpError(f"{Path(root) / rel}: cannot write it: {reason}") from exc
@@ -437,7 +505,7 @@ def _why_dict(session: Session, compile_id: str) -> list[dict[str, Any]]:
         return [{"kind": "error", "title": "why", "lines": [f"could not explain: {exc}"]}]
 
 
-def write_why_files(session: Session, out: Path) -> None:
+def write_why_files(session: Session, out: Path, *, dirs: DirCache | None = None) -> None:
     """`compiles/F-C/why.md` for every compile."""
     from tcdebug.why import why_markdown
 
@@ -446,7 +514,7 @@ def write_why_files(session: Session, out: Path) -> None:
             text = why_markdown(session, comp.compile_id)
         except Exception as exc:  # noqa: BLE001
             text = f"could not explain {comp.compile_id}: {exc}\n"
-        write_file(out, f"{compile_dir(comp.compile_id)}/why.md", text)
+        write_file(out, f"{compile_dir(comp.compile_id)}/why.md", text, dirs=dirs)
 
 
 def _rerun_dict(rerun: Any) -> dict[str, Any]:
@@ -473,19 +541,20 @@ def write_dump(session: Session, out: str | os.PathLike[str], *, complete: bool 
         if stage.captured and not (stage.file and _is_file(out_path, stage.file))
     ]
     done = 0
-    try:
-        for comp, stage in pending:
-            write_stage_files(out_path, comp.compile_id, stage, _kernel_files(comp, but=stage))
-            done += 1
-    except DumpError:
-        for _comp, stage in pending[done:]:  # the index must not name files that are not there
-            stage.file = ""
-        _try_write_index(session, out_path, complete=complete)
-        raise
-    write_why_files(session, out_path)
-    for comp in session.compiles.values():
-        write_provenance(out_path, comp)
-    write_index(session, out_path, complete=complete)
+    with DirCache(out_path) as dirs:
+        try:
+            for comp, stage in pending:
+                write_stage_files(out_path, comp.compile_id, stage, _kernel_files(comp, but=stage), dirs=dirs)
+                done += 1
+        except DumpError:
+            for _comp, stage in pending[done:]:  # the index must not name files that are not there
+                stage.file = ""
+            _try_write_index(session, out_path, complete=complete)
+            raise
+        write_why_files(session, out_path, dirs=dirs)
+        for comp in session.compiles.values():
+            write_provenance(out_path, comp, dirs=dirs)
+        write_index(session, out_path, complete=complete, dirs=dirs)
     return out_path
 
 
@@ -508,11 +577,11 @@ def _is_file(root: Path, rel: str) -> bool:
         os.close(dfd)
 
 
-def write_index(session: Session, out: Path, *, complete: bool = True) -> None:
+def write_index(session: Session, out: Path, *, complete: bool = True, dirs: DirCache | None = None) -> None:
     """output.txt, then session.json: each replaced whole (see `write_file`). `complete` is false
     while a live run still writes it: a dump whose tcdebug was killed says so."""
-    write_file(out, "output.txt", session.output_text())
-    write_file(out, "session.json", index_json(session_index(session, complete=complete)))
+    write_file(out, "output.txt", session.output_text(), dirs=dirs)
+    write_file(out, "session.json", index_json(session_index(session, complete=complete)), dirs=dirs)
 
 
 def index_json(index: dict[str, Any]) -> str:
@@ -527,11 +596,12 @@ def index_json(index: dict[str, Any]) -> str:
     return head.removesuffix("[]\n}").removesuffix("[]}") + "[\n  " + body + "\n ]\n}"
 
 
-def write_provenance(out: Path, comp: Compile) -> None:
+def write_provenance(out: Path, comp: Compile, *, dirs: DirCache | None = None) -> None:
     """`compiles/F-C/provenance.json`: the compile's provenance index (see tcdebug.provenance)."""
     if comp.provenance.items:
         data = provenance.index_to_dict(comp.provenance, comp.compile_id)
-        write_file(out, f"{compile_dir(comp.compile_id)}/provenance.json", json.dumps(data, indent=1))
+        text = dumps_indented(data, indent=1)  # json.dumps(data, indent=1), faster
+        write_file(out, f"{compile_dir(comp.compile_id)}/provenance.json", text, dirs=dirs)
 
 
 def load_provenance(root: Path, comp: Compile) -> None:

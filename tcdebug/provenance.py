@@ -13,9 +13,10 @@ links read from text rather than from torch's objects are marked `inferred`.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from tcdebug import stages as stage_catalog
@@ -209,7 +210,16 @@ def trail_order(key: str) -> tuple[float, int]:
 
 # ----- (de)serialisation ------------------------------------------------------------
 def item_to_dict(item: ProvItem) -> dict[str, Any]:
-    return asdict(item)
+    """`asdict(item)`, written out: asdict is slow, and a dump writes thousands of items."""
+    return {
+        "item_id": item.item_id,
+        "stage": item.stage,
+        "name": item.name,
+        "kind": item.kind,
+        "lines": copy.deepcopy(item.lines),
+        "detail": item.detail,
+        "meta": copy.deepcopy(item.meta),
+    }
 
 
 def item_from_dict(d: dict[str, Any]) -> ProvItem:

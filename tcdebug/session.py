@@ -7,8 +7,9 @@ The UI and `--dump` render only from it.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from tcdebug import stages as stage_catalog
@@ -593,9 +594,8 @@ def stage_to_dict(stage: Stage, *, with_text: bool = True) -> dict[str, Any]:
 
 
 def _kernel_index(k: Kernel) -> dict[str, Any]:
-    d = asdict(k)
-    d.pop("source")
-    return d
+    """`asdict(k)` without the source, which is never read (a log's kernel re-reads it)."""
+    return {f.name: copy.deepcopy(getattr(k, f.name)) for f in fields(k) if f.name != "source"}
 
 
 def rerun_from_dict(d: dict[str, Any]) -> Rerun:

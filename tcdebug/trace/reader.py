@@ -185,7 +185,7 @@ class TraceStats:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one per stage and kernel of a log: thousands
 class PayloadRef:
     """Where a payload lies in its log: `length` bytes of tab-prefixed lines from `offset`."""
 
@@ -205,7 +205,7 @@ def _read_payload(path: str, offset: int, length: int) -> str:
     with open(path, "rb") as f:
         f.seek(offset)
         data = f.read(length)
-    return decode_payload_lines(data.split(b"\n"))
+    return decode_payload(data)
 
 
 def decode_payload_lines(lines: list[bytes]) -> str:
@@ -213,6 +213,20 @@ def decode_payload_lines(lines: list[bytes]) -> str:
     if lines and lines[-1] == b"":
         lines = lines[:-1]
     return "\n".join(line[1:].removesuffix(b"\r").decode("utf-8", errors="replace") for line in lines)
+
+
+def decode_payload(data: bytes) -> str:
+    """`decode_payload_lines(data.split(b"\\n"))` in bulk, for a span of payload lines that each
+    start with a tab (as the reader records them)."""
+    whole, data = data, data.removesuffix(b"\n")
+    if not data:
+        return ""
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n").removesuffix(b"\r")
+    content = data.replace(b"\n\t", b"\n")
+    if data[:1] != b"\t" or len(data) - len(content) != data.count(b"\n"):
+        return decode_payload_lines(whole.split(b"\n"))  # not the span the reader saw: line by line
+    return str(memoryview(content)[1:], "utf-8", "replace")
 
 
 @dataclass
@@ -282,6 +296,19 @@ class _Pending:
 
 def _time_s(m: re.Match[bytes]) -> float:
     return int(m["day"]) * 86400 + int(m["h"]) * 3600 + int(m["m"]) * 60 + int(m["s"]) + int(m["us"]) / 1e6
+
+
+_TIMES: dict[bytes, float] = {}  # the prefix's timestamp -> `_time_s`: records share timestamps
+
+
+def _cached_time_s(raw: bytes, m: re.Match[bytes]) -> float:
+    stamp = raw[m.start("mon") : m.end("us")]
+    time_s = _TIMES.get(stamp)
+    if time_s is None:
+        if len(_TIMES) >= 4096:
+            _TIMES.clear()
+        time_s = _TIMES[stamp] = _time_s(m)
+    return time_s
 
 
 def event_key(envelope: dict[str, Any]) -> str | None:
@@ -517,7 +544,7 @@ def _parse_envelope(
         stats.too_deep += 1
         return None
     try:
-        envelope = json.loads(text)
+        envelope = _decode_json(text)
     except RecursionError:
         stats.too_deep += 1
         return None
@@ -531,9 +558,10 @@ def _parse_envelope(
     if key is None:
         _bad(stats, last)
         return None
-    return key, envelope, _time_s(m), int(m["pid"])
+    return key, envelope, _cached_time_s(raw, m), int(m["pid"])
 
 
+_decode_json = json.JSONDecoder().decode  # `json.loads` on a str, without its argument checks
 _OPEN_RUN_RE = re.compile(r"(?:\s*[\[{])+")
 
 
@@ -573,27 +601,33 @@ def _resolve_interned(record: Record, table: dict[int, str]) -> None:
 def _add_payload_line(p: _Pending, raw: bytes, end: int) -> None:
     p.end = end
     # `raw` comes without its newline (see `_lines`); a CRLF conversion leaves a `\r`
-    _add_payload_text(p, raw[1:].removesuffix(b"\r"))
+    _add_payload_text(p, raw.removesuffix(b"\r"))
 
 
 def _add_payload_run(p: _Pending, run: PayloadRun, end: int) -> None:
     """`_add_payload_line` for every line of `run`, in bulk."""
     p.end = end
-    data = run.data.replace(b"\r\n", b"\n").removesuffix(b"\r")  # a CRLF conversion leaves `\r`s
-    _add_payload_text(p, data[1:].replace(b"\n\t", b"\n"))  # each line without its leading tab
+    data = run.data
+    if b"\r" in data:  # a CRLF conversion leaves `\r`s
+        data = data.replace(b"\r\n", b"\n").removesuffix(b"\r")
+    _add_payload_text(p, data.replace(b"\n\t", b"\n"))  # each line without its leading tab
 
 
-def _add_payload_text(p: _Pending, content: bytes) -> None:
-    """Fold payload lines (without their tabs, joined by newlines) into `p`: the md5, the text
-    when it is kept, and the guard count. A payload with non-UTF-8 bytes is dropped whole."""
+def _add_payload_text(p: _Pending, tabbed: bytes) -> None:
+    """Fold payload lines into `p`: the md5, the text when it is kept, and the guard count.
+    `tabbed`: the lines joined by newlines, the first one still with its leading tab. A payload
+    with non-UTF-8 bytes is dropped whole."""
+    content = memoryview(tabbed)[1:]
     if not p.first:
         p.md5.update(b"\n")
     p.md5.update(content)
     p.first = False
     if p.bad_utf8:
         return
+    if p.lines is None and not p.count and tabbed.isascii():
+        return  # valid UTF-8, and its text is not needed now
     try:
-        text = content.decode("utf-8")
+        text = str(content, "utf-8")
     except UnicodeDecodeError:
         p.bad_utf8 = True
         return

@@ -193,6 +193,15 @@ class TraceConverter:
             if self.rank is None and record.rank is not None:
                 self.rank = record.rank
                 yield {"type": "trace_info", "rank": record.rank}
+            if record.key == "chromium_event":  # most records of a log: `convert` without a generator
+                try:
+                    times = self._chromium(record)
+                except Exception:
+                    self.stats.failed += 1
+                    continue
+                if times is not None:
+                    yield times
+                continue
             try:  # a record of a shape torch never writes is skipped and counted, never fatal
                 converted = list(self.convert(record))
             except Exception:
@@ -246,10 +255,10 @@ class TraceConverter:
         if key == "link":
             yield self._link(record)
             return
-        if key == "chromium_event" and record.compile_id is not None:
-            done = self.phases.feed(parse_event(record.payload), self.compile_key(record))
-            if done is not None and done in self.compiles:
-                yield {"type": "compile_times", "compile_id": done, "times": self.phases.times(done)}
+        if key == "chromium_event":
+            times = self._chromium(record)
+            if times is not None:
+                yield times
         if key in _IGNORED:
             return
         if name == "torch_version":
@@ -276,6 +285,15 @@ class TraceConverter:
             yield from self._global_record(cid, st, record)
             return
         yield from self._dispatch(cid, st, record)
+
+    def _chromium(self, record: Record) -> dict[str, Any] | None:
+        """A chromium event: a `compile_times` event when it ends a compile's outermost phase."""
+        if record.compile_id is None:
+            return None
+        done = self.phases.feed(parse_event(record.payload), self.compile_key(record))
+        if done is not None and done in self.compiles:
+            return {"type": "compile_times", "compile_id": done, "times": self.phases.times(done)}
+        return None
 
     def _dispatch(self, cid: str, st: _CompileState, record: Record) -> Iterator[dict[str, Any]]:
         key, name = record.key, record.name

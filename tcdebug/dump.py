@@ -101,7 +101,7 @@ def stage_relpath(compile_id: str, stage: Stage) -> str:
     """`compiles/0-0/kernel_source.forward.py`: the stage's own name, never its position, so a
     stage added to the catalogue renames no file. Dumps written before this (`02_dynamo_graph.py`)
     load all the same: the index names each stage's file."""
-    return f"{compile_dir(compile_id)}/{safe_name(stage.key)}.{stage_catalog.kind(stage.stage_id).ext}"
+    return f"{compile_dir(compile_id)}/{safe_name(stage_catalog.kind(stage.stage_id).file_name(stage.part))}"
 
 
 def write_stage_files(out: Path, compile_id: str, stage: Stage, taken: set[str] | None = None) -> None:

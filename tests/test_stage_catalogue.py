@@ -33,3 +33,15 @@ def test_a_dump_with_numbered_file_names_opens_and_re_dumps_with_stage_names(tmp
     for cid, comp in session.compiles.items():
         for key, stage in comp.stages.items():  # as written (the IR after fusion with its fusion log)
             assert full_text(again.compiles[cid].stages[key]) == full_text(stage), (cid, key)
+
+
+def test_the_catalogue_is_consistent() -> None:
+    kinds = stage_catalog.STAGE_KINDS
+    assert len({k.id for k in kinds}) == len(kinds)
+    assert all(k.expect in stage_catalog.EXPECTATIONS and k.expect != stage_catalog.OTHER for k in kinds)
+    traces = [k.trace for k in kinds if k.trace]
+    assert len(set(traces)) == len(traces)  # one trace record, one stage
+    assert all(k.language and k.ext in ("py", "txt", "cpp") for k in kinds)
+    assert stage_catalog.kind("artifact_x").expect == stage_catalog.OTHER  # never expected
+    order = [stage_catalog.PIPELINE_ORDER[k.id] for k in kinds]
+    assert order == sorted(order)  # the catalogue is the pipeline order

@@ -52,6 +52,12 @@ STAGE_KINDS: tuple[StageKind, ...] = (
         "py",
         expect=EXPORT,
     ),
+    # The payload ends with the graph's object id (`# graph id: ...`), new in every process: not
+    # compared across ranks (`graph=False`).
+    StageKind(
+        "inductor_pre_grad_graph", "Inductor graph after its pre-grad passes", "python", "py",
+        expect=INDUCTOR, trace="after_pre_grad_graph", short="pre_grad",
+    ),
     StageKind(
         "aot_joint", "AOTAutograd joint graph", "python", "py",
         expect=TRAINING, graph=True, trace="aot_joint_graph",

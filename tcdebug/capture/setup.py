@@ -14,6 +14,7 @@ UNITS = (
     "tcdebug.capture.provenance",  # first: a stage's provenance arrives before its pause
     "tcdebug.capture.frame",
     "tcdebug.capture.graphs",
+    "tcdebug.capture.pre_grad",
     "tcdebug.capture.inductor_graph",
     "tcdebug.capture.inductor_ir",
     "tcdebug.capture.kernel_source",

@@ -4,8 +4,8 @@ Layout::
 
     OUT/session.json
     OUT/output.txt                      the script's stdout and stderr
-    OUT/compiles/0-0/02_dynamo_graph.py
-    OUT/compiles/0-0/10_kernel_source.forward.py
+    OUT/compiles/0-0/dynamo_graph.py
+    OUT/compiles/0-0/kernel_source.forward.py         named by the stage key only: a new stage renames no file
     OUT/compiles/0-0/kernels/forward/cpp_fused_relu_0.cpp   one folder per part: a forward and a
                                                             backward kernel of one name never share a file
     OUT/compiles/0-0/provenance.json    which lines of every stage hold the same op
@@ -99,9 +99,10 @@ def compile_dir(compile_id: str) -> str:
 
 
 def stage_relpath(compile_id: str, stage: Stage) -> str:
-    kind = stage_catalog.kind(stage.stage_id)
-    order = stage_catalog.ORDER.get(stage.stage_id, 99)
-    return f"{compile_dir(compile_id)}/{order:02d}_{safe_name(stage.key)}.{kind.ext}"
+    """`compiles/0-0/kernel_source.forward.py`: the stage's own name, never its position, so a
+    stage added to the catalogue renames no file. Dumps written before this (`02_dynamo_graph.py`)
+    load all the same: the index names each stage's file."""
+    return f"{compile_dir(compile_id)}/{safe_name(stage_catalog.kind(stage.stage_id).file_name(stage.part))}"
 
 
 def write_stage_files(

@@ -8,6 +8,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# When a compile has a stage (`StageKind.expect`). Everything that asks "which stages should be
+# here?" reads it: the recorder (what it marks `not captured` at the end of a compile), the
+# timeline (rows still to come), the tests' expected stage lists (`expected_keys`).
+ALWAYS = "always"  # every Dynamo compile; the recorder says why when one never came
+TRAINING = "training"  # AOTAutograd's training graphs (an input requires grad)
+INFERENCE = "inference"  # AOTAutograd's inference graph (no input requires grad)
+INDUCTOR = "inductor"  # once per compile that runs Inductor
+PER_PART = "per_part"  # once per graph part Inductor compiles: `id.forward`, `id.backward`, `id.inference`
+GPU = "gpu"  # only on a GPU (CUDA graphs): never shown as still to come, never missed on the CPU
+EXPORT = "export"  # only torch.export / AOTInductor compiles (keyed `-/-`)
+VIEW = "view"  # another stage seen another way (bytecode as Python): never a pause point of its own
+OTHER = "other"  # not in the catalogue (`artifact_<name>` of a trace, a newer dump's stage): never expected
+EXPECTATIONS = (ALWAYS, TRAINING, INFERENCE, INDUCTOR, PER_PART, GPU, EXPORT, VIEW, OTHER)
+
 
 @dataclass(frozen=True)
 class StageKind:
@@ -15,64 +29,117 @@ class StageKind:
     title: str
     language: str  # a pygments lexer alias, or "text"/"dis"/"guards"/"ir"
     ext: str  # file extension used in dumps
+    expect: str = ALWAYS  # when a compile has it: one of EXPECTATIONS
+    graph: bool = False  # an FX graph: compared across the ranks of a job, read for provenance in traces
+    trace: str = ""  # the structured-trace event key or artifact name that carries it (TORCH_TRACE logs)
+    short: str = ""  # the timeline's name for it, when the id is long
+
+    def file_name(self, part: str = "") -> str:
+        """Its file in a dump: the stage key, never a position (`kernel_source.forward.py`), so a
+        stage added to the catalogue renames no file."""
+        return f"{stage_key(self.id, part)}.{self.ext}"
 
 
+# In pipeline order (the order shown). Adding a stage: DEVELOPERS.md, "Adding a stage".
 STAGE_KINDS: tuple[StageKind, ...] = (
     StageKind("source", "Source of the compiled frame", "python", "py"),
     StageKind("bytecode_before", "Bytecode before Dynamo", "dis", "txt"),
-    StageKind("dynamo_graph", "Dynamo FX graph", "python", "py"),
-    StageKind("aot_joint", "AOTAutograd joint graph", "python", "py"),
-    StageKind("aot_forward", "AOTAutograd forward graph", "python", "py"),
-    StageKind("aot_backward", "AOTAutograd backward graph", "python", "py"),
-    StageKind("aot_inference", "AOTAutograd inference graph", "python", "py"),
-    StageKind("inductor_post_grad_graph", "Inductor post-grad graph", "python", "py"),
-    StageKind("inductor_ir_pre_fusion", "Inductor IR before fusion", "ir", "txt"),
-    StageKind("inductor_ir_post_fusion", "Inductor IR after fusion", "ir", "txt"),
-    StageKind("kernel_source", "Fused kernel source", "python", "py"),
+    StageKind("dynamo_graph", "Dynamo FX graph", "python", "py", graph=True, trace="dynamo_output_graph"),
+    StageKind(
+        "export_program",
+        "torch.export program (graph, signature, range constraints)",
+        "python",
+        "py",
+        expect=EXPORT,
+    ),
+    # The payload ends with the graph's object id (`# graph id: ...`), new in every process: not
+    # compared across ranks (`graph=False`).
+    StageKind(
+        "inductor_pre_grad_graph", "Inductor graph after its pre-grad passes", "python", "py",
+        expect=INDUCTOR, trace="after_pre_grad_graph", short="pre_grad",
+    ),
+    StageKind(
+        "aot_joint", "AOTAutograd joint graph", "python", "py",
+        expect=TRAINING, graph=True, trace="aot_joint_graph",
+    ),
+    StageKind(
+        "aot_forward", "AOTAutograd forward graph", "python", "py",
+        expect=TRAINING, graph=True, trace="aot_forward_graph",
+    ),
+    StageKind(
+        "aot_backward", "AOTAutograd backward graph", "python", "py",
+        expect=TRAINING, graph=True, trace="aot_backward_graph",
+    ),
+    StageKind(
+        "aot_inference", "AOTAutograd inference graph", "python", "py",
+        expect=INFERENCE, graph=True, trace="aot_inference_graph",
+    ),
+    StageKind(
+        "inductor_post_grad_graph", "Inductor post-grad graph", "python", "py",
+        expect=PER_PART, graph=True, trace="inductor_post_grad_graph", short="post_grad",
+    ),
+    StageKind(
+        "inductor_ir_pre_fusion", "Inductor IR before fusion", "ir", "txt",
+        expect=PER_PART, trace="ir_pre_fusion", short="ir_pre_fusion",
+    ),
+    StageKind(
+        "inductor_ir_post_fusion", "Inductor IR after fusion", "ir", "txt",
+        expect=PER_PART, trace="ir_post_fusion", short="ir_post_fusion",
+    ),
+    StageKind("kernel_source", "Fused kernel source", "python", "py", expect=PER_PART),
+    StageKind("aoti_wrapper", "AOTInductor wrapper code", "cpp", "cpp", expect=EXPORT),
     StageKind("guards", "Guards", "guards", "txt"),
     StageKind("bytecode_after", "Bytecode after Dynamo", "dis", "txt"),
-    StageKind("bytecode_after_python", "Transformed code as Python (depyf)", "python", "py"),
-    StageKind("cudagraph", "CUDA graph capture", "text", "txt"),
-    # Appended so the dump file numbers (`ORDER`) of the stages above never change.
-    StageKind("export_program", "torch.export program (graph, signature, range constraints)", "python", "py"),
-    StageKind("aoti_wrapper", "AOTInductor wrapper code", "cpp", "cpp"),
-)
+    StageKind("bytecode_after_python", "Transformed code as Python (depyf)", "python", "py", expect=VIEW),
+    StageKind("cudagraph", "CUDA graph capture", "text", "txt", expect=GPU),
+)  # fmt: skip
 
 STAGE_IDS: tuple[str, ...] = tuple(k.id for k in STAGE_KINDS)
 _BY_ID = {k.id: k for k in STAGE_KINDS}
 ORDER = {k.id: i for i, k in enumerate(STAGE_KINDS)}
-# Where each stage sits in the pipeline (the order shown); later additions slot in between.
-PIPELINE_ORDER: dict[str, float] = {
-    **ORDER,
-    "export_program": ORDER["dynamo_graph"] + 0.5,
-    "aoti_wrapper": ORDER["kernel_source"] + 0.5,
-}
+# Where each stage sits in the pipeline (the order shown): the catalogue's order.
+PIPELINE_ORDER: dict[str, float] = {k.id: float(i) for i, k in enumerate(STAGE_KINDS)}
 
 # Which graph a stage belongs to when one compile runs several backend compiles
 # (training compiles the backward lazily, at the first .backward() call).
 GRAPH_PARTS = ("forward", "backward", "inference")
-# The stages of one Inductor compile: their part is the graph Inductor is compiling at the time.
-INDUCTOR_STAGES = (
-    "inductor_post_grad_graph",
-    "inductor_ir_pre_fusion",
-    "inductor_ir_post_fusion",
-    "kernel_source",
-)
 
+
+def expected(*kinds: str) -> tuple[str, ...]:
+    """The ids of the stages expected that way (`expected(ALWAYS)`), in pipeline order."""
+    return tuple(k.id for k in STAGE_KINDS if k.expect in kinds)
+
+
+# Stages every Dynamo compile has: the recorder marks the missing ones `not captured`.
+ALWAYS_STAGES = expected(ALWAYS)
+# The stages of one Inductor compile: their part is the graph Inductor is compiling at the time.
+INDUCTOR_STAGES = expected(PER_PART)
 # The FX graph stages, in pipeline order: compared across ranks, and read for provenance in traces.
-GRAPH_STAGES = (
-    "dynamo_graph",
-    "aot_joint",
-    "aot_forward",
-    "aot_backward",
-    "aot_inference",
-    "inductor_post_grad_graph",
-)
+GRAPH_STAGES = tuple(k.id for k in STAGE_KINDS if k.graph)
+# structured-trace event key or artifact name -> stage id (TORCH_TRACE logs; see `StageKind.trace`)
+TRACE_NAMES: dict[str, str] = {k.trace: k.id for k in STAGE_KINDS if k.trace}
+
+
+def expected_keys(aot_mode: str, *, inductor: bool = True, gpu: bool = False) -> list[str]:
+    """The stage keys a Dynamo compile has, in pipeline order: `aot_mode` "inference" or
+    "training" (forward and backward), `inductor` when its backend runs Inductor, `gpu` with
+    CUDA graphs."""
+    parts = ["inference"] if aot_mode == INFERENCE else ["forward", "backward"]
+    wanted = {ALWAYS, VIEW, aot_mode} | ({INDUCTOR, PER_PART} if inductor else set()) | ({GPU} if gpu else set())
+    keys = [
+        stage_key(k.id, part)
+        for k in STAGE_KINDS
+        if k.expect in wanted
+        for part in (parts if k.expect in (PER_PART, GPU) else [""])
+    ]
+    return sorted(keys, key=sort_key)
 
 
 def kind(stage_id: str) -> StageKind:
     """The kind for a stage id; unknown ids (e.g. from newer dumps) get a text kind."""
-    return _BY_ID.get(stage_id) or StageKind(stage_id, stage_id.replace("_", " ").title(), "text", "txt")
+    return _BY_ID.get(stage_id) or StageKind(
+        stage_id, stage_id.replace("_", " ").title(), "text", "txt", expect=OTHER
+    )
 
 
 def stage_key(stage_id: str, part: str = "") -> str:

@@ -24,6 +24,7 @@ import pytest
 from conftest import SCRIPTS, run_tcdebug
 
 import tcdebug
+from tcdebug import stages as stage_catalog
 from tcdebug.dump import load_dump
 from tcdebug.session import Compile, Session
 
@@ -32,7 +33,7 @@ pytestmark = pytest.mark.slow
 ZOO = SCRIPTS / "graph_break_zoo.py"
 HF = SCRIPTS / "hf_corpus.py"
 OUR_DIR = str(Path(tcdebug.__file__).resolve().parent)
-FRAME_STAGES = ("source", "bytecode_before", "dynamo_graph", "guards", "bytecode_after")
+FRAME_STAGES = stage_catalog.ALWAYS_STAGES
 
 
 def reference(

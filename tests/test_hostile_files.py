@@ -443,7 +443,7 @@ def test_an_earlier_dump_is_replaced_and_planted_symlinks_write_nothing_outside(
     (out / "output.txt").symlink_to(victim)
     (out / "session.json.tmp").symlink_to(victim)
     (out / "mine.txt").write_text("a file tcdebug did not write")
-    hard = out / "compiles" / "0-0" / "02_dynamo_graph.py"
+    hard = out / "compiles" / "0-0" / "dynamo_graph.py"
     hard.unlink()
     os.link(victim, hard)  # a hard link: replaced, never written through
     proc = tcdebug("open", str(DATA / "mlp_cpu"), "--dump", str(out))

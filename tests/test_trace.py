@@ -356,7 +356,7 @@ def test_open_dump_writes_the_dump_layout(tmp_path: Path) -> None:
     index = json.loads((out / "session.json").read_text())
     assert index["origin"] == "trace" and index["rank"] == 1
     assert {d["kind"] for d in index["divergences"]} == {"compile_ids", "graph", "recompile_reason"}
-    assert (out / "compiles/0-1/02_dynamo_graph.py").read_text().startswith("class GraphModule")
+    assert (out / "compiles/0-1/dynamo_graph.py").read_text().startswith("class GraphModule")
     assert list((out / "compiles/0-1/kernels").glob("*/cpp_*.cpp"))
     from tcdebug.dump import load_dump
 

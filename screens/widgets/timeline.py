@@ -54,11 +54,7 @@ GLYPHS: tuple[tuple[str, str], ...] = (
 )
 
 # Long stage ids, shortened for the timeline (the stage header and breakpoints keep the full id).
-SHORT_NAMES = {
-    "inductor_post_grad_graph": "post_grad",
-    "inductor_ir_pre_fusion": "ir_pre_fusion",
-    "inductor_ir_post_fusion": "ir_post_fusion",
-}
+SHORT_NAMES = {k.id: k.short for k in stage_catalog.STAGE_KINDS if k.short}
 
 
 def short_stage_name(stage_id: str, part: str = "") -> str:
@@ -71,7 +67,7 @@ def is_artifact(key: str) -> bool:
     return key.startswith("artifact_")
 
 
-_AOT_TRAINING = {"aot_joint", "aot_forward", "aot_backward"}
+_AOT_TRAINING = set(stage_catalog.expected(stage_catalog.TRAINING))
 
 
 @dataclass
@@ -91,9 +87,6 @@ class TimelineState:
     live: bool = False
 
 
-_EXPORT_ONLY = ("export_program", "aoti_wrapper")
-
-
 def expected_stages(comp: Compile) -> list[str]:
     """Catalogue stage ids still to come for a compile in progress."""
     arrived = {s.stage_id for s in comp.stages.values()}
@@ -105,18 +98,18 @@ def expected_stages(comp: Compile) -> list[str]:
     aot_mode = str(dynamo.meta.get("aot_mode") or "") if dynamo is not None else ""
     pending = []
     for kind in stage_catalog.STAGE_KINDS:
-        sid = kind.id
-        if sid in arrived or stage_catalog.PIPELINE_ORDER[sid] <= last or sid == "cudagraph":
+        sid, expect = kind.id, kind.expect
+        if sid in arrived or stage_catalog.PIPELINE_ORDER[sid] <= last or expect == stage_catalog.GPU:
             continue
-        if sid in _EXPORT_ONLY and not comp.compile_id.startswith("-/"):
+        if expect == stage_catalog.EXPORT and not comp.compile_id.startswith("-/"):
             continue  # only export / AOTInductor compiles (keyed -/-) have these
-        if sid == "aot_inference" and arrived & _AOT_TRAINING:
+        if expect == stage_catalog.INFERENCE and arrived & _AOT_TRAINING:
             continue
         if sid in _AOT_TRAINING and "aot_inference" in arrived:
             continue
         if aot_mode == "inference" and sid in _AOT_TRAINING:
             continue  # the target saw no input that requires grad: AOTAutograd builds inference
-        if aot_mode == "training" and sid == "aot_inference":
+        if aot_mode == "training" and expect == stage_catalog.INFERENCE:
             continue
         if sid in ("aot_joint", "aot_backward") and not arrived & _AOT_TRAINING and aot_mode != "training":
             continue  # undecided: show the two possible first AOT graphs only

@@ -4,18 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from tcdebug import stages as stage_catalog
 from tcdebug.capture.base import CaptureContext
 
 STAGES = ("dynamo_graph", "aot_joint", "aot_forward", "aot_backward", "aot_inference")
 
-# structured-trace key -> stage id
-TRACE_KEYS = {
-    "dynamo_output_graph": "dynamo_graph",
-    "aot_joint_graph": "aot_joint",
-    "aot_forward_graph": "aot_forward",
-    "aot_backward_graph": "aot_backward",
-    "aot_inference_graph": "aot_inference",
-}
+# structured-trace key -> stage id (the catalogue's `StageKind.trace`)
+TRACE_KEYS = {stage_catalog.kind(stage_id).trace: stage_id for stage_id in STAGES}
 
 
 def aot_mode(torch: Any) -> str:

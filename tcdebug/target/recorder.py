@@ -16,7 +16,7 @@ from tcdebug import stages as stage_catalog
 from tcdebug.capture.recording import CompileState
 from tcdebug.target.pauser import Pauser
 
-ALWAYS = ("source", "bytecode_before", "dynamo_graph", "guards", "bytecode_after")
+ALWAYS = stage_catalog.ALWAYS_STAGES  # sent for every compile: `not captured` with the reason when missing
 # Stages whose facts keep arriving after they were sent (`update_stage`): Triton kernels are
 # loaded, autotuned and mapped to FX nodes only after Inductor logged the output code.
 UPDATABLE = ("kernel_source",)
@@ -218,16 +218,20 @@ class Recorder:
         # Only stages torch reported count: the forward's own `not captured` marks must not make
         # an aot_eager backward look like an Inductor compile that never ran.
         ran_inductor = any(k.startswith(("kernel_source", "inductor_")) for k in st.captured)
+        no_inductor = (
+            f"backend {st.backend} does not run Inductor"
+            if st.backend and st.backend != "inductor"
+            else "the backend did not run Inductor (e.g. backend='aot_eager')"
+        )
+        for stage_id in stage_catalog.expected(stage_catalog.INDUCTOR):  # once per Inductor compile
+            reason = self.unavailable.get(stage_id, "torch did not report this stage")
+            self.not_captured(compile_id, stage_id, reason if ran_inductor else no_inductor)
         for part in parts:
             if part == "backward" and not final:
                 continue  # compiled lazily at the first .backward()
             for stage_id in stage_catalog.INDUCTOR_STAGES:
                 if not ran_inductor:
-                    reason = (
-                        f"backend {st.backend} does not run Inductor"
-                        if st.backend and st.backend != "inductor"
-                        else "the backend did not run Inductor (e.g. backend='aot_eager')"
-                    )
+                    reason = no_inductor
                 elif part == "backward" and f"kernel_source.{part}" not in st.captured:
                     reason = "the backward was never run, so Inductor never compiled it"
                 else:

@@ -38,17 +38,8 @@ MAYBE_MISSING = (
     "inductor_ir_post_fusion",
 )
 
-# Event keys (or artifact names) that are pipeline stages.
-_GRAPH_STAGES = {
-    "dynamo_output_graph": "dynamo_graph",
-    "aot_joint_graph": "aot_joint",
-    "aot_forward_graph": "aot_forward",
-    "aot_backward_graph": "aot_backward",
-    "aot_inference_graph": "aot_inference",
-    "inductor_post_grad_graph": "inductor_post_grad_graph",
-    "ir_pre_fusion": "inductor_ir_pre_fusion",
-    "ir_post_fusion": "inductor_ir_post_fusion",
-}
+# Event keys (or artifact names) that are pipeline stages: the catalogue's `StageKind.trace`.
+_GRAPH_STAGES = stage_catalog.TRACE_NAMES
 _IGNORED = {
     "chromium_event",
     "describe_tensor",
@@ -305,7 +296,7 @@ class TraceConverter:
         elif key == "aot_inference_graph":
             st.aot_mode = "inference"
             yield self._stage(cid, st, "aot_inference", record)
-        elif key == "inductor_post_grad_graph" or (key == "artifact" and name in _GRAPH_STAGES):
+        elif name in _GRAPH_STAGES and key in (name, "artifact"):  # an event key or artifact name
             yield self._stage(cid, st, _GRAPH_STAGES[name], record)
         elif key == "inductor_output_code":
             yield self._output_code(cid, st, record)

@@ -5,17 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from tcdebug.capture.base import CaptureContext
+from tcdebug.trace_format import FX_GRAPH_KEYS
 
 STAGES = ("dynamo_graph", "aot_joint", "aot_forward", "aot_backward", "aot_inference")
-
-# structured-trace key -> stage id
-TRACE_KEYS = {
-    "dynamo_output_graph": "dynamo_graph",
-    "aot_joint_graph": "aot_joint",
-    "aot_forward_graph": "aot_forward",
-    "aot_backward_graph": "aot_backward",
-    "aot_inference_graph": "aot_inference",
-}
 
 
 def aot_mode(torch: Any) -> str:
@@ -60,5 +52,5 @@ def install(ctx: CaptureContext) -> None:
 
         return on_graph
 
-    for key, stage_id in TRACE_KEYS.items():
+    for key, stage_id in FX_GRAPH_KEYS.items():
         ctx.handler.on(key, make(key, stage_id))

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from tcdebug import protocol
+from tcdebug import protocol, trace_format
 from tcdebug import stages as stage_catalog
 from tcdebug.capture.recording import CompileState
 from tcdebug.events import CompileEnd, CompileStart, Event, StageEvent, build
@@ -89,10 +89,7 @@ class Recorder:
         with self._lock:
             st.keys.add(key)
             st.captured.add(key)
-            if stage_id == "aot_inference":
-                st.aot_mode = "inference"
-            elif stage_id in ("aot_forward", "aot_backward", "aot_joint"):
-                st.aot_mode = "training"
+            st.aot_mode = trace_format.AOT_MODES.get(stage_id, st.aot_mode)
         elapsed = time.perf_counter() - st.started - st.paused_s
         event = StageEvent(
             compile_id=compile_id,
@@ -146,11 +143,7 @@ class Recorder:
     def inductor_part(self, compile_id: str) -> str:
         """Which graph Inductor is compiling now: forward, backward or inference."""
         st = self.state(compile_id)
-        if st.aot_mode == "inference":
-            return "inference"
-        if st.aot_mode == "training":
-            return "backward" if "kernel_source.forward" in st.keys else "forward"
-        return ""
+        return trace_format.inductor_part(st.aot_mode, st.keys)
 
     def defer_bytecode_after(self, compile_id: str, fields: dict[str, Any]) -> None:
         """Dynamo installs the new bytecode before it logs the guards; show guards first."""

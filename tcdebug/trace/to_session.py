@@ -38,6 +38,7 @@ from tcdebug.session import LOADED, Change, Kernel, Session
 from tcdebug.textsafe import safe_line
 from tcdebug.trace.aoti import split_cpp_kernels
 from tcdebug.trace.reader import PayloadRef, Record, TraceStats, read_records
+from tcdebug.trace_format import AOT_MODES, STAGE_KEYS, aot_id_part, inductor_part, with_attempt
 
 NOT_IN_TRACE = "not in TORCH_TRACE logs"
 # Stages a trace holds only sometimes (bytecode: resume functions only) or never.
@@ -49,17 +50,6 @@ MAYBE_MISSING = (
     "inductor_ir_post_fusion",
 )
 
-# Event keys (or artifact names) that are pipeline stages.
-_GRAPH_STAGES = {
-    "dynamo_output_graph": "dynamo_graph",
-    "aot_joint_graph": "aot_joint",
-    "aot_forward_graph": "aot_forward",
-    "aot_backward_graph": "aot_backward",
-    "aot_inference_graph": "aot_inference",
-    "inductor_post_grad_graph": "inductor_post_grad_graph",
-    "ir_pre_fusion": "inductor_ir_pre_fusion",
-    "ir_post_fusion": "inductor_ir_post_fusion",
-}
 _IGNORED = {
     "chromium_event",
     "describe_tensor",
@@ -89,7 +79,6 @@ _INDUCTOR_START = {
     "inductor_output_code",
 }
 _CACHE_RE = re.compile(r"^(?P<cache>\w+?)_cache_(?P<result>hit|miss|bypass)$")
-_AOT_ID = re.compile(r"# AOT ID: \['\d+_(forward|backward|inference)'\]")
 _BYTECODE_RE = re.compile(r"_(ORIGINAL|MODIFIED)_BYTECODE$")
 _BIG_METRIC = 200
 # Compilation metrics that say nothing about this compile (or repeat what the session shows).
@@ -223,7 +212,7 @@ class TraceConverter:
         cid = record.compile_id
         if cid is None:
             return None
-        base = f"{cid}_{record.attempt}" if record.attempt else cid
+        base = with_attempt(cid, record.attempt)
         pid = record.pid
         gen = self._generation.get(pid, 0)
         if record.key == "dynamo_start":
@@ -293,13 +282,13 @@ class TraceConverter:
         if key == "dynamo_start":
             yield self._start(cid, record)
         elif key in ("dynamo_output_graph", "aot_joint_graph", "aot_forward_graph", "aot_backward_graph"):
-            st.aot_mode = st.aot_mode or ("training" if key.startswith("aot_") else "")
-            yield self._stage(cid, st, _GRAPH_STAGES[key], record, meta=_graph_meta(record))
+            st.aot_mode = st.aot_mode or AOT_MODES.get(STAGE_KEYS[key], "")
+            yield self._stage(cid, st, STAGE_KEYS[key], record, meta=_graph_meta(record))
         elif key == "aot_inference_graph":
             st.aot_mode = "inference"
             yield self._stage(cid, st, "aot_inference", record)
-        elif key == "inductor_post_grad_graph" or (key == "artifact" and name in _GRAPH_STAGES):
-            yield self._stage(cid, st, _GRAPH_STAGES[name], record)
+        elif key == "inductor_post_grad_graph" or (key == "artifact" and name in STAGE_KEYS):
+            yield self._stage(cid, st, STAGE_KEYS[name], record)
         elif key == "inductor_output_code":
             yield self._output_code(cid, st, record)
         elif key == "graph_dump":
@@ -340,7 +329,7 @@ class TraceConverter:
     def _attempt_key(self, st: _CompileState, attempt: int) -> str | None:
         """The key of another attempt of `st`'s compile in the same run."""
         stem = st.base.rsplit("_", 1)[0] if st.attempt else st.base
-        return self._keys.get((*self._run, f"{stem}_{attempt}" if attempt else stem))
+        return self._keys.get((*self._run, with_attempt(stem, attempt)))
 
     def _restart_breaks(self, cid: str, st: _CompileState, reasons: Any) -> Iterator[Event]:
         """Restart reasons no earlier attempt logged as a graph break become graph breaks of the
@@ -438,8 +427,7 @@ class TraceConverter:
 
     def _output_code(self, cid: str, st: _CompileState, record: Record) -> StageEvent:
         code = record.payload or ""
-        m = _AOT_ID.search(code[:500])
-        part = st.inductor_part = m.group(1) if m else self._part(st)
+        part = st.inductor_part = aot_id_part(code) or self._part(st)
         kernels = split_output_code(code)
         assert record.ref is not None
         lazy: list[Kernel] = [LazyKernel(record.ref, i, k) for i, k in enumerate(kernels)]
@@ -579,11 +567,7 @@ class TraceConverter:
 
     def _next_part(self, st: _CompileState) -> str:
         """The part the next Inductor compile of this frame builds."""
-        if st.aot_mode == "inference":
-            return "inference"
-        if st.aot_mode == "training":
-            return "backward" if "kernel_source.forward" in st.keys else "forward"
-        return ""
+        return inductor_part(st.aot_mode, st.keys)
 
     def _stage(
         self,

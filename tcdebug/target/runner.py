@@ -18,6 +18,7 @@ from typing import Any
 
 from tcdebug import protocol
 from tcdebug.errors import headline
+from tcdebug.events import build
 from tcdebug.target.children import install_fork_hooks
 from tcdebug.target.commands import CommandReader
 from tcdebug.target.pauser import Pauser, StopRequested
@@ -101,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     reader.start()
 
     def send(type_: str, **fields: Any) -> None:
-        channel.send(protocol.event(type_, **fields))
+        channel.send(build(type_, **fields).to_wire())
 
     if not ns.argv:
         send("script_end", exit_code=2, error="no script given")

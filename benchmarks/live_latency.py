@@ -51,8 +51,8 @@ async def drive(mode: str, breaks: int, steps: int) -> dict[str, list[float]]:
 
     forward = app.forward_event
 
-    def forward_event(event: dict[str, Any]) -> None:
-        if event.get("type") == "stage":
+    def forward_event(event: Any) -> None:
+        if event.type == "stage":
             with lock:
                 received[id(event)] = time.perf_counter()
         forward(event)

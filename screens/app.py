@@ -22,8 +22,18 @@ from textual.binding import Binding, BindingType
 from textual.notifications import SeverityLevel
 
 from tcdebug import session as model
-from tcdebug import stages as stage_catalog
 from tcdebug.controller import TargetController
+from tcdebug.events import (
+    CompileEnd,
+    Error,
+    Event,
+    Note,
+    Ready,
+    Resumed,
+    ScriptEnd,
+    TargetDied,
+    TargetExited,
+)
 from tcdebug.live_ranks import (
     LiveRanks,
     is_rank_job,
@@ -46,7 +56,7 @@ from tcdebug.screens.times_screen import TimesScreen
 from tcdebug.screens.trail_screen import TrailScreen
 from tcdebug.screens.why_screen import WhyScreen
 from tcdebug.screens.widgets.timeline import LIVE_STATES, Ref
-from tcdebug.session import Session, rerun_from_dict
+from tcdebug.session import Change, Session
 from tcdebug.textsafe import safe_line, safe_text
 from tcdebug.trace_provenance import ensure_trace_provenance
 
@@ -291,9 +301,7 @@ class TcdebugApp(App[int]):
         try:
             self.controller.start()
         except OSError as exc:
-            self._apply(
-                {"type": "target_died", "error": f"could not start the target: {exc}", "exit_code": 1}
-            )
+            self._apply(TargetDied(error=f"could not start the target: {exc}", exit_code=1))
             self.target_exited = True
             self.main_screen.refresh_session()
             self.notify(self.session.status_line, severity="error", timeout=10)
@@ -304,7 +312,7 @@ class TcdebugApp(App[int]):
         from tcdebug.trace import TraceStats, iter_trace_events
 
         stats = TraceStats()
-        batch: list[dict[str, Any]] = []
+        batch: list[Event] = []
         last = time.monotonic()
         # This thread holds the GIL while it parses; a shorter switch interval hands it to the
         # UI thread sooner when a key arrives (5 ms by default, paid several times per key press).
@@ -372,7 +380,7 @@ class TcdebugApp(App[int]):
             self._trace_dirty = False
             self._repaint_trace()
 
-    def forward_event(self, event: dict[str, Any]) -> None:
+    def forward_event(self, event: Event) -> None:
         """The controller's `on_event`: safe to call from any thread."""
         try:
             self.post_message(TargetEvent(event))
@@ -380,39 +388,37 @@ class TcdebugApp(App[int]):
             pass
 
     # ----- events from the target ----------------------------------------------------
-    def _apply(self, event: dict[str, Any]) -> None:
-        self.session.apply(event)
+    def _apply(self, event: Event) -> Change:
+        return self.session.apply(event)
 
     def on_target_event(self, message: TargetEvent) -> None:
-        event = message.event
-        kind = event.get("type")
-        self._apply(event)
+        change = self._apply(message.event)
+        event = change.event
         diverged = self.live_ranks.update(event)
         self._ranks_dirty = self._ranks_dirty or is_rank_job(self.session)
-        if kind == "output":
+        if change.output:
             self._output_dirty = True
             return
-        if kind == "target_exited":
+        if isinstance(event, TargetExited):
             self.target_exited = True
-        if kind == "ready":
+        if isinstance(event, Ready):
             self.target_ready = True
         main = self.main_screen
         if not main.is_mounted:
             return
         main.refresh_session()
-        if kind == "stage":
-            key = stage_catalog.stage_key(event.get("stage", ""), event.get("part", ""))
-            if event.get("paused") and self._follow_next_pause:
+        if change.stage_key:
+            if change.paused and self._follow_next_pause:
                 self._follow_next_pause = False
                 main.follow = True
-            if event.get("paused"):
-                main.on_paused(event["compile_id"], key)
+            if change.paused:
+                main.on_paused(change.compile_id, change.stage_key)
             else:
-                main.on_stage_arrived(event["compile_id"], key)
-        self._notify_for(event)
-        self._notify_ranks(event, diverged)
+                main.on_stage_arrived(change.compile_id, change.stage_key)
+        self._notify_for(change)
+        self._notify_ranks(change, diverged)
 
-    def _notify_ranks(self, event: dict[str, Any], diverged: list[Any]) -> None:
+    def _notify_ranks(self, change: Change, diverged: list[Any]) -> None:
         """A divergence the moment it is known; the collective-timeout warning at the first pause."""
         for div in diverged:
             self.notify(
@@ -421,7 +427,7 @@ class TcdebugApp(App[int]):
                 timeout=10,
                 markup=False,
             )
-        if event.get("type") == "stage" and event.get("paused") and event.get("rank") is not None:
+        if change.paused and change.rank is not None:
             if not self._warned_timeout:
                 self._warned_timeout = True
                 self.notify(
@@ -431,30 +437,26 @@ class TcdebugApp(App[int]):
                     timeout=12,
                     markup=False,
                 )
-    def _notify_for(self, event: dict[str, Any]) -> None:
-        kind = event.get("type")
-        if kind == "script_end":
+    def _notify_for(self, change: Change) -> None:
+        event = change.event
+        if isinstance(event, ScriptEnd):
             if self.session.state == model.FAILED:
                 self.notify(_one_line(self.session.status_line), severity="error", timeout=12)
             elif self.session.state == model.FINISHED:
                 self.notify(f"the script finished: {self.session.status_line}", timeout=4)
-        elif kind == "target_died":
+        elif isinstance(event, TargetDied):
             self.notify(_one_line(self.session.status_line), severity="error", timeout=12)
-        elif kind == "error":
-            text = event.get("message") or event.get("error") or event.get("text") or "error in the target"
-            self.notify(_one_line(str(text)), severity="error", timeout=12)
-        elif kind == "compile_end" and event.get("status") == "failed":
-            self.notify(
-                f"compile {event.get('compile_id')} failed: {_one_line(event.get('error', ''))}",
-                severity="error",
-            )
-        elif kind == "rerun" and not isinstance(self.screen, RerunScreen):
-            notice = rerun_notice(rerun_from_dict(event["rerun"]))
+        elif isinstance(event, Error):
+            self.notify(_one_line(event.message or "error in the target"), severity="error", timeout=12)
+        elif isinstance(event, CompileEnd) and event.status == "failed":
+            self.notify(f"compile {change.compile_id} failed: {_one_line(event.error)}", severity="error")
+        elif change.rerun is not None and not isinstance(self.screen, RerunScreen):
+            notice = rerun_notice(change.rerun)
             if notice is not None:
                 text, severity = notice
                 self.notify(text, severity=severity, timeout=6)  # type: ignore[arg-type]
-        elif kind == "note" and event.get("text"):
-            self.notify(_one_line(event["text"]), timeout=5)
+        elif isinstance(event, Note) and event.text:
+            self.notify(_one_line(event.text), timeout=5)
 
     def _flush_output(self) -> None:
         if self._output_dirty and isinstance(self.screen, OutputScreen):
@@ -477,7 +479,7 @@ class TcdebugApp(App[int]):
     def _resumed(self, pid: int | None, stepping: bool) -> None:
         self.main_screen.follow = True
         if self.session.state == model.PAUSED:
-            self._apply({"type": "resumed", "pid": pid})
+            self._apply(Resumed(pid=pid))
         info = self.session.processes.get(self.session.main_pid if pid is None else pid)  # type: ignore[arg-type]
         if info is not None:
             info.stepping = stepping
@@ -542,7 +544,7 @@ class TcdebugApp(App[int]):
             return
         info.stepping = stepping
         if not stepping and self.session.paused_pid == pid:
-            self._apply({"type": "resumed", "pid": pid})
+            self._apply(Resumed(pid=pid))
         self.notify(
             f"{label}: {'stepping: it pauses at its next stage' if stepping else 'runs free'}",
             timeout=4,
@@ -852,7 +854,7 @@ def build_live_app(
     session = Session(script=argv[0] if argv else "", argv=list(argv))
     holder: list[TcdebugApp] = []
 
-    def on_event(event: dict[str, Any]) -> None:
+    def on_event(event: Event) -> None:
         if holder:
             holder[0].forward_event(event)
 

@@ -6,11 +6,14 @@ from typing import Any
 
 from textual.message import Message
 
+from tcdebug.events import Event
+
 
 class TargetEvent(Message):
-    """One event from the target (a protocol dict), posted from a controller reader thread."""
+    """One typed event from the target (`tcdebug.events`), posted from a controller reader thread;
+    the app folds it into the session, which says what changed (`tcdebug.session.Change`)."""
 
-    def __init__(self, event: dict[str, Any]) -> None:
+    def __init__(self, event: Event) -> None:
         super().__init__()
         self.event = event
 
@@ -22,7 +25,7 @@ class TargetClosed(Message):
 class TraceEvents(Message):
     """A batch of session events read from a TORCH_TRACE log by the streaming worker."""
 
-    def __init__(self, events: list[dict[str, Any]], *, done: bool = False, stats: Any = None) -> None:
+    def __init__(self, events: list[Event], *, done: bool = False, stats: Any = None) -> None:
         super().__init__()
         self.events = events
         self.done = done

@@ -16,12 +16,12 @@ import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from tcdebug import __version__, protocol, rerun_spec
 from tcdebug import stages as stage_catalog
 from tcdebug.controller import TargetController
 from tcdebug.dump import DumpError, DumpWriter, load_dump, make_dirs, prepare_out, write_dump
+from tcdebug.events import Event, TargetDied
 from tcdebug.launch import LiveRanks, rank_summary, write_rank_dumps
 from tcdebug.session import DIED, Session
 from tcdebug.summary import summary_text
@@ -233,7 +233,7 @@ def run_headless(
     except DumpError as exc:
         raise CliError(str(exc)) from exc
     write_error = ""
-    events: queue.Queue[dict[str, Any]] = queue.Queue()
+    events: queue.Queue[Event] = queue.Queue()
     controller = TargetController(
         target_argv, module=module, mode=protocol.MODE_RUN, on_event=events.put, adopt_orphans=True
     )
@@ -259,7 +259,7 @@ def run_headless(
                 except DumpError as exc:
                     write_error, writer = str(exc), None  # keep what is written; stop writing
                     controller.close(timeout=5)
-            kind = event.get("type")
+            kind = event.type
             if live_ranks is not None:
                 for div in live_ranks.update(event):
                     err(f"divergence: {div.summary}")
@@ -283,7 +283,7 @@ def run_headless(
         controller.close(timeout=0.5)
         _drain(events, session)
         name = signal.Signals(interrupted).name
-        session.apply({"type": "target_died", "error": f"interrupted by {name}: the script was ended"})
+        session.apply(TargetDied(error=f"interrupted by {name}: the script was ended"))
         session.notes.append(f"interrupted by {name}: the script and every process it started were ended")
     finally:
         if writer is not None:
@@ -316,7 +316,7 @@ def run_headless(
     return 1
 
 
-def _drain(events: queue.Queue[dict[str, Any]], session: Session) -> None:
+def _drain(events: queue.Queue[Event], session: Session) -> None:
     """Fold in what arrived before the target was ended (its last output, its notes)."""
     while True:
         try:

@@ -1,7 +1,8 @@
 """The controller side of the channel: starts the target and talks to it.
 
 It imports no torch. Events arrive on reader threads and are handed to the
-`on_event` callback as plain dicts (see `tcdebug.protocol`); the controller also
+`on_event` callback as typed events (`tcdebug.events`, read from the wire format of
+`tcdebug.protocol`; a malformed one becomes a `Note` saying so); the controller also
 synthesises `output` events from the target's stdout/stderr and a `target_died`
 event when the process ends without saying goodbye.
 """
@@ -22,6 +23,17 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from tcdebug import proctree, protocol
+from tcdebug.events import (
+    Event,
+    Note,
+    Output,
+    ProcessEnd,
+    ScriptEnd,
+    StageEvent,
+    TargetDied,
+    TargetExited,
+    event_from_wire,
+)
 from tcdebug.protocol import (
     CHILD_SOCKET_ENV,
     MAX_OUTPUT_MESSAGE,
@@ -30,7 +42,7 @@ from tcdebug.protocol import (
     STDOUT_TAG,
 )
 
-EventCallback = Callable[[dict[str, Any]], None]
+EventCallback = Callable[[Event], None]
 
 
 class TargetController:
@@ -162,16 +174,17 @@ class TargetController:
         while True:
             try:
                 msg = self.channel.recv()
+                if msg is None:
+                    return
+                event = event_from_wire(msg)
             except protocol.ProtocolError as exc:
-                self.on_event({"type": "note", "text": f"bad message from target: {exc}"})
+                self.on_event(Note(text=f"bad message from target: {exc}"))
                 continue
-            if msg is None:
-                return
-            if msg.get("type") == "stage":
-                self.paused = bool(msg.get("paused"))
-            if msg.get("type") in ("script_end",):
+            if isinstance(event, StageEvent):
+                self.paused = event.paused
+            if isinstance(event, ScriptEnd):
                 self._said_goodbye = True
-            self.on_event(msg)
+            self.on_event(event)
 
     def _accept_children(self) -> None:
         listener = self._listener
@@ -192,7 +205,7 @@ class TargetController:
             try:
                 msg = channel.recv()
             except protocol.ProtocolError as exc:
-                self.on_event({"type": "note", "text": f"bad message from a child process: {exc}"})
+                self.on_event(Note(text=f"bad message from a child process: {exc}"))
                 continue
             if msg is None:
                 break
@@ -211,11 +224,16 @@ class TargetController:
                 channel.send(protocol.command(mode, breakpoints=sorted(self.breakpoints)))
             else:
                 msg = {**msg, "pid": pid}
-            self.on_event(msg)
+            try:
+                event = event_from_wire(msg)
+            except protocol.ProtocolError as exc:
+                self.on_event(Note(text=f"bad message from a child process: {exc}"))
+                continue
+            self.on_event(event)
         channel.close()
         if pid is not None:
             self.children.pop(pid, None)
-            self.on_event({"type": "process_end", "pid": pid})
+            self.on_event(ProcessEnd(pid=pid))
 
     def _read_stream(self, stream: Any, name: str) -> None:
         """Writes below Python (C code, subprocesses) on the target's file descriptors 1 and 2."""
@@ -230,7 +248,7 @@ class TargetController:
                 return
             text = decoder.decode(data)
             if text:
-                self.on_event({"type": "output", "stream": name, "text": text})
+                self.on_event(Output(stream=name, text=text))
 
     def _read_tagged_output(self, sock: socket.socket) -> None:
         """`sys.stdout` and `sys.stderr` of every process of the script, in the order written."""
@@ -247,7 +265,7 @@ class TargetController:
                 text = decoders.get(tag, decoders[STDOUT_TAG]).decode(data[1:])
                 if text:
                     stream = "stderr" if tag == STDERR_TAG else "stdout"
-                    self.on_event({"type": "output", "stream": stream, "text": text})
+                    self.on_event(Output(stream=stream, text=text))
 
     def _watch_tree(self) -> None:
         """Note every descendant while the target runs, so one that leaves the process group
@@ -301,17 +319,16 @@ class TargetController:
             names = ", ".join(self._describe(p.pid) for p in ended[:8])
             more = f" and {len(ended) - 8} more" if len(ended) > 8 else ""
             self.on_event(
-                {
-                    "type": "note",
-                    "text": f"ended {len(ended)} process(es) that outlived the script's main process: "
-                    f"{names}{more}",
-                }
+                Note(
+                    text=f"ended {len(ended)} process(es) that outlived the script's main process: "
+                    f"{names}{more}"
+                )
             )
         for thread in self._output_threads:
             thread.join(timeout=2)
         if not self._said_goodbye and not self._closing:
-            self.on_event({"type": "target_died", "exit_code": self.returncode, "error": describe_exit(code)})
-        self.on_event({"type": "target_exited", "exit_code": self.returncode})
+            self.on_event(TargetDied(exit_code=self.returncode, error=describe_exit(code)))
+        self.on_event(TargetExited(exit_code=self.returncode))
         self._done.set()
         self._close_listener()
 

@@ -32,6 +32,7 @@ from typing import Any
 
 from tcdebug import provenance
 from tcdebug import stages as stage_catalog
+from tcdebug.events import Event, StageEvent
 from tcdebug.indented_json import dumps_indented
 from tcdebug.session import (
     LOADED,
@@ -638,16 +639,15 @@ class DumpWriter:
         self._dirty = False
         self._write_index()
 
-    def on_event(self, event: dict[str, Any]) -> None:
-        kind = event.get("type")
-        if kind == "stage":
-            stage = self.session.stage(
-                event["compile_id"], stage_catalog.stage_key(event["stage"], event.get("part", ""))
-            )
+    def on_event(self, event: Event) -> None:
+        """Write what `event` (already applied to the session) brought."""
+        kind = event.type
+        if isinstance(event, StageEvent):
+            stage = self.session.stage(event.compile_id, event.key)
             if stage is not None:
-                comp = self.session.compiles[event["compile_id"]]
+                comp = self.session.compiles[event.compile_id]
                 try:
-                    write_stage_files(self.out, event["compile_id"], stage, _kernel_files(comp, but=stage))
+                    write_stage_files(self.out, event.compile_id, stage, _kernel_files(comp, but=stage))
                 except DumpError:
                     stage.file = ""
                     _try_write_index(self.session, self.out, complete=False)

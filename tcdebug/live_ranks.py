@@ -13,8 +13,10 @@ compile has ended on each rank that has it. Stdlib only (the UI process runs it)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
+from tcdebug.events import Event, event_type
 from tcdebug.session import DIED, FAILED, FINISHED, PAUSED, RUNNING, Compile, ProcessInfo, Session, Stage
 from tcdebug.trace.ranks import Divergence, divergences
 
@@ -211,12 +213,12 @@ class LiveRanks:
     session: Session
     seen: dict[tuple[str, str, str], Divergence] | None = None
 
-    def update(self, event: dict[str, object]) -> list[Divergence]:
+    def update(self, event: Event | Mapping[str, object]) -> list[Divergence]:
         """Fold in the effect of `event` (already applied); return the divergences new now."""
-        if event.get("type") == "hello" and self.session.argv[:1] == [LAUNCHER]:
+        kind = event_type(event)
+        if kind == "hello" and self.session.argv[:1] == [LAUNCHER]:
             self.session.argv = ["torchrun", *self.session.argv[1:]]  # the launcher, as typed
             self.session.script = "torchrun"
-        kind = event.get("type")
         if (kind not in _EVENTS and kind not in _STATE_EVENTS) or not is_rank_job(self.session):
             return []
         if self.seen is None:

@@ -28,6 +28,9 @@ Re-runs (after `script_end`, while the target serves commands):
                        `mode`: step/continue/run for the compiles it triggers); answered by
                        `rerun` events (running, then ok or failed)
 
+Each event is a dataclass of `tcdebug.events` (`to_wire()` writes it, `event_from_wire()` reads
+and checks it); this module stays the wire format.
+
 Pausing: after `step`, the target pauses at the next stage; after `continue`, at
 the next stage whose id is a breakpoint; after `run`, never. A stage event says
 `paused: true` when the target waits for the next command.

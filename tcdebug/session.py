@@ -1,6 +1,6 @@
 """The session model: everything tcdebug knows about one run, as plain dataclasses.
 
-It is fed by events (plain dicts, see `tcdebug.protocol`) from a live target, and
+It is fed by typed events (`tcdebug.events`) from a live target, and
 rebuilt from a dump (`tcdebug.dump`) or a TORCH_TRACE log (`tcdebug.trace`).
 The UI and `--dump` render only from it.
 """
@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from tcdebug import events as ev_types
 from tcdebug import stages as stage_catalog
 from tcdebug.provenance import ProvenanceIndex, apply_dict
 from tcdebug.textsafe import safe_line
@@ -351,52 +352,59 @@ class Session:
         return self.state
 
     # ----- feeding -------------------------------------------------------------
-    def apply(self, event: dict[str, Any]) -> None:
-        """Fold one event into the model. Unknown event types are ignored."""
-        handler = getattr(self, f"_on_{event.get('type', '')}", None)
-        if handler is not None:
-            handler(event)
+    def apply(self, event: ev_types.Event | dict[str, Any]) -> Change:
+        """Fold one event into the model and say what changed. A dict (tests, scripts) is read
+        as the channel reads it (`tcdebug.events.event_from_wire`, which raises `EventError`)."""
+        event = ev_types.as_event(event)
+        handler = _HANDLERS.get(type(event))
+        change = handler(self, event) if handler is not None else None
+        return change if change is not None else Change(event)
 
-    def _on_hello(self, ev: dict[str, Any]) -> None:
-        self.torch_version = ev.get("torch_version", "")
-        self.python = ev.get("python", "")
-        self.device = ev.get("device", "")
-        self.script = ev.get("script", self.script)
-        self.argv = list(ev.get("argv", self.argv))
+    def _on_hello(self, ev: ev_types.Hello) -> None:
+        self.torch_version = ev.torch_version
+        self.python = ev.python
+        self.device = ev.device
+        if ev.script is not None:
+            self.script = ev.script
+        if ev.argv is not None:
+            self.argv = list(ev.argv)
         self.state = RUNNING
-        if isinstance(ev.get("pid"), int):
-            self.main_pid = ev["pid"]
-            self.processes[ev["pid"]] = ProcessInfo(
-                ev["pid"], "main", main=True, stepping=ev.get("mode", "step") != "run"
-            )
+        if ev.pid is not None:
+            self.main_pid = ev.pid
+            self.processes[ev.pid] = ProcessInfo(ev.pid, "main", main=True, stepping=ev.mode != "run")
 
-    def _on_process(self, ev: dict[str, Any]) -> None:
-        pid = ev.get("pid")
-        if isinstance(pid, int):
-            self.processes[pid] = ProcessInfo(
-                pid,
-                str(ev.get("label") or f"pid {pid}"),
-                ppid=int(ev.get("ppid") or 0),
-                stepping=bool(ev.get("stepping")),
-                rank=ev["rank"] if isinstance(ev.get("rank"), int) else None,
-                world_size=ev["world_size"] if isinstance(ev.get("world_size"), int) else None,
-                pg_timeout_s=ev.get("pg_timeout_s") if isinstance(ev.get("pg_timeout_s"), float) else None,
-            )
+    def _on_process(self, ev: ev_types.Process) -> Change | None:
+        pid = ev.pid
+        if pid is None:
+            return None
+        self.processes[pid] = ProcessInfo(
+            pid,
+            str(ev.label or f"pid {pid}"),
+            ppid=int(ev.ppid or 0),
+            stepping=bool(ev.stepping),
+            rank=ev.rank,
+            world_size=ev.world_size,
+            pg_timeout_s=ev.pg_timeout_s if isinstance(ev.pg_timeout_s, float) else None,
+        )
+        return Change(ev, process=pid, rank=ev.rank)
 
-    def _on_process_exit(self, ev: dict[str, Any]) -> None:
-        info = self.processes.get(ev.get("pid"))  # type: ignore[arg-type]
-        if info is not None and isinstance(ev.get("exit_code"), int):
-            info.exit_code = ev["exit_code"]
-            info.error = str(ev.get("error") or "")
+    def _on_process_exit(self, ev: ev_types.ProcessExit) -> Change | None:
+        info = self.processes.get(ev.pid)  # type: ignore[arg-type]
+        if info is not None and ev.exit_code is not None:
+            info.exit_code = ev.exit_code
+            info.error = str(ev.error or "")
+            return Change(ev, process=ev.pid, rank=info.rank)
+        return None
 
-    def _on_process_end(self, ev: dict[str, Any]) -> None:
-        info = self.processes.get(ev.get("pid"))  # type: ignore[arg-type]
+    def _on_process_end(self, ev: ev_types.ProcessEnd) -> Change:
+        info = self.processes.get(ev.pid)  # type: ignore[arg-type]
         if info is not None:
             info.ended = True
-        self._unpause(ev.get("pid"))
+        self._unpause(ev.pid)
+        return Change(ev, process=ev.pid, rank=info.rank if info else None)
 
-    def _pause_key(self, ev: dict[str, Any]) -> int:
-        pid = ev.get("pid")
+    def _pause_key(self, ev: ev_types.Event) -> int:
+        pid = ev.pid
         return pid if isinstance(pid, int) and pid != self.main_pid else 0
 
     def _unpause(self, pid: Any) -> None:
@@ -410,26 +418,40 @@ class Session:
             if self.state == PAUSED:
                 self.state = RUNNING
 
-    def _on_compile_start(self, ev: dict[str, Any]) -> None:
-        comp = self.compile(ev["compile_id"])
-        comp.function = ev.get("function", comp.function)
-        comp.filename = ev.get("filename", comp.filename)
-        comp.firstlineno = ev.get("firstlineno", comp.firstlineno)
+    def _compile_change(self, ev: ev_types.Event, compile_id: str) -> tuple[Compile, bool]:
+        """The compile `ev` is about, and whether it is new."""
+        added = compile_id not in self.compiles
+        return self.compile(compile_id), added
+
+    def _on_compile_start(self, ev: ev_types.CompileStart) -> Change:
+        comp, added = self._compile_change(ev, ev.compile_id)
+        if ev.function is not None:
+            comp.function = ev.function
+        if ev.filename is not None:
+            comp.filename = ev.filename
+        if ev.firstlineno is not None:
+            comp.firstlineno = ev.firstlineno
         comp.status = "compiling"
-        if ev.get("rank") is not None:
-            comp.rank = ev["rank"]
-        pid = ev.get("pid", self.main_pid)
+        if ev.rank is not None:
+            comp.rank = ev.rank
+        pid = ev.pid if ev.pid is not None else self.main_pid
         if isinstance(pid, int):
             comp.pid = pid
             info = self.processes.get(pid)
             comp.process = "main" if pid == self.main_pid else (info.label if info else f"pid {pid}")
+        return Change(ev, compile_id=comp.compile_id, added=added, rank=comp.rank)
 
-    def _on_stage(self, ev: dict[str, Any]) -> None:
-        comp = self.compile(ev["compile_id"])
-        stage = stage_from_dict(ev)
+    def _on_stage(self, ev: ev_types.StageEvent) -> Change:
+        comp, added = self._compile_change(ev, ev.compile_id)
+        stage = stage_from_event(ev)
+        new_stage = stage.key not in comp.stages
         comp.stages[stage.key] = stage
+        if ev.loader is not None:
+            stage.loader = ev.loader
+        if ev.lazy_kernels is not None:
+            stage.kernels = ev.lazy_kernels
         key = self._pause_key(ev)
-        if ev.get("paused"):
+        if ev.paused:
             self.pauses.pop(key, None)
             self.pauses[key] = (comp.compile_id, stage.key)
             self.state = PAUSED
@@ -437,68 +459,85 @@ class Session:
             self.paused_pid = key or None
         elif key in self.pauses or (self.state == PAUSED and not self.pauses):
             self._unpause(key)
+        return Change(
+            ev,
+            compile_id=comp.compile_id,
+            stage_key=stage.key,
+            added=added or new_stage,
+            paused=ev.paused,
+            rank=ev.rank,
+        )
 
-    def _on_resumed(self, ev: dict[str, Any]) -> None:
+    def _on_resumed(self, ev: ev_types.Resumed) -> None:
         self._unpause(self._pause_key(ev))
 
-    def _on_graph_break(self, ev: dict[str, Any]) -> None:
-        comp = self.compile(ev["compile_id"])
-        gb = GraphBreak(ev["compile_id"], ev.get("reason", ""), list(ev.get("user_stack", [])))
+    def _on_graph_break(self, ev: ev_types.GraphBreak) -> Change:
+        comp, added = self._compile_change(ev, ev.compile_id)
+        gb = GraphBreak(ev.compile_id, ev.reason, list(ev.user_stack))
         if gb not in comp.graph_breaks:
             comp.graph_breaks.append(gb)
+        return Change(ev, compile_id=comp.compile_id, added=added, rank=ev.rank)
 
-    def _on_recompile(self, ev: dict[str, Any]) -> None:
-        self.compile(ev["compile_id"]).recompile_reason = ev.get("reason", "")
+    def _on_recompile(self, ev: ev_types.Recompile) -> Change:
+        comp, added = self._compile_change(ev, ev.compile_id)
+        comp.recompile_reason = ev.reason
+        return Change(ev, compile_id=comp.compile_id, added=added, rank=ev.rank)
 
-    def _on_compile_end(self, ev: dict[str, Any]) -> None:
-        comp = self.compile(ev["compile_id"])
-        comp.status = ev.get("status", "ok")
-        comp.error = ev.get("error", "") or comp.error
-        comp.elapsed_s = ev.get("elapsed_s", comp.elapsed_s)
-        comp.metrics.update(ev.get("metrics", {}))
+    def _on_compile_end(self, ev: ev_types.CompileEnd) -> Change:
+        comp, added = self._compile_change(ev, ev.compile_id)
+        comp.status = ev.status
+        comp.error = ev.error or comp.error
+        if ev.elapsed_s is not None:
+            comp.elapsed_s = ev.elapsed_s
+        comp.metrics.update(ev.metrics)
+        return Change(ev, compile_id=comp.compile_id, added=added, rank=ev.rank)
 
-    def _on_compile_times(self, ev: dict[str, Any]) -> None:
-        if isinstance(ev.get("times"), dict):
-            self.compile(ev["compile_id"]).times = dict(ev["times"])
+    def _on_compile_times(self, ev: ev_types.CompileTimes) -> Change:
+        comp, added = self._compile_change(ev, ev.compile_id)
+        comp.times = dict(ev.times)
+        return Change(ev, compile_id=comp.compile_id, added=added, rank=ev.rank)
 
-    def _on_autotune(self, ev: dict[str, Any]) -> None:
-        if isinstance(ev.get("table"), dict):
-            self.compile(ev["compile_id"]).autotune_tables.append(ev["table"])
+    def _on_autotune(self, ev: ev_types.Autotune) -> Change:
+        comp, added = self._compile_change(ev, ev.compile_id)
+        comp.autotune_tables.append(ev.table)
+        return Change(ev, compile_id=comp.compile_id, added=added, rank=ev.rank)
 
-    def _on_guard_provenance(self, ev: dict[str, Any]) -> None:
-        if isinstance(ev.get("guards"), list):
-            self.compile(ev["compile_id"]).guard_provenance = list(ev["guards"])
+    def _on_guard_provenance(self, ev: ev_types.GuardProvenance) -> Change:
+        comp, added = self._compile_change(ev, ev.compile_id)
+        comp.guard_provenance = list(ev.guards)
+        return Change(ev, compile_id=comp.compile_id, added=added, rank=ev.rank)
 
-    def _on_output(self, ev: dict[str, Any]) -> None:
-        stream, text = ev.get("stream", "stdout"), ev.get("text", "")
-        rank = ev.get("rank") if isinstance(ev.get("rank"), int) else None
+    def _on_output(self, ev: ev_types.Output) -> Change:
+        stream, text, rank = ev.stream, ev.text, ev.rank
         if self.output and self.output[-1].stream == stream and self.output[-1].rank == rank:
             self.output[-1].text += text
         else:
             self.output.append(OutputChunk(stream, text, rank))
+        return Change(ev, output=True, rank=rank)
 
-    def _on_script_end(self, ev: dict[str, Any]) -> None:
-        self.exit_code = ev.get("exit_code", 0)
-        self.error = ev.get("error", "") or ""
+    def _on_script_end(self, ev: ev_types.ScriptEnd) -> None:
+        self.exit_code = ev.exit_code
+        self.error = ev.error or ""
         self.paused_at = self.paused_pid = None
         self.pauses.clear()
-        if ev.get("stopped"):
+        if ev.stopped:
             self.state = STOPPED
         else:
             self.state = FAILED if self.error else FINISHED
 
-    def _on_target_died(self, ev: dict[str, Any]) -> None:
+    def _on_target_died(self, ev: ev_types.TargetDied) -> None:
         if self.state in (FINISHED, STOPPED):
             return
         self.state = DIED
         self.paused_at = self.paused_pid = None
         self.pauses.clear()
-        self.error = ev.get("error", "the target process exited unexpectedly")
+        self.error = ev.error
         if self.exit_code is None:
-            self.exit_code = ev.get("exit_code")
+            self.exit_code = ev.exit_code
 
-    def _on_rerun(self, ev: dict[str, Any]) -> None:
-        rerun = rerun_from_dict(ev["rerun"])
+    def _on_rerun(self, ev: ev_types.RerunEvent) -> Change:
+        rerun = rerun_from_dict(ev.rerun)
+        change = Change(ev, rerun=rerun)
         # While a re-run calls the function the target runs again (and may pause);
         # afterwards the session returns to the state the script left it in.
         if rerun.status == "running" and self.state not in (STARTING, RUNNING, PAUSED):
@@ -510,20 +549,73 @@ class Session:
         for i, old in enumerate(self.reruns):
             if old.rerun_id == rerun.rerun_id:
                 self.reruns[i] = rerun
-                return
+                return change
         self.reruns.append(rerun)
+        return change
 
-    def _on_calls(self, ev: dict[str, Any]) -> None:
-        self.calls = [call_from_dict(c) for c in ev.get("calls", [])]
+    def _on_calls(self, ev: ev_types.Calls) -> None:
+        self.calls = [call_from_dict(c) for c in ev.calls]
 
-    def _on_provenance(self, ev: dict[str, Any]) -> None:
-        comp = self.compile(ev["compile_id"])
-        if ev.get("reset"):
+    def _on_provenance(self, ev: ev_types.Provenance) -> Change:
+        comp, added = self._compile_change(ev, ev.compile_id)
+        if ev.reset:
             comp.provenance = ProvenanceIndex()
-        apply_dict(comp.provenance, ev)
+        apply_dict(comp.provenance, ev.as_dict())
+        return Change(ev, compile_id=comp.compile_id, added=added, rank=ev.rank)
 
-    def _on_note(self, ev: dict[str, Any]) -> None:
-        self.notes.append(ev.get("text", ""))
+    def _on_note(self, ev: ev_types.Note) -> None:
+        self.notes.append(ev.text)
+
+    def _on_trace_info(self, ev: ev_types.TraceInfo) -> None:
+        if ev.torch_version:
+            self.torch_version = ev.torch_version
+        if ev.rank is not None and self.rank is None:
+            self.rank = ev.rank
+
+
+@dataclass(frozen=True)
+class Change:
+    """What one applied event changed, so that the UI never reads the event's fields again."""
+
+    event: ev_types.Event  # the event applied
+    compile_id: str = ""  # the compile it added or updated ("" for none)
+    stage_key: str = ""  # the stage it added or updated (a stage event)
+    added: bool = False  # the compile (or, for a stage event, the stage) is new
+    paused: bool = False  # a process now waits at (compile_id, stage_key)
+    rerun: Rerun | None = None  # the re-run's new state (a rerun event), parsed once
+    output: bool = False  # output of the script arrived
+    process: int | None = None  # the process that connected, exited or ended
+    rank: int | None = None  # the torchrun rank it concerns
+
+    @property
+    def kind(self) -> str:
+        return self.event.type
+
+
+_Handler = Callable[[Session, Any], "Change | None"]
+_HANDLERS: dict[type[ev_types.Event], _Handler] = {
+    ev_types.Hello: Session._on_hello,
+    ev_types.Process: Session._on_process,
+    ev_types.ProcessExit: Session._on_process_exit,
+    ev_types.ProcessEnd: Session._on_process_end,
+    ev_types.CompileStart: Session._on_compile_start,
+    ev_types.StageEvent: Session._on_stage,
+    ev_types.Resumed: Session._on_resumed,
+    ev_types.GraphBreak: Session._on_graph_break,
+    ev_types.Recompile: Session._on_recompile,
+    ev_types.CompileEnd: Session._on_compile_end,
+    ev_types.CompileTimes: Session._on_compile_times,
+    ev_types.Autotune: Session._on_autotune,
+    ev_types.GuardProvenance: Session._on_guard_provenance,
+    ev_types.Output: Session._on_output,
+    ev_types.ScriptEnd: Session._on_script_end,
+    ev_types.TargetDied: Session._on_target_died,
+    ev_types.RerunEvent: Session._on_rerun,
+    ev_types.Calls: Session._on_calls,
+    ev_types.Provenance: Session._on_provenance,
+    ev_types.Note: Session._on_note,
+    ev_types.TraceInfo: Session._on_trace_info,
+}
 
 
 def _id_core(compile_id: str) -> str:
@@ -571,6 +663,24 @@ def stage_from_dict(d: dict[str, Any]) -> Stage:
         elapsed_s=float(d.get("elapsed_s", 0.0)),
         kernels=[kernel_from_dict(k) for k in d.get("kernels", [])],
         meta=dict(d.get("meta", {})),
+    )
+
+
+def stage_from_event(ev: ev_types.StageEvent) -> Stage:
+    stage_id = ev.stage or "unknown"
+    kind = stage_catalog.kind(stage_id)
+    return Stage(
+        stage_id=stage_id,
+        part=ev.part,
+        title=ev.title or kind.title,
+        language=ev.language or kind.language,
+        status=ev.status,
+        reason=ev.reason,
+        text=ev.text,
+        file=ev.file,
+        elapsed_s=float(ev.elapsed_s),
+        kernels=[kernel_from_dict(k) for k in ev.kernels],
+        meta=dict(ev.meta),
     )
 
 

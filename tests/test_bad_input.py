@@ -15,6 +15,7 @@ from conftest import ROOT, SCRIPTS, run_tcdebug
 
 from tcdebug.controller import TargetController
 from tcdebug.dump import DumpWriter, load_dump
+from tcdebug.events import Output, TargetExited
 from tcdebug.session import DIED, Session
 
 
@@ -100,10 +101,10 @@ def test_killed_target_keeps_the_session(tmp_path):
             event = events.get(timeout=deadline - time.monotonic())
             session.apply(event)
             writer.on_event(event)
-            if event["type"] == "output" and "now sleeping" in event["text"] and not killed:
+            if isinstance(event, Output) and "now sleeping" in event.text and not killed:
                 controller._signal(signal.SIGKILL)
                 killed = True
-            if event["type"] == "target_exited":
+            if isinstance(event, TargetExited):
                 break
     finally:
         writer.finish()

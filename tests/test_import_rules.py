@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 TORCH_SIDE = ("tcdebug/target", "tcdebug/capture")
 
@@ -87,3 +89,24 @@ def test_ci_runs_the_readme_test_command_verbatim():
     command = next(line for line in (ROOT / ".ci" / "run").read_text().splitlines() if "pytest" in line)
     assert f"\n{command}\n" in readme
     assert "installed_layout.py mypy" in command and "installed_layout.py lint-imports" in command
+
+
+def _imported_modules(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+@pytest.mark.parametrize(
+    ("module", "allowed"),
+    [("trace_format.py", {"tcdebug.stages"}), ("events.py", {"tcdebug.protocol", "tcdebug.stages"})],
+)
+def test_the_vocabulary_and_the_trace_format_import_only_the_standard_library(module: str, allowed: set[str]):
+    """Both sides of the channel (and the trace reader) load them: no torch, no textual, no model."""
+    imported = _imported_modules(ROOT / "tcdebug" / module)
+    outside = {m for m in imported if m.split(".")[0] not in sys.stdlib_module_names and m != "__future__"}
+    assert outside == allowed

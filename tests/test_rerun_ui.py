@@ -48,7 +48,7 @@ class Target:
             return
         with self.lock:
             self.session.apply(event)
-        if event.get("type") == "ready":
+        if event.type == "ready":
             self.ready.set()
 
 

@@ -327,7 +327,7 @@ def test_events_stream_before_the_whole_log_is_read(tmp_path: Path) -> None:
     events = trace.iter_trace_events(big, stats)
     for ev in events:
         trace.apply_event(session, ev)
-        if ev["type"] == "compile_end":
+        if ev.type == "compile_end":
             break
     total_lines = source.count(b"\n") * 12
     assert stats.lines < total_lines / 10  # the first compile came from the start of the file

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from tcdebug.capture.recording import Recording
+from tcdebug.trace_format import format_compile_id
 
 if TYPE_CHECKING:
     from tcdebug.capture.calls import CallLog
@@ -53,10 +54,8 @@ class CaptureContext:
 def compile_id_of(md: dict[str, Any], fallback: str | None) -> str | None:
     if md.get("frame_id") is None:
         return fallback
-    cid = f"{md['frame_id']}/{md['frame_compile_id']}"
-    if md.get("compiled_autograd_id") is not None:
-        cid = f"!{md['compiled_autograd_id']}/{cid}"
-    return cid
+    cid = format_compile_id(md["frame_id"], md.get("frame_compile_id"), md.get("compiled_autograd_id"))
+    return cid if cid is not None else fallback
 
 
 class TraceDispatcher(logging.Handler):

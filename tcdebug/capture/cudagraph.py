@@ -21,12 +21,12 @@ from dataclasses import asdict
 from typing import Any
 
 from tcdebug.capture.base import CaptureContext, artifact_logger_handler
-from tcdebug.capture.kernel_source import AOT_ID
 from tcdebug.capture.recording import Recording
 from tcdebug.capture.triton_info import compile_id_str
 from tcdebug.cudagraphs import NODE_FIELDS, GraphNode, demangle, format_stage, parse_dot
 from tcdebug.kernels import split_output_code
 from tcdebug.session import Kernel
+from tcdebug.trace_format import aot_id_part
 
 STAGES = ("cudagraph",)
 SKIP_LOGGERS = (
@@ -141,8 +141,7 @@ def install(ctx: CaptureContext) -> None:
     def on_output_code(cid: str, md: dict[str, Any], payload: str | None) -> None:
         if not cudagraphs_requested(torch):
             return
-        m = AOT_ID.search((payload or "")[:500])
-        part = m.group(1) if m else rec.inductor_part(cid)
+        part = aot_id_part(payload) or rec.inductor_part(cid)
         local.last_part = (cid, part)
         if not has_cuda:
             rec.not_captured(cid, "cudagraph", "no CUDA device", part=part)

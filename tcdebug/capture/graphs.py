@@ -4,13 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tcdebug import stages as stage_catalog
 from tcdebug.capture.base import CaptureContext
+from tcdebug.trace_format import FX_GRAPH_KEYS
 
 STAGES = ("dynamo_graph", "aot_joint", "aot_forward", "aot_backward", "aot_inference")
-
-# structured-trace key -> stage id (the catalogue's `StageKind.trace`)
-TRACE_KEYS = {stage_catalog.kind(stage_id).trace: stage_id for stage_id in STAGES}
 
 
 def aot_mode(torch: Any) -> str:
@@ -55,5 +52,5 @@ def install(ctx: CaptureContext) -> None:
 
         return on_graph
 
-    for key, stage_id in TRACE_KEYS.items():
+    for key, stage_id in FX_GRAPH_KEYS.items():
         ctx.handler.on(key, make(key, stage_id))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tcdebug.capture.base import CaptureContext
+from tcdebug.trace_format import count_guards
 
 STAGES = ("guards",)
 
@@ -14,8 +15,7 @@ def install(ctx: CaptureContext) -> None:
 
     def on_guards(cid: str, md: dict[str, Any], payload: str | None) -> None:
         text = payload or ""
-        count = sum(1 for line in text.splitlines() if "+- " in line and "GuardManager" not in line)
-        rec.stage(cid, "guards", text.lstrip("\n"), meta={"guard_count": count})
+        rec.stage(cid, "guards", text.lstrip("\n"), meta={"guard_count": count_guards(text)})
         rec.flush_bytecode_after(cid)
 
     ctx.handler.on("dynamo_cpp_guards_str", on_guards)

@@ -17,9 +17,9 @@ from tcdebug.capture.base import CaptureContext
 from tcdebug.capture.recording import Recording
 from tcdebug.kernels import apply_kernel_info, split_output_code, triton_decorator_meta
 from tcdebug.session import Kernel
+from tcdebug.trace_format import aot_id_part
 
 STAGES = ("kernel_source",)
-AOT_ID = re.compile(r"# AOT ID: \['\d+_(forward|backward|inference)'\]")
 _HANDLE = re.compile(r":\d+$")  # provenance names kernels `name:debug_handle`
 
 
@@ -168,8 +168,7 @@ def install(ctx: CaptureContext) -> None:
 
     def on_output_code(cid: str, md: dict[str, Any], payload: str | None) -> None:
         code = payload or ""
-        m = AOT_ID.search(code[:500])
-        part = m.group(1) if m else rec.inductor_part(cid)
+        part = aot_id_part(code) or rec.inductor_part(cid)
         kernels = split_output_code(code)
         for kernel in kernels:
             triton = triton_decorator_meta(kernel.source) if kernel.language == "python" else {}

@@ -32,17 +32,12 @@ from tcdebug import provenance as prov
 from tcdebug.capture.base import CaptureContext, artifact_logger_handler
 from tcdebug.capture.frame import dis_listing, find_compile_frame, source_text
 from tcdebug.capture.kernel_lines import NodeLines
-from tcdebug.capture.kernel_source import AOT_ID, enable_provenance
+from tcdebug.capture.kernel_source import enable_provenance
 from tcdebug.provenance import ProvItem, ProvLink, item_id
+from tcdebug.trace_format import FX_GRAPH_KEYS, aot_id_part
 
 STAGES: tuple[str, ...] = ()
-GRAPH_KEYS = {
-    "dynamo_output_graph": "dynamo_graph",
-    "aot_joint_graph": "aot_joint",
-    "aot_forward_graph": "aot_forward",
-    "aot_backward_graph": "aot_backward",
-    "aot_inference_graph": "aot_inference",
-}
+GRAPH_KEYS = FX_GRAPH_KEYS  # structured-trace key -> stage id
 _DEF = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*) = async_compile\.", re.MULTILINE)
 _DIS_OFFSET = re.compile(r"^\s*(?:\d+\s+)?(?:>>\s*)?(\d+)\s+[A-Z][A-Z_0-9]+")
 _HANDLE = re.compile(r":\d+$")
@@ -330,8 +325,7 @@ class ProvenanceCapture:
     # ----- kernels ---------------------------------------------------------------------
     def on_output_code(self, cid: str, md: dict[str, Any], payload: str | None) -> None:
         code = payload or ""
-        m = AOT_ID.search(code[:500])
-        part = m.group(1) if m else self.rec.inductor_part(cid)
+        part = aot_id_part(code) or self.rec.inductor_part(cid)
         key = f"kernel_source.{part}" if part else "kernel_source"
         post_key = f"inductor_post_grad_graph.{part}" if part else "inductor_post_grad_graph"
         ir_key = f"inductor_ir_post_fusion.{part}" if part else "inductor_ir_post_fusion"

@@ -9,6 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from tcdebug.events import Event
+
 
 @dataclass
 class CompileState:
@@ -29,7 +31,9 @@ class Recording(Protocol):
     code_objects: dict[str, Any]  # compile id -> original code object
     finalizers: list[Callable[[], None]]  # run before the stages close
 
-    def send(self, type_: str, **fields: Any) -> None: ...
+    def emit(self, event: Event) -> None: ...
+
+    def send(self, type_: str, **fields: Any) -> None: ...  # emit(tcdebug.events.build(type_, **fields))
 
     def state(self, compile_id: str) -> CompileState: ...
 

@@ -16,6 +16,7 @@ from typing import Any
 from tcdebug.capture.base import CaptureContext
 from tcdebug.capture.kernel_source import KernelStages
 from tcdebug.session import Kernel
+from tcdebug.trace_format import format_compile_id
 
 STAGES: tuple[str, ...] = ()  # feeds kernel_source, which is that unit's stage
 
@@ -51,9 +52,7 @@ def compile_id_str(compile_id: Any) -> str | None:
     )
     if frame is None or frame_compile is None:
         return str(compile_id)
-    cid = f"{frame}/{frame_compile}"
-    ca = getattr(compile_id, "compiled_autograd_id", None)
-    return f"!{ca}/{cid}" if ca is not None else cid
+    return format_compile_id(frame, frame_compile, getattr(compile_id, "compiled_autograd_id", None))
 
 
 class TritonRegistry:

@@ -20,6 +20,7 @@ import threading
 from typing import Any
 
 from tcdebug import protocol
+from tcdebug.events import Process
 from tcdebug.protocol import CHILD_SOCKET_ENV
 from tcdebug.target.pauser import Pauser
 
@@ -84,7 +85,7 @@ class ChildChannel:
 
     def hello(self) -> dict[str, Any]:
         """The `process` event this process introduces itself with."""
-        return protocol.event("process", pid=self.pid, ppid=os.getppid(), label=process_label(self.pid))
+        return Process(pid=self.pid, ppid=os.getppid(), label=process_label(self.pid)).to_wire()
 
     def _apply(self, msg: dict[str, Any]) -> None:
         cmd = msg.get("cmd")

@@ -13,6 +13,7 @@ import threading
 from typing import Any
 
 from tcdebug import protocol
+from tcdebug.events import Error, Resumed, ScriptEnd
 from tcdebug.target.pauser import Pauser
 
 
@@ -33,7 +34,7 @@ class CommandReader:
             try:
                 msg = self.channel.recv()
             except protocol.ProtocolError as exc:
-                self.channel.send(protocol.event("error", message=str(exc)))
+                self.channel.send(Error(message=str(exc)).to_wire())
                 continue
             if msg is None:
                 self._controller_gone()
@@ -44,7 +45,7 @@ class CommandReader:
             cmd = msg.get("cmd")
             if cmd in (protocol.MODE_STEP, protocol.MODE_CONTINUE, protocol.MODE_RUN):
                 self.pauser.resume(cmd, msg.get("breakpoints"))
-                self.channel.send(protocol.event("resumed", mode=cmd))
+                self.channel.send(Resumed(mode=cmd).to_wire())
             elif cmd == "breakpoints":
                 self.pauser.set_breakpoints(list(msg.get("breakpoints", [])))
             elif cmd == "stop":
@@ -52,13 +53,13 @@ class CommandReader:
             elif cmd in ("check_rerun", "rerun"):
                 self.work.put(msg)
             else:
-                self.channel.send(protocol.event("error", message=f"unknown command {cmd!r}"))
+                self.channel.send(Error(message=f"unknown command {cmd!r}").to_wire())
 
     def _stop(self) -> None:
         """End the run now, wherever it is: the user asked to stop."""
         self.pauser.stop()
         _flush()
-        self.channel.send(protocol.event("script_end", exit_code=0, error="", stopped=True))
+        self.channel.send(ScriptEnd(exit_code=0, error="", stopped=True).to_wire())
         self.channel.close()
         os._exit(0)
 

@@ -19,6 +19,7 @@ import sys
 from typing import Any
 
 from tcdebug import protocol
+from tcdebug.events import Note, Output, Process, ProcessExit
 from tcdebug.protocol import CHILD_SOCKET_ENV
 from tcdebug.target.children import ChildChannel
 from tcdebug.target.pauser import Pauser
@@ -39,8 +40,7 @@ class RankChannel(ChildChannel):
         self.suffix = f"@r{rank}"
 
     def hello(self) -> dict[str, Any]:
-        return protocol.event(
-            "process",
+        return Process(
             pid=self.pid,
             ppid=os.getppid(),
             label=f"rank {self.rank}",
@@ -48,7 +48,7 @@ class RankChannel(ChildChannel):
             local_rank=env_int("LOCAL_RANK"),
             world_size=env_int("WORLD_SIZE"),
             pg_timeout_s=pg_timeout_s(),
-        )
+        ).to_wire()
 
     def send(self, msg: dict[str, Any]) -> bool:
         return super().send({**msg, "rank": self.rank})
@@ -85,7 +85,7 @@ class RankStream(io.TextIOBase):
         return True
 
     def write(self, text: str) -> int:
-        if text and not self.channel.send(protocol.event("output", stream=self.name_, text=str(text))):
+        if text and not self.channel.send(Output(stream=self.name_, text=str(text)).to_wire()):
             self.fallback.write(text)
         return len(text)
 
@@ -110,12 +110,12 @@ def main(argv: list[str] | None = None) -> int:
     channel = RankChannel(path, pauser, rank)
     problem = check_script(ns.argv[0]) if ns.argv and not ns.module else ("" if ns.argv else "no script given")
     if problem:
-        channel.send(protocol.event("output", stream="stderr", text=problem + "\n"))
-        channel.send(protocol.event("process_exit", exit_code=2, error=problem))
+        channel.send(Output(stream="stderr", text=problem + "\n").to_wire())
+        channel.send(ProcessExit(exit_code=2, error=problem).to_wire())
         return 2
     import torch
 
-    channel.send(protocol.event("note", text=f"rank {rank} started (pid {os.getpid()})"))
+    channel.send(Note(text=f"rank {rank} started (pid {os.getpid()})").to_wire())
     sys.stdout = RankStream(channel, "stdout", sys.__stdout__)
     sys.stderr = RankStream(channel, "stderr", sys.__stderr__)
     # The channel only sends, as a Channel does.
@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         return run.exit_code
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
-    channel.send(protocol.event("process_exit", exit_code=run.exit_code, error=run.error))
+    channel.send(ProcessExit(exit_code=run.exit_code, error=run.error).to_wire())
     # The connection closes when this process exits (closing it here would wait on the lock of
     # the command reader's blocked read).
     return run.exit_code

@@ -1,7 +1,7 @@
 """The target's bookkeeping: compiles in flight, stage events, pause points.
 
-Capture units call `Recorder.stage(...)` etc.; the recorder turns that into events
-on the channel and blocks at pause points until the controller answers.
+Capture units call `Recorder.stage(...)` etc.; the recorder turns that into typed events
+(`tcdebug.events`) on the channel and blocks at pause points until the controller answers.
 """
 
 from __future__ import annotations
@@ -9,11 +9,13 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
-from tcdebug import protocol
+from tcdebug import protocol, trace_format
 from tcdebug import stages as stage_catalog
 from tcdebug.capture.recording import CompileState
+from tcdebug.events import CompileEnd, CompileStart, Event, StageEvent, build
 from tcdebug.target.pauser import Pauser
 
 ALWAYS = stage_catalog.ALWAYS_STAGES  # sent for every compile: `not captured` with the reason when missing
@@ -32,7 +34,7 @@ class Recorder:
         self._lock = threading.RLock()
         self.stage_count = 0
         self.code_objects: dict[str, Any] = {}  # compile id -> original code object
-        self.sent: dict[tuple[str, str], dict[str, Any]] = {}  # (compile id, key) -> fields, UPDATABLE only
+        self.sent: dict[tuple[str, str], StageEvent] = {}  # (compile id, key) -> last sent, UPDATABLE only
         self.finalizers: list[Callable[[], None]] = []  # run by finalize_all, before the stages close
 
     def reset_for_child(self) -> None:
@@ -44,8 +46,12 @@ class Recorder:
         self.sent = {}
 
     # ----- helpers -------------------------------------------------------------
+    def emit(self, event: Event) -> None:
+        self.channel.send(event.to_wire())
+
     def send(self, type_: str, **fields: Any) -> None:
-        self.channel.send(protocol.event(type_, **fields))
+        """`emit` the event of type `type_` with these fields."""
+        self.emit(build(type_, **fields))
 
     def state(self, compile_id: str) -> CompileState:
         with self._lock:
@@ -63,7 +69,7 @@ class Recorder:
             self.compiles.pop(compile_id, None)  # a restart (graph break) begins the compile anew
             self.state(compile_id)
             self.current = compile_id
-        self.send("compile_start", compile_id=compile_id, **info)
+        self.emit(CompileStart(compile_id=compile_id, **info))
 
     def stage(
         self,
@@ -83,12 +89,9 @@ class Recorder:
         with self._lock:
             st.keys.add(key)
             st.captured.add(key)
-            if stage_id == "aot_inference":
-                st.aot_mode = "inference"
-            elif stage_id in ("aot_forward", "aot_backward", "aot_joint"):
-                st.aot_mode = "training"
+            st.aot_mode = trace_format.AOT_MODES.get(stage_id, st.aot_mode)
         elapsed = time.perf_counter() - st.started - st.paused_s
-        fields = dict(
+        event = StageEvent(
             compile_id=compile_id,
             stage=stage_id,
             part=part,
@@ -102,18 +105,18 @@ class Recorder:
         )
         self.stage_count += 1
         if stage_id in UPDATABLE:
-            self.sent[(compile_id, key)] = fields
-        waited = self.pauser.pause_point(stage_id, lambda paused: self.send("stage", paused=paused, **fields))
+            self.sent[(compile_id, key)] = event
+        waited = self.pauser.pause_point(stage_id, lambda paused: self.emit(replace(event, paused=paused)))
         st.paused_s += waited
 
     def update_stage(self, compile_id: str, key: str, **changes: Any) -> bool:
         """Re-send a captured stage with some fields changed (e.g. kernels autotuned at the
         first run), without pausing there again. False if that stage was never sent."""
-        fields = self.sent.get((compile_id, key))
-        if fields is None:
+        event = self.sent.get((compile_id, key))
+        if event is None:
             return False
-        fields.update(changes)
-        self.send("stage", paused=False, **fields)
+        event = self.sent[(compile_id, key)] = replace(event, **changes)
+        self.emit(replace(event, paused=False))
         return True
 
     def not_captured(self, compile_id: str, stage_id: str, reason: str, *, part: str = "") -> None:
@@ -124,26 +127,23 @@ class Recorder:
                 return
             st.keys.add(key)
         kind = stage_catalog.kind(stage_id)
-        self.send(
-            "stage",
-            compile_id=compile_id,
-            stage=stage_id,
-            part=part,
-            title=kind.title + (f" ({part})" if part else ""),
-            language=kind.language,
-            status="not_captured",
-            reason=reason,
-            paused=False,
+        self.emit(
+            StageEvent(
+                compile_id=compile_id,
+                stage=stage_id,
+                part=part,
+                title=kind.title + (f" ({part})" if part else ""),
+                language=kind.language,
+                status="not_captured",
+                reason=reason,
+                paused=False,
+            )
         )
 
     def inductor_part(self, compile_id: str) -> str:
         """Which graph Inductor is compiling now: forward, backward or inference."""
         st = self.state(compile_id)
-        if st.aot_mode == "inference":
-            return "inference"
-        if st.aot_mode == "training":
-            return "backward" if "kernel_source.forward" in st.keys else "forward"
-        return ""
+        return trace_format.inductor_part(st.aot_mode, st.keys)
 
     def defer_bytecode_after(self, compile_id: str, fields: dict[str, Any]) -> None:
         """Dynamo installs the new bytecode before it logs the guards; show guards first."""
@@ -161,13 +161,10 @@ class Recorder:
         st.ended = True
         self.finalize(compile_id, final=False, failed=status == "failed", error=error)
         elapsed = time.perf_counter() - st.started - st.paused_s
-        self.send(
-            "compile_end",
-            compile_id=compile_id,
-            status=status,
-            error=error,
-            elapsed_s=round(elapsed, 6),
-            metrics=metrics,
+        self.emit(
+            CompileEnd(
+                compile_id=compile_id, status=status, error=error, elapsed_s=round(elapsed, 6), metrics=metrics
+            )
         )
 
     def finalize(self, compile_id: str, *, final: bool, failed: bool = False, error: str = "") -> None:

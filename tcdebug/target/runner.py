@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from tcdebug import protocol
 from tcdebug.errors import headline
+from tcdebug.events import Note, build
 from tcdebug.target.children import install_fork_hooks
 from tcdebug.target.commands import CommandReader
 from tcdebug.target.pauser import Pauser, StopRequested
@@ -104,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     reader.start()
 
     def send(type_: str, **fields: Any) -> None:
-        channel.send(protocol.event(type_, **fields))
+        channel.send(build(type_, **fields).to_wire())
 
     if not ns.argv:
         send("script_end", exit_code=2, error="no script given")
@@ -180,7 +181,7 @@ def run_captured(
     except StopRequested:
         pass
     for err in ctx.handler.errors[:5]:
-        channel.send(protocol.event("note", text=f"{note_prefix}capture error: {err}"))
+        channel.send(Note(text=f"{note_prefix}capture error: {err}").to_wire())
     return CapturedRun(exit_code, error, recorder, ctx, forked=False)
 
 

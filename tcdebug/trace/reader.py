@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from tcdebug.dump import max_file_bytes
+from tcdebug.trace_format import count_guards, format_compile_id
 
 # `[rank0]:` only appears in text logs, but a copy-pasted trace may carry it.
 _PREFIX_RE = re.compile(
@@ -260,12 +261,7 @@ class Record:
     def compile_id(self) -> str | None:
         """Dynamo's compile id string ("0/1", "!0/1/2"), without the attempt; None if global."""
         env = self.envelope
-        frame, fcid, ca = env.get("frame_id"), env.get("frame_compile_id"), env.get("compiled_autograd_id")
-        if ca is not None:
-            return f"!{ca}" + (f"/{frame}/{fcid}" if frame is not None and fcid is not None else "")
-        if frame is None or fcid is None:
-            return None
-        return f"{frame}/{fcid}"
+        return format_compile_id(env.get("frame_id"), env.get("frame_compile_id"), env.get("compiled_autograd_id"))
 
     @property
     def attempt(self) -> int:
@@ -633,10 +629,8 @@ def _add_payload_text(p: _Pending, tabbed: bytes) -> None:
         return
     if p.lines is not None:
         p.lines.append(text)
-    if p.count and "+- " in text:
-        p.record.line_counts += sum(
-            1 for line in text.split("\n") if "+- " in line and "GuardManager" not in line
-        )
+    if p.count:
+        p.record.line_counts += count_guards(text)
 
 
 def _finish(p: _Pending, stats: TraceStats, *, at_eof: bool) -> Record | None:

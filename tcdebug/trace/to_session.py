@@ -1,8 +1,8 @@
 """Turn TORCH_TRACE records into session events (the vocabulary `Session.apply` knows).
 
-`iter_trace_events(path)` yields events as the log streams by, so a UI can show the first
-compile long before a large log is read; `apply_event(session, ev)` folds one in. Stage events
-carry a loader (the payload's file offsets) instead of the text.
+`iter_trace_events(path)` yields typed events (`tcdebug.events`) as the log streams by, so a UI
+can show the first compile long before a large log is read; `apply_event(session, ev)` folds one
+in. Stage events carry a loader (the payload's file offsets) instead of the text.
 
 Compile keys (see the BRIEF's convention): Dynamo's id, `_N` for restart attempt N (`0/0_1`),
 `#N` for the N-th run of one id in a log (`0/0#2`: two processes appended to one log, or the
@@ -22,11 +22,23 @@ from typing import Any
 from tcdebug import stages as stage_catalog
 from tcdebug.compile_times import PhaseCollector, parse_event
 from tcdebug.dynamo_text import compile_outcome, recompile_reasons, split_graph_break
+from tcdebug.events import (
+    CompileEnd,
+    CompileStart,
+    CompileTimes,
+    Event,
+    GraphBreak,
+    Note,
+    Recompile,
+    StageEvent,
+    TraceInfo,
+)
 from tcdebug.kernels import split_output_code
-from tcdebug.session import LOADED, Kernel, Session
+from tcdebug.session import LOADED, Change, Kernel, Session
 from tcdebug.textsafe import safe_line
 from tcdebug.trace.aoti import split_cpp_kernels
 from tcdebug.trace.reader import PayloadRef, Record, TraceStats, read_records
+from tcdebug.trace_format import AOT_MODES, STAGE_KEYS, aot_id_part, inductor_part, with_attempt
 
 NOT_IN_TRACE = "not in TORCH_TRACE logs"
 # Stages a trace holds only sometimes (bytecode: resume functions only) or never.
@@ -38,8 +50,6 @@ MAYBE_MISSING = (
     "inductor_ir_post_fusion",
 )
 
-# Event keys (or artifact names) that are pipeline stages: the catalogue's `StageKind.trace`.
-_GRAPH_STAGES = stage_catalog.TRACE_NAMES
 _IGNORED = {
     "chromium_event",
     "describe_tensor",
@@ -69,7 +79,6 @@ _INDUCTOR_START = {
     "inductor_output_code",
 }
 _CACHE_RE = re.compile(r"^(?P<cache>\w+?)_cache_(?P<result>hit|miss|bypass)$")
-_AOT_ID = re.compile(r"# AOT ID: \['\d+_(forward|backward|inference)'\]")
 _BYTECODE_RE = re.compile(r"_(ORIGINAL|MODIFIED)_BYTECODE$")
 _BIG_METRIC = 200
 # Compilation metrics that say nothing about this compile (or repeat what the session shows).
@@ -179,11 +188,11 @@ class TraceConverter:
         self._globals = 0
         self.phases = PhaseCollector()  # compile time per phase (tcdebug.compile_times)
 
-    def events(self, records: Iterator[Record]) -> Iterator[dict[str, Any]]:
+    def events(self, records: Iterator[Record]) -> Iterator[Event]:
         for record in records:
             if self.rank is None and record.rank is not None:
                 self.rank = record.rank
-                yield {"type": "trace_info", "rank": record.rank}
+                yield TraceInfo(rank=record.rank)
             if record.key == "chromium_event":  # most records of a log: `convert` without a generator
                 try:
                     times = self._chromium(record)
@@ -212,7 +221,7 @@ class TraceConverter:
         cid = record.compile_id
         if cid is None:
             return None
-        base = f"{cid}_{record.attempt}" if record.attempt else cid
+        base = with_attempt(cid, record.attempt)
         pid = record.pid
         gen = self._generation.get(pid, 0)
         if record.key == "dynamo_start":
@@ -241,7 +250,7 @@ class TraceConverter:
             self._global = GLOBAL_ID if self._globals == 1 else f"{GLOBAL_ID}#{self._globals}"
         return self._global
 
-    def convert(self, record: Record) -> Iterator[dict[str, Any]]:
+    def convert(self, record: Record) -> Iterator[Event]:
         key, name = record.key, record.name
         if key == "link":
             yield self._link(record)
@@ -253,7 +262,7 @@ class TraceConverter:
         if key in _IGNORED:
             return
         if name == "torch_version":
-            yield {"type": "trace_info", "torch_version": _json(record.payload).get("pytorch_version", "")}
+            yield TraceInfo(torch_version=str(_json(record.payload).get("pytorch_version", "")))
             return
         cid = self.compile_key(record)
         if cid is None:
@@ -277,27 +286,27 @@ class TraceConverter:
             return
         yield from self._dispatch(cid, st, record)
 
-    def _chromium(self, record: Record) -> dict[str, Any] | None:
+    def _chromium(self, record: Record) -> CompileTimes | None:
         """A chromium event: a `compile_times` event when it ends a compile's outermost phase."""
         if record.compile_id is None:
             return None
         done = self.phases.feed(parse_event(record.payload), self.compile_key(record))
         if done is not None and done in self.compiles:
-            return {"type": "compile_times", "compile_id": done, "times": self.phases.times(done)}
+            return CompileTimes(compile_id=done, times=self.phases.times(done))
         return None
 
-    def _dispatch(self, cid: str, st: _CompileState, record: Record) -> Iterator[dict[str, Any]]:
+    def _dispatch(self, cid: str, st: _CompileState, record: Record) -> Iterator[Event]:
         key, name = record.key, record.name
         if key == "dynamo_start":
             yield self._start(cid, record)
         elif key in ("dynamo_output_graph", "aot_joint_graph", "aot_forward_graph", "aot_backward_graph"):
-            st.aot_mode = st.aot_mode or ("training" if key.startswith("aot_") else "")
-            yield self._stage(cid, st, _GRAPH_STAGES[key], record, meta=_graph_meta(record))
+            st.aot_mode = st.aot_mode or AOT_MODES.get(STAGE_KEYS[key], "")
+            yield self._stage(cid, st, STAGE_KEYS[key], record, meta=_graph_meta(record))
         elif key == "aot_inference_graph":
             st.aot_mode = "inference"
             yield self._stage(cid, st, "aot_inference", record)
-        elif name in _GRAPH_STAGES and key in (name, "artifact"):  # an event key or artifact name
-            yield self._stage(cid, st, _GRAPH_STAGES[name], record)
+        elif name in STAGE_KEYS and key in (name, "artifact"):  # an event key or artifact name
+            yield self._stage(cid, st, STAGE_KEYS[name], record)
         elif key == "inductor_output_code":
             yield self._output_code(cid, st, record)
         elif key == "graph_dump":
@@ -306,7 +315,7 @@ class TraceConverter:
             ev = self._stage(cid, st, "guards", record, meta={"guard_count": record.line_counts})
             ref = record.ref
             if ref is not None:  # as the live capture shows it: without the leading blank line
-                ev["_loader"] = lambda: ref.read().lstrip("\n")
+                ev.loader = lambda: ref.read().lstrip("\n")
             yield ev
         elif key == "compilation_metrics":
             yield from self._metrics(cid, st, record)
@@ -317,14 +326,13 @@ class TraceConverter:
         elif record.ref is not None:
             yield self._stage(cid, st, f"trace_{key}", record, title=key.replace("_", " "))
 
-    def _open(self, cid: str, record: Record) -> dict[str, Any]:
-        ev: dict[str, Any] = {"type": "compile_start", "compile_id": cid, "rank": record.rank}
+    def _open(self, cid: str, record: Record) -> CompileStart:
+        ev = CompileStart(compile_id=cid, rank=record.rank)
         if record.compile_id is None:
-            function, filename, line = _caller(record)
-            ev.update(function=function, filename=filename, firstlineno=line)
+            ev.function, ev.filename, ev.firstlineno = _caller(record)
         return ev
 
-    def _restarted(self, cid: str, st: _CompileState) -> Iterator[dict[str, Any]]:
+    def _restarted(self, cid: str, st: _CompileState) -> Iterator[Event]:
         """Attempt N started: attempt N-1 of the same run was restarted (it has no metrics)."""
         if st.attempt < 1:
             return
@@ -339,9 +347,9 @@ class TraceConverter:
     def _attempt_key(self, st: _CompileState, attempt: int) -> str | None:
         """The key of another attempt of `st`'s compile in the same run."""
         stem = st.base.rsplit("_", 1)[0] if st.attempt else st.base
-        return self._keys.get((*self._run, f"{stem}_{attempt}" if attempt else stem))
+        return self._keys.get((*self._run, with_attempt(stem, attempt)))
 
-    def _restart_breaks(self, cid: str, st: _CompileState, reasons: Any) -> Iterator[dict[str, Any]]:
+    def _restart_breaks(self, cid: str, st: _CompileState, reasons: Any) -> Iterator[Event]:
         """Restart reasons no earlier attempt logged as a graph break become graph breaks of the
         attempt that restarted (torch restarts the analysis on a graph break in inlined code)."""
         if not st.attempt or not isinstance(reasons, list):
@@ -354,14 +362,14 @@ class TraceConverter:
             if not head or any(head in r for r in logged):
                 continue
             logged.append(text)
-            yield {"type": "graph_break", "compile_id": prev_key, "reason": text, "user_stack": []}
+            yield GraphBreak(compile_id=prev_key, reason=text, user_stack=[])
 
     def _breaks_of(self, st: _CompileState, attempt: int) -> list[str]:
         key = self._attempt_key(st, attempt)
         other = self.compiles.get(key) if key else None
         return other.break_reasons if other is not None else []
 
-    def _global_record(self, cid: str, st: _CompileState, record: Record) -> Iterator[dict[str, Any]]:
+    def _global_record(self, cid: str, st: _CompileState, record: Record) -> Iterator[Event]:
         """A record of torch.export or AOTInductor (no compile id)."""
         key, name = record.key, record.name
         if key == "export":
@@ -390,7 +398,7 @@ class TraceConverter:
             yield self._end(cid, st, {})
             self._global = None
 
-    def _data_dependent_error(self, cid: str, st: _CompileState, record: Record) -> dict[str, Any]:
+    def _data_dependent_error(self, cid: str, st: _CompileState, record: Record) -> StageEvent:
         md = record.meta if isinstance(record.meta, dict) else {}
         expr = str(md.get("expr", "?"))
         st.status = "failed"
@@ -413,33 +421,31 @@ class TraceConverter:
         ev = self._stage(
             cid, st, "data_dependent_error", record, title="Data-dependent error", meta={"expr": expr}
         )
-        ev["text"] = "\n".join(lines) + "\n"
-        ev["_loader"] = None
+        ev.text = "\n".join(lines) + "\n"
+        ev.loader = None
         return ev
 
-    def _link(self, record: Record) -> dict[str, Any]:
+    def _link(self, record: Record) -> Note:
         md = record.meta if isinstance(record.meta, dict) else {}
         where = f" ({record.compile_id})" if record.compile_id else ""
         text = f"link{where}: {md.get('name', '?')}: {md.get('url', '')}"
-        return {"type": "note", "text": safe_line(text)}  # one line, whatever the log holds
+        return Note(text=safe_line(text))  # one line, whatever the log holds
 
     # ----- per event kind ------------------------------------------------------------
-    def _start(self, cid: str, record: Record) -> dict[str, Any]:
+    def _start(self, cid: str, record: Record) -> CompileStart:
         stack = record.meta.get("stack") if isinstance(record.meta, dict) else None
         frame = stack[-1] if isinstance(stack, list) and stack and isinstance(stack[-1], dict) else {}
-        return {
-            "type": "compile_start",
-            "compile_id": cid,
-            "function": str(frame.get("name", "")),
-            "filename": str(frame.get("filename", "")),
-            "firstlineno": int(frame.get("line") or 0),
-            "rank": record.rank,
-        }
+        return CompileStart(
+            compile_id=cid,
+            function=str(frame.get("name", "")),
+            filename=str(frame.get("filename", "")),
+            firstlineno=int(frame.get("line") or 0),
+            rank=record.rank,
+        )
 
-    def _output_code(self, cid: str, st: _CompileState, record: Record) -> dict[str, Any]:
+    def _output_code(self, cid: str, st: _CompileState, record: Record) -> StageEvent:
         code = record.payload or ""
-        m = _AOT_ID.search(code[:500])
-        part = st.inductor_part = m.group(1) if m else self._part(st)
+        part = st.inductor_part = aot_id_part(code) or self._part(st)
         kernels = split_output_code(code)
         assert record.ref is not None
         lazy: list[Kernel] = [LazyKernel(record.ref, i, k) for i, k in enumerate(kernels)]
@@ -448,7 +454,7 @@ class TraceConverter:
         meta = {"path": md.get("filename", ""), "kernel_count": len(kernels)}
         return self._stage(cid, st, "kernel_source", record, part=part, meta=meta, kernels=lazy)
 
-    def _graph_dump(self, cid: str, st: _CompileState, record: Record) -> dict[str, Any]:
+    def _graph_dump(self, cid: str, st: _CompileState, record: Record) -> StageEvent:
         """Generated code Inductor dumps as a file: AOTInductor's C++ wrapper and kernels."""
         md = record.meta if isinstance(record.meta, dict) else {}
         name = str(md.get("name", "graph_dump"))
@@ -486,46 +492,39 @@ class TraceConverter:
         stage_id = "graph_dump_" + re.sub(r"\W", "_", name)
         return self._stage(cid, st, stage_id, record, part=part, title=name, language=language, meta=meta)
 
-    def _metrics(self, cid: str, st: _CompileState, record: Record) -> Iterator[dict[str, Any]]:
+    def _metrics(self, cid: str, st: _CompileState, record: Record) -> Iterator[Event]:
         md = record.meta if isinstance(record.meta, dict) else {}
         failed, error = compile_outcome(md)
         if error:
             st.error = error
         st.status = "failed" if failed else "ok"
         st.elapsed_s = float(md.get("entire_frame_compile_time_s") or 0.0)
-        start: dict[str, Any] = {"type": "compile_start", "compile_id": cid, "rank": record.rank}
+        start = CompileStart(compile_id=cid, rank=record.rank)
         if md.get("co_name"):  # `-/-` compiles (export, AOTInductor) have none: keep what they have
-            start["function"] = str(md["co_name"])
-            start["filename"] = str(md.get("co_filename") or "")
-            start["firstlineno"] = int(md.get("co_firstlineno") or 0)
+            start.function = str(md["co_name"])
+            start.filename = str(md.get("co_filename") or "")
+            start.firstlineno = int(md.get("co_firstlineno") or 0)
         yield start
         yield from self._restart_breaks(cid, st, md.get("restart_reasons"))
         yield self._end(cid, st, _metrics_dict(md))
         if st.base:
             yield from self._not_captured(cid, st)
 
-    def _end(self, cid: str, st: _CompileState, metrics: dict[str, Any]) -> dict[str, Any]:
+    def _end(self, cid: str, st: _CompileState, metrics: dict[str, Any]) -> CompileEnd:
         st.ended = True
         if st.cache:
             metrics["cache"] = {k: dict(v) for k, v in st.cache.items()}
-        return {
-            "type": "compile_end",
-            "compile_id": cid,
-            "status": st.status,
-            "error": st.error,
-            "elapsed_s": st.elapsed_s,
-            "metrics": metrics,
-        }
+        return CompileEnd(compile_id=cid, status=st.status, error=st.error, elapsed_s=st.elapsed_s, metrics=metrics)
 
-    def _artifact(self, cid: str, st: _CompileState, record: Record) -> Iterator[dict[str, Any]]:
+    def _artifact(self, cid: str, st: _CompileState, record: Record) -> Iterator[Event]:
         name = record.name
         if name == "recompile_reasons":
-            yield {"type": "recompile", "compile_id": cid, "reason": recompile_reasons(record.payload)}
+            yield Recompile(compile_id=cid, reason=recompile_reasons(record.payload))
             return
         if name == "dynamo_graph_break_reason":
             reason, stack = split_graph_break(record.payload or "")
             st.break_reasons.append(record.payload or "")
-            yield {"type": "graph_break", "compile_id": cid, "reason": reason, "user_stack": stack}
+            yield GraphBreak(compile_id=cid, reason=reason, user_stack=stack)
             return
         cache = _CACHE_RE.match(name)
         if cache:
@@ -545,7 +544,7 @@ class TraceConverter:
         if record.ref is not None:  # an artifact without a payload has nothing to show
             yield self._artifact_stage(cid, st, record)
 
-    def _artifact_stage(self, cid: str, st: _CompileState, record: Record) -> dict[str, Any]:
+    def _artifact_stage(self, cid: str, st: _CompileState, record: Record) -> StageEvent:
         name = record.name
         stage_id = "artifact_" + re.sub(r"\W", "_", name)
         encoding = record.meta.get("encoding", "") if isinstance(record.meta, dict) else ""
@@ -560,17 +559,16 @@ class TraceConverter:
             meta={"artifact": name, "encoding": encoding},
         )
 
-    def _not_captured(self, cid: str, st: _CompileState) -> Iterator[dict[str, Any]]:
+    def _not_captured(self, cid: str, st: _CompileState) -> Iterator[Event]:
         for stage_id in MAYBE_MISSING:
             if not any(stage_catalog.split_key(k)[0] == stage_id for k in st.keys):
                 st.keys.add(stage_id)
-                yield {
-                    "type": "stage",
-                    "compile_id": cid,
-                    "stage": stage_id,
-                    "status": "not_captured",
-                    "reason": self._in_earlier_attempt(st, stage_id) or NOT_IN_TRACE,
-                }
+                yield StageEvent(
+                    compile_id=cid,
+                    stage=stage_id,
+                    status="not_captured",
+                    reason=self._in_earlier_attempt(st, stage_id) or NOT_IN_TRACE,
+                )
 
     def _in_earlier_attempt(self, st: _CompileState, stage_id: str) -> str:
         """Where an earlier attempt of this compile logged `stage_id` (the original bytecode)."""
@@ -587,11 +585,7 @@ class TraceConverter:
 
     def _next_part(self, st: _CompileState) -> str:
         """The part the next Inductor compile of this frame builds."""
-        if st.aot_mode == "inference":
-            return "inference"
-        if st.aot_mode == "training":
-            return "backward" if "kernel_source.forward" in st.keys else "forward"
-        return ""
+        return inductor_part(st.aot_mode, st.keys)
 
     def _stage(
         self,
@@ -605,7 +599,7 @@ class TraceConverter:
         language: str = "",
         meta: dict[str, Any] | None = None,
         kernels: list[Kernel] | None = None,
-    ) -> dict[str, Any]:
+    ) -> StageEvent:
         artifact = stage_id.startswith("artifact_")
         if part is None:
             part = self._part(st) if stage_id in stage_catalog.INDUCTOR_STAGES else ""
@@ -623,22 +617,17 @@ class TraceConverter:
             full_meta["md5"] = record.envelope["has_payload"]
         if not record.md5_ok:  # shown as torch wrote it, flagged as tlparse does
             full_meta["md5_mismatch"] = True
-        ev: dict[str, Any] = {
-            "type": "stage",
-            "compile_id": cid,
-            "stage": stage_id,
-            "part": part,
-            "elapsed_s": max(0.0, record.time_s - st.started_s),
-            "meta": full_meta,
-            "_loader": record.ref.read if record.ref is not None else None,
-        }
-        if title:
-            ev["title"] = title
-        if language:
-            ev["language"] = language
-        if kernels is not None:
-            ev["_kernels"] = kernels
-        return ev
+        return StageEvent(
+            compile_id=cid,
+            stage=stage_id,
+            part=part,
+            title=title,
+            language=language,
+            elapsed_s=max(0.0, record.time_s - st.started_s),
+            meta=full_meta,
+            loader=record.ref.read if record.ref is not None else None,
+            lazy_kernels=kernels,
+        )
 
 
 # ----- payload parsing ---------------------------------------------------------------
@@ -694,29 +683,17 @@ def _metrics_dict(md: Any) -> dict[str, Any]:
 
 
 # ----- public API ----------------------------------------------------------------------
-def iter_trace_events(path: str | Path, stats: TraceStats | None = None) -> Iterator[dict[str, Any]]:
+def iter_trace_events(path: str | Path, stats: TraceStats | None = None) -> Iterator[Event]:
     """Session events for the log at `path`, produced while it streams (see `apply_event`)."""
     stats = stats if stats is not None else TraceStats()
     converter = TraceConverter(stats)
     yield from converter.events(read_records(path, stats))
 
 
-def apply_event(session: Session, ev: dict[str, Any]) -> None:
-    """`Session.apply`, plus what only trace events carry: loaders, lazy kernels, trace info."""
-    kind = ev.get("type")
-    if kind == "trace_info":
-        if ev.get("torch_version"):
-            session.torch_version = ev["torch_version"]
-        if ev.get("rank") is not None and session.rank is None:
-            session.rank = ev["rank"]
-        return
-    session.apply(ev)
-    if kind == "stage":
-        stage = session.stage(ev["compile_id"], stage_catalog.stage_key(ev["stage"], ev.get("part", "")))
-        if stage is not None:
-            stage.loader = ev.get("_loader")
-            if ev.get("_kernels") is not None:
-                stage.kernels = ev["_kernels"]
+def apply_event(session: Session, ev: Event) -> Change:
+    """`Session.apply` (which also takes what only trace events carry: loaders, lazy kernels,
+    trace info)."""
+    return session.apply(ev)
 
 
 def new_trace_session(path: str | Path) -> Session:

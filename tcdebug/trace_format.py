@@ -1,0 +1,85 @@
+"""What tcdebug knows about torch's structured trace (`torch.__trace`, TORCH_TRACE logs), in one
+place for the live capture (`tcdebug.capture`, `tcdebug.target`) and the log reader
+(`tcdebug.trace`): which record is which stage, which Inductor part a record belongs to, the
+AOT id of output code, how guards are counted and how compile ids are written.
+
+Plain Python (no torch): the capture reads records as torch logs them, the reader as a log
+holds them; both feed the same facts through here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Container
+
+from tcdebug import stages as stage_catalog
+
+# ----- records -> stages ----------------------------------------------------------------------
+# Envelope keys of the FX graphs Dynamo and AOTAutograd log.
+FX_GRAPH_KEYS = {
+    "dynamo_output_graph": "dynamo_graph",
+    "aot_joint_graph": "aot_joint",
+    "aot_forward_graph": "aot_forward",
+    "aot_backward_graph": "aot_backward",
+    "aot_inference_graph": "aot_inference",
+}
+# Every record (envelope key, or artifact name) that is a pipeline stage by itself: the stage
+# catalogue's `StageKind.trace`.
+STAGE_KEYS: dict[str, str] = dict(stage_catalog.TRACE_NAMES)
+
+# ----- which Inductor part ---------------------------------------------------------------------
+# Inductor's output code names the AOTAutograd graph it compiled: `# AOT ID: ['0_forward']`.
+AOT_ID = re.compile(r"# AOT ID: \['\d+_(forward|backward|inference)'\]")
+AOT_ID_WINDOW = 500  # the comment is near the top: only that much of the code is searched
+
+
+def aot_id_part(code: str | None) -> str | None:
+    """`forward`, `backward` or `inference` from output code's AOT id comment; None without one."""
+    m = AOT_ID.search((code or "")[:AOT_ID_WINDOW])
+    return m.group(1) if m else None
+
+
+# AOTAutograd's stages, by the mode they show it runs in.
+AOT_MODES = {
+    "aot_inference": "inference",
+    "aot_joint": "training",
+    "aot_forward": "training",
+    "aot_backward": "training",
+}
+
+
+def inductor_part(aot_mode: str, keys: Container[str]) -> str:
+    """The part the next Inductor compile of a compile builds: `inference`, `forward`, or
+    `backward` once the forward's kernels are in (`keys`: the compile's stage keys so far);
+    "" when no AOTAutograd graph was seen (`aot_mode` "")."""
+    if aot_mode == "inference":
+        return "inference"
+    if aot_mode == "training":
+        return "backward" if "kernel_source.forward" in keys else "forward"
+    return ""
+
+
+# ----- guards ---------------------------------------------------------------------------------
+GUARD_MARK = "+- "  # a node of the guard tree dump (`dynamo_cpp_guards_str`)
+
+
+def count_guards(text: str) -> int:
+    """The guards in (part of) a guard tree dump: its `+- ` lines that are no GuardManager."""
+    if GUARD_MARK not in text:
+        return 0
+    return sum(1 for line in text.split("\n") if GUARD_MARK in line and "GuardManager" not in line)
+
+
+# ----- compile ids ----------------------------------------------------------------------------
+def format_compile_id(frame: object, frame_compile: object, compiled_autograd: object = None) -> str | None:
+    """Dynamo's compile id as torch writes it: `0/1`, `!2/0/1` under compiled autograd, `!2` for
+    compiled autograd's own records (no frame); None when there is no frame id."""
+    has_frame = frame is not None and frame_compile is not None
+    if compiled_autograd is not None:
+        return f"!{compiled_autograd}" + (f"/{frame}/{frame_compile}" if has_frame else "")
+    return f"{frame}/{frame_compile}" if has_frame else None
+
+
+def with_attempt(compile_id: str, attempt: int) -> str:
+    """The id of restart attempt `attempt` (`0/0_1`); attempt 0 is the id itself."""
+    return f"{compile_id}_{attempt}" if attempt else compile_id

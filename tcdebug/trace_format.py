@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Container
 
-from tcdebug import stages as stage_catalog
+import tcdebug.stages as stage_catalog
 
 # ----- records -> stages ----------------------------------------------------------------------
 # Envelope keys of the FX graphs Dynamo and AOTAutograd log.

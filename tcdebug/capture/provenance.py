@@ -445,9 +445,10 @@ class ProvenanceCapture:
             links += [ProvLink(item_id(post_key, o), iid, "codegen (current node)") for o in node.origins]
             links.append(ProvLink(iid, kernel_iid, "lines of the kernel"))
             ir_key = key.replace("kernel_source", "inductor_ir_post_fusion", 1)
-            for group in ir_groups:  # the post-fusion IR node (`op3_op4`) that holds this one
-                if node.name in group.split("_"):
-                    links.append(ProvLink(item_id(ir_key, group), iid, "codegen (scheduler node)"))
+            # The post-fusion IR node, when it is this node alone: a fused group (`op3_op5`) holds
+            # other nodes' lines too, and a link from it would lead relu's trail into the sum's lines.
+            if node.name in ir_groups:
+                links.append(ProvLink(item_id(ir_key, node.name), iid, "codegen (scheduler node)"))
         return (items, links) if items else None
 
     def on_compile_end(self, cid: str, md: dict[str, Any], payload: str | None) -> None:

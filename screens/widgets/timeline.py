@@ -1,21 +1,28 @@
 """The timeline: compiles, their stages in pipeline order, graph breaks and recompiles.
 
-`build_rows` turns a `Session` into rows (pure, testable); `Timeline` is an
-`OptionList` that shows them and keeps the cursor on the same item across updates.
+`build_rows` turns a `Session` into rows (pure, testable); `Timeline` is a Line-API
+`ScrollView` that paints only the visible rows (from a cache of strips), keeps the cursor on
+the same item across updates, and takes rows added at the end (a log streaming in, a live
+run) without rebuilding the rows before them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, ClassVar
 
 from rich.text import Span, Text
+from textual import events
 from textual.binding import Binding, BindingType
-from textual.geometry import Size
+from textual.cache import LRUCache
+from textual.geometry import Region, Size
 from textual.message import Message
-from textual.widgets import OptionList
-from textual.widgets.option_list import Option
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.visual import Visual, visualize
 
 from tcdebug import stages as stage_catalog
 from tcdebug.errors import first_line
@@ -72,12 +79,23 @@ def is_artifact(key: str) -> bool:
 
 
 _AOT_TRAINING = {"aot_joint", "aot_forward", "aot_backward"}
+_FITTING_ITEMS = ("", "pending", "artifacts")  # rows the pane's width fits (not the long reasons)
 
 
 @dataclass
 class Row:
     ref: Ref
     label: Text
+
+    @cached_property
+    def id(self) -> str:
+        """The row's id (`Ref.id`), computed once: rows of unchanged compiles are reused."""
+        return self.ref.id
+
+    @cached_property
+    def cells(self) -> int:
+        """The label's width in cells, for the rows the pane fits (not the long reason rows)."""
+        return self.label.cell_len if self.ref.item in _FITTING_ITEMS else 0
 
 
 @dataclass
@@ -338,25 +356,74 @@ def compile_rows(comp: Compile, state: TimelineState) -> list[Row]:
 
 def _content_width(rows: list[Row]) -> int:
     """Cells of the widest compile, stage, pending or kernel row (not the long break/reason rows)."""
-    return max(
-        (row.label.cell_len for row in rows if row.ref.item in ("", "pending", "artifacts")), default=0
-    )
+    return max((row.cells for row in rows), default=0)
 
 
-class Timeline(OptionList):
-    """The list of compiles and stages; the highlighted row is what the stage view shows."""
+class Timeline(ScrollView, can_focus=True):
+    """The list of compiles and stages; the highlighted row is what the stage view shows.
+
+    A Line-API widget: `render_line` paints one visible row from a cache of strips, so the cost
+    of a frame does not grow with the session; `sync` appends rows added at the end in O(new
+    rows) and repaints only rows whose label changed. It looks and moves like the `OptionList`
+    it replaced (same styles, the cursor wraps around at either end).
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("down", "cursor_down", "Down", id="timeline_down", show=False),
+        Binding("up", "cursor_up", "Up", id="timeline_up", show=False),
+        Binding("home", "first", "First", id="timeline_first", show=False),
+        Binding("end", "last", "Last", id="timeline_last", show=False),
+        Binding("pageup", "page_up", "Page up", id="timeline_page_up", show=False),
+        Binding("pagedown", "page_down", "Page down", id="timeline_page_down", show=False),
+        Binding("enter", "select", "Fold / open", id="timeline_select", show=False),
         Binding("left", "collapse", "Collapse", id="timeline_collapse", show=False),
         Binding("right", "expand", "Expand", id="timeline_expand", show=False),
     ]
 
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "timeline--row",
+        "timeline--row-highlighted",
+        "timeline--row-hover",
+    }
+
+    # The OptionList's own look (Textual 8), so the screen is painted as it was.
     DEFAULT_CSS = """
     Timeline {
+        height: auto;
+        max-height: 100%;
+        color: $foreground;
+        overflow-x: hidden;
+        border: tall $border-blurred;
+        padding: 0 1;
+        background: $surface;
         text-wrap: nowrap;
         text-overflow: ellipsis;
+        & > .timeline--row-highlighted {
+            color: $block-cursor-blurred-foreground;
+            background: $block-cursor-blurred-background;
+            text-style: $block-cursor-blurred-text-style;
+        }
+        &:focus {
+            border: tall $border;
+            background-tint: $foreground 5%;
+            & > .timeline--row-highlighted {
+                color: $block-cursor-foreground;
+                background: $block-cursor-background;
+                text-style: $block-cursor-text-style;
+            }
+        }
+        & > .timeline--row-highlighted {
+            color: $foreground;
+            background: $block-cursor-blurred-background;
+        }
+        & > .timeline--row-hover {
+            background: $block-hover-background;
+        }
     }
     """
+
+    highlighted: reactive[int | None] = reactive(None)
+    """The index of the highlighted row, or None."""
 
     class RefHighlighted(Message):
         """The cursor moved onto a row (by the user or by `select_ref`)."""
@@ -369,41 +436,17 @@ class Timeline(OptionList):
         super().__init__(id=id, classes=classes)
         self.collapsed: set[str] = set()
         self.expanded_kernels: set[tuple[str, str]] = set()
-        self._row_ids: list[str] = []
-        self._labels: list[Text] = []
+        self._rows: list[Row] = []
+        self._index: dict[str, int] = {}  # row id -> row index
         self._row_cache: RowCache = {}
         self._session: Session | None = None
         self._state = TimelineState()
+        self._hover: int | None = None
+        # (row index, component class, width) -> (the label it was painted from, the strip)
+        self._strips: LRUCache[tuple[int, str, int], tuple[Text, Strip]] = LRUCache(maxsize=1024)
         self.content_width = 0  # cells of the widest compile/stage/kernel row: the pane fits it
 
     # ----- content -------------------------------------------------------------------
-    def _update_lines(self) -> None:
-        """Every row is one line (`text-wrap: nowrap`, no separators), so count the new rows
-        instead of measuring each label: with thousands of rows, measuring cost ~50 ms a rebuild.
-        Falls back to OptionList's own measuring where its internals are not the expected ones."""
-        cache = getattr(self, "_line_cache", None)
-        if (
-            getattr(self.styles, "text_wrap", None) != "nowrap"
-            or not all(hasattr(cache, name) for name in ("lines", "heights", "index_to_line"))
-            or any(option._divider for option in self.options)
-        ):
-            super()._update_lines()
-            return
-        if not self.scrollable_content_region:
-            return
-        assert cache is not None
-        lines = cache.lines
-        next_index = lines[-1][0] + 1 if lines else 0
-        width = self.scrollable_content_region.width - self._get_left_gutter_width()
-        for index in range(next_index, len(self.options)):
-            cache.index_to_line[index] = len(lines)
-            cache.heights[index] = 1
-            lines.append((index, 0))
-        virtual_size = Size(width, len(lines))
-        if virtual_size != self.virtual_size:
-            self.virtual_size = virtual_size
-            self._scroll_update(virtual_size)
-
     def sync(self, session: Session, state: TimelineState | None = None) -> None:
         """Show the session; the highlighted item stays highlighted when it still exists."""
         if session is not self._session:
@@ -422,54 +465,89 @@ class Timeline(OptionList):
             ),
             self._row_cache,
         )
-        ids = [row.ref.id for row in rows]
-        old = len(self._row_ids)
-        if ids[:old] == self._row_ids:  # the same rows, maybe more at the end (a log streaming in)
-            labels = self._labels
-            changed = len(ids) > old
-            for index in range(old):
-                label = rows[index].label
-                if label is not labels[index] and label != labels[index]:
-                    self.replace_option_prompt_at_index(index, label)
-                    changed = True
-            if len(ids) > old:
-                with self.prevent(OptionList.OptionHighlighted):
-                    self.add_options(Option(row.label, id=rid) for row, rid in zip(rows[old:], ids[old:], strict=True))
-            self._row_ids = ids
-            self._labels = [row.label for row in rows]
-            if changed:
-                self.content_width = _content_width(rows)
+        old = self._rows
+        n_old = len(old)
+        if len(rows) >= n_old and all(
+            new is row or new.id == row.id for new, row in zip(rows, old, strict=False)
+        ):
+            self._extend(rows)
             return
-        self.content_width = _content_width(rows)
+        self._replace(rows)
+
+    def _extend(self, rows: list[Row]) -> None:
+        """The same rows, maybe with new labels, maybe more at the end: no cursor move."""
+        old = self._rows
+        n_old = len(old)
+        first_changed = next(
+            (i for i, (new, row) in enumerate(zip(rows, old, strict=False)) if new.label is not row.label),
+            None,
+        )
+        if first_changed is None and len(rows) == n_old:
+            return
+        index = self._index
+        for number in range(n_old, len(rows)):
+            index[rows[number].id] = number
+        self._rows = rows
+        if first_changed is not None:
+            self.content_width = _content_width(rows)
+        else:
+            self.content_width = max(self.content_width, _content_width(rows[n_old:]))
+        self._update_virtual_size()
+        self.refresh()
+
+    def _replace(self, rows: list[Row]) -> None:
+        """Rows inserted or removed (a fold, a new compile in a process's group): the cursor
+        stays on its item, the scroll position where it was."""
         current = self.highlighted_ref
         scroll_y = self.scroll_y
-        with self.prevent(OptionList.OptionHighlighted):
-            self.set_options(Option(row.label, id=rid) for row, rid in zip(rows, ids, strict=True))
-            self._row_ids, self._labels = ids, [row.label for row in rows]
+        self._rows = rows
+        self._index = {row.id: number for number, row in enumerate(rows)}
+        self._strips.clear()
+        self._hover = None
+        self.content_width = _content_width(rows)
+        self._update_virtual_size()
+        with self.prevent(self.RefHighlighted):
+            self.highlighted = None
             if current is not None:
                 self._highlight_ref(current)
         self.scroll_y = scroll_y
         self.scroll_to_highlight()
+        self.refresh()
+
+    def _update_virtual_size(self) -> None:
+        region = self.scrollable_content_region
+        if not region:
+            return
+        size = Size(region.width, len(self._rows))
+        if size != self.virtual_size:
+            self.virtual_size = size
+            self._scroll_update(size)
 
     def refs(self) -> list[Ref]:
-        return [Ref.from_id(rid) for rid in self._row_ids]
+        return [row.ref for row in self._rows]
+
+    def labels(self) -> list[Text]:
+        """The rows' labels, top to bottom, as painted (before the cursor's colours)."""
+        return [row.label for row in self._rows]
+
+    @property
+    def row_count(self) -> int:
+        return len(self._rows)
 
     @property
     def highlighted_ref(self) -> Ref | None:
-        if self.highlighted is None or self.highlighted >= len(self._row_ids):
+        if self.highlighted is None or self.highlighted >= len(self._rows):
             return None
-        return Ref.from_id(self._row_ids[self.highlighted])
+        return self._rows[self.highlighted].ref
 
     def _highlight_ref(self, ref: Ref) -> bool:
-        try:
-            index = self._row_ids.index(ref.id)
-        except ValueError:
-            fallback = Ref(ref.compile_id, ref.key, item="pending") if ref.key else None
-            if fallback is None or fallback.id not in self._row_ids:
-                fallback = Ref(ref.compile_id, ref.key) if ref.key else None
-            if fallback is None or fallback.id not in self._row_ids:
-                return False
-            index = self._row_ids.index(fallback.id)
+        index = self._index.get(ref.id)
+        if index is None and ref.key:
+            index = self._index.get(Ref(ref.compile_id, ref.key, item="pending").id)
+            if index is None:
+                index = self._index.get(Ref(ref.compile_id, ref.key).id)
+        if index is None:
+            return False
         self.highlighted = index
         return True
 
@@ -489,14 +567,73 @@ class Timeline(OptionList):
             self.sync(self._session)
         return self._highlight_ref(ref)
 
-    # ----- events and keys -----------------------------------------------------------
-    def _on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        event.stop()
-        if event.option.id is not None:
-            self.post_message(self.RefHighlighted(Ref.from_id(event.option.id)))
+    # ----- the cursor ----------------------------------------------------------------
+    def validate_highlighted(self, highlighted: int | None) -> int | None:
+        if highlighted is None or not self._rows:
+            return None
+        return min(max(highlighted, 0), len(self._rows) - 1)
 
-    def _on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
+    def watch_highlighted(self, old: int | None, highlighted: int | None) -> None:
+        for number in (old, highlighted):
+            if number is not None:
+                self._refresh_row(number)
+        if highlighted is None:
+            return
+        self.scroll_to_highlight()
+        self.post_message(self.RefHighlighted(self._rows[highlighted].ref))
+
+    def scroll_to_highlight(self, top: bool = False) -> None:
+        """Scroll the highlighted row into view."""
+        highlighted = self.highlighted
+        if highlighted is None or not self.is_mounted:
+            return
+        self._update_virtual_size()
+        self.scroll_to_region(
+            Region(0, highlighted, self.scrollable_content_region.width, 1),
+            force=True,
+            animate=False,
+            top=top,
+            immediate=True,
+        )
+
+    def action_cursor_down(self) -> None:
+        """The next row; from the last, the first (as the OptionList did)."""
+        if self._rows:
+            self.highlighted = 0 if self.highlighted is None else (self.highlighted + 1) % len(self._rows)
+
+    def action_cursor_up(self) -> None:
+        if self._rows:
+            last = len(self._rows) - 1
+            self.highlighted = last if self.highlighted is None else (self.highlighted - 1) % len(self._rows)
+
+    def action_first(self) -> None:
+        if self._rows:
+            self.highlighted = 0
+
+    def action_last(self) -> None:
+        if self._rows:
+            self.highlighted = len(self._rows) - 1
+
+    def _move_page(self, direction: int) -> None:
+        if not self._rows:
+            return
+        height = self.scrollable_content_region.height
+        self.highlighted = min(max((self.highlighted or 0) + direction * height, 0), len(self._rows) - 1)
+
+    def action_page_up(self) -> None:
+        if self.highlighted is None:
+            self.action_first()
+        else:
+            self._move_page(-1)
+
+    def action_page_down(self) -> None:
+        if self.highlighted is None:
+            self.action_last()
+        else:
+            self._move_page(1)
+
+    def action_select(self) -> None:
+        """Enter: fold or open the row under the cursor."""
         ref = self.highlighted_ref
         if ref is None:
             return
@@ -505,6 +642,83 @@ class Timeline(OptionList):
         else:
             self.action_expand()
 
+    # ----- the mouse -----------------------------------------------------------------
+    def _row_at(self, event: events.MouseEvent) -> int | None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return None
+        number = offset.y + self.scroll_offset.y
+        return number if 0 <= number < len(self._rows) else None
+
+    async def _on_click(self, event: events.Click) -> None:
+        number = self._row_at(event)
+        if number is not None:
+            self.highlighted = number
+            self.action_select()
+
+    def _on_mouse_move(self, event: events.MouseMove) -> None:
+        self._set_hover(self._row_at(event))
+
+    def _on_leave(self, _: events.Leave) -> None:
+        self._set_hover(None)
+
+    def _set_hover(self, number: int | None) -> None:
+        if number != self._hover:
+            for row in (self._hover, number):
+                if row is not None:
+                    self._refresh_row(row)
+            self._hover = number
+
+    # ----- painting ------------------------------------------------------------------
+    def _refresh_row(self, number: int) -> None:
+        y = number - self.scroll_offset.y
+        if 0 <= y < self.size.height:
+            self.refresh(Region(0, y, self.size.width, 1))
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()
+        self.refresh()
+
+    def _on_resize(self, _: events.Resize) -> None:
+        self._strips.clear()
+        self._update_virtual_size()
+
+    def on_show(self) -> None:
+        self.scroll_to_highlight()
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._update_virtual_size()
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        number = self.scroll_offset.y + y
+        width = self.scrollable_content_region.width
+        if number >= len(self._rows):
+            return Strip.blank(width, self.get_visual_style("timeline--row").rich_style)
+        if number == self.highlighted:
+            component = "timeline--row-highlighted"
+        elif number == self._hover:
+            component = "timeline--row-hover"
+        else:
+            component = ""
+        label = self._rows[number].label
+        key = (number, component, width)
+        cached = self._strips.get(key)
+        if cached is not None and cached[0] is label:
+            return cached[1]
+        style = (
+            self.get_visual_style("timeline--row", component)
+            if component
+            else self.get_visual_style("timeline--row")
+        )
+        visual = visualize(self, label, markup=False)
+        strips = Visual.to_strips(self, visual, width, None, style)
+        strip = strips[0].extend_cell_length(width, style.rich_style) if strips else Strip.blank(width)
+        self._strips[key] = (label, strip)
+        return strip
+
+    # ----- folding -------------------------------------------------------------------
     def _expandable(self, ref: Ref) -> bool:
         if (not ref.key and not ref.item) or ref.item == "artifacts":
             return True

@@ -397,7 +397,10 @@ class TcdebugApp(App[int]):
         main = self.main_screen
         if not main.is_mounted:
             return
-        main.refresh_session()
+        if kind == "stage" and event.get("paused"):
+            main.refresh_session()  # the pause point is painted at once
+        else:
+            main.refresh_session_soon()  # one repaint for a burst of events
         if kind == "stage":
             key = stage_catalog.stage_key(event.get("stage", ""), event.get("part", ""))
             if event.get("paused") and self._follow_next_pause:

@@ -116,7 +116,11 @@ def expected_stages(comp: Compile) -> list[str]:
     """Catalogue stage ids still to come for a compile in progress."""
     arrived = {s.stage_id for s in comp.stages.values()}
     last = max(
-        (stage_catalog.PIPELINE_ORDER.get(s.stage_id, -1) for s in comp.stages.values() if s.part != "backward"),
+        (
+            stage_catalog.PIPELINE_ORDER.get(s.stage_id, -1)
+            for s in comp.stages.values()
+            if s.part != "backward"
+        ),
         default=-1,
     )
     dynamo = comp.stages.get("dynamo_graph")
@@ -422,8 +426,8 @@ class Timeline(ScrollView, can_focus=True):
     }
     """
 
-    highlighted: reactive[int | None] = reactive(None)
-    """The index of the highlighted row, or None."""
+    highlighted: reactive[int | None] = reactive(None, repaint=False)
+    """The index of the highlighted row, or None (its watcher repaints the two rows it moved between)."""
 
     class RefHighlighted(Message):
         """The cursor moved onto a row (by the user or by `select_ref`)."""
@@ -442,8 +446,9 @@ class Timeline(ScrollView, can_focus=True):
         self._session: Session | None = None
         self._state = TimelineState()
         self._hover: int | None = None
-        # (row index, component class, width) -> (the label it was painted from, the strip)
-        self._strips: LRUCache[tuple[int, str, int], tuple[Text, Strip]] = LRUCache(maxsize=1024)
+        # (row id, component class, width) -> (the label it was painted from, the strip): a row
+        # keeps its strip when rows above it come or go (a fold, a pending row that arrived)
+        self._strips: LRUCache[tuple[str, str, int], tuple[Text, Strip]] = LRUCache(maxsize=1024)
         self.content_width = 0  # cells of the widest compile/stage/kernel row: the pane fits it
 
     # ----- content -------------------------------------------------------------------
@@ -493,7 +498,11 @@ class Timeline(ScrollView, can_focus=True):
         else:
             self.content_width = max(self.content_width, _content_width(rows[n_old:]))
         self._update_virtual_size()
-        self.refresh()
+        # Repaint from the first row that changed or came: rows above it stay as painted.
+        top = max(first_changed if first_changed is not None else n_old, self.scroll_offset.y)
+        bottom = self.scroll_offset.y + self.size.height
+        if top < bottom:
+            self.refresh_lines(top, bottom - top)
 
     def _replace(self, rows: list[Row]) -> None:
         """Rows inserted or removed (a fold, a new compile in a process's group): the cursor
@@ -502,7 +511,6 @@ class Timeline(ScrollView, can_focus=True):
         scroll_y = self.scroll_y
         self._rows = rows
         self._index = {row.id: number for number, row in enumerate(rows)}
-        self._strips.clear()
         self._hover = None
         self.content_width = _content_width(rows)
         self._update_virtual_size()
@@ -671,9 +679,8 @@ class Timeline(ScrollView, can_focus=True):
 
     # ----- painting ------------------------------------------------------------------
     def _refresh_row(self, number: int) -> None:
-        y = number - self.scroll_offset.y
-        if 0 <= y < self.size.height:
-            self.refresh(Region(0, y, self.size.width, 1))
+        if 0 <= number - self.scroll_offset.y < self.size.height:
+            self.refresh_line(number)
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
@@ -702,8 +709,9 @@ class Timeline(ScrollView, can_focus=True):
             component = "timeline--row-hover"
         else:
             component = ""
-        label = self._rows[number].label
-        key = (number, component, width)
+        row = self._rows[number]
+        label = row.label
+        key = (row.id, component, width)
         cached = self._strips.get(key)
         if cached is not None and cached[0] is label:
             return cached[1]

@@ -509,6 +509,25 @@ class Timeline(ScrollView, can_focus=True):
         stays on its item, the scroll position where it was."""
         current = self.highlighted_ref
         scroll_y = self.scroll_y
+        old = self._rows
+        lo = next(
+            (
+                i
+                for i, (new, row) in enumerate(zip(rows, old, strict=False))
+                if new.label is not row.label or new.id != row.id
+            ),
+            min(len(rows), len(old)),
+        )
+        hi = len(rows)  # rows from `lo` to `hi` differ (to the end, unless only some rows changed)
+        if len(rows) == len(old):
+            hi = len(rows) - next(
+                (
+                    i
+                    for i, (new, row) in enumerate(zip(reversed(rows), reversed(old), strict=True))
+                    if new is not row
+                ),
+                0,
+            )
         self._rows = rows
         self._index = {row.id: number for number, row in enumerate(rows)}
         self._hover = None
@@ -520,7 +539,11 @@ class Timeline(ScrollView, can_focus=True):
                 self._highlight_ref(current)
         self.scroll_y = scroll_y
         self.scroll_to_highlight()
-        self.refresh()
+        # Repaint only the rows that changed (a pending row that became a stage repaints one line).
+        top = max(lo, self.scroll_offset.y)
+        bottom = min(max(hi, len(old)), self.scroll_offset.y + self.size.height)
+        if top < bottom:
+            self.refresh_lines(top, bottom - top)
 
     def _update_virtual_size(self) -> None:
         region = self.scrollable_content_region

@@ -358,11 +358,6 @@ def compile_rows(comp: Compile, state: TimelineState) -> list[Row]:
     return rows
 
 
-def _content_width(rows: list[Row]) -> int:
-    """Cells of the widest compile, stage, pending or kernel row (not the long break/reason rows)."""
-    return max((row.cells for row in rows), default=0)
-
-
 class Timeline(ScrollView, can_focus=True):
     """The list of compiles and stages; the highlighted row is what the stage view shows.
 
@@ -442,6 +437,7 @@ class Timeline(ScrollView, can_focus=True):
         self.expanded_kernels: set[tuple[str, str]] = set()
         self._rows: list[Row] = []
         self._index: dict[str, int] = {}  # row id -> row index
+        self._widest: list[int] = []  # the widest fitting row so far, row by row (content_width)
         self._row_cache: RowCache = {}
         self._session: Session | None = None
         self._state = TimelineState()
@@ -471,52 +467,18 @@ class Timeline(ScrollView, can_focus=True):
             self._row_cache,
         )
         old = self._rows
-        n_old = len(old)
-        if len(rows) >= n_old and all(
-            new is row or new.id == row.id for new, row in zip(rows, old, strict=False)
-        ):
-            self._extend(rows)
-            return
-        self._replace(rows)
-
-    def _extend(self, rows: list[Row]) -> None:
-        """The same rows, maybe with new labels, maybe more at the end: no cursor move."""
-        old = self._rows
-        n_old = len(old)
-        first_changed = next(
-            (i for i, (new, row) in enumerate(zip(rows, old, strict=False)) if new.label is not row.label),
-            None,
-        )
-        if first_changed is None and len(rows) == n_old:
-            return
-        index = self._index
-        for number in range(n_old, len(rows)):
-            index[rows[number].id] = number
-        self._rows = rows
-        if first_changed is not None:
-            self.content_width = _content_width(rows)
-        else:
-            self.content_width = max(self.content_width, _content_width(rows[n_old:]))
-        self._update_virtual_size()
-        # Repaint from the first row that changed or came: rows above it stay as painted.
-        top = max(first_changed if first_changed is not None else n_old, self.scroll_offset.y)
-        bottom = self.scroll_offset.y + self.size.height
-        if top < bottom:
-            self.refresh_lines(top, bottom - top)
-
-    def _replace(self, rows: list[Row]) -> None:
-        """Rows inserted or removed (a fold, a new compile in a process's group): the cursor
-        stays on its item, the scroll position where it was."""
-        current = self.highlighted_ref
-        scroll_y = self.scroll_y
-        old = self._rows
         lo = next(
             (
                 i
                 for i, (new, row) in enumerate(zip(rows, old, strict=False))
-                if new.label is not row.label or new.id != row.id
+                if new is not row and (new.label is not row.label or new.id != row.id)
             ),
             min(len(rows), len(old)),
+        )  # rows before `lo` are the rows painted
+        if lo == len(rows) == len(old):
+            return
+        appended = len(rows) >= len(old) and all(
+            new.id == row.id for new, row in zip(rows[lo : len(old)], old[lo:], strict=True)
         )
         hi = len(rows)  # rows from `lo` to `hi` differ (to the end, unless only some rows changed)
         if len(rows) == len(old):
@@ -528,20 +490,45 @@ class Timeline(ScrollView, can_focus=True):
                 ),
                 0,
             )
-        self._rows = rows
-        self._index = {row.id: number for number, row in enumerate(rows)}
+        current = self.highlighted_ref  # before the rows change
+        self._set_rows(rows, lo)
+        if appended:  # the same rows, maybe relabelled, maybe more at the end: the cursor stays
+            self._repaint(lo, hi)
+            return
+        # Rows inserted or removed (a fold, a new compile in a process's group, the streaming
+        # compile's new stages): the cursor stays on its item, the scroll position where it was.
+        scroll_y = self.scroll_y
         self._hover = None
-        self.content_width = _content_width(rows)
-        self._update_virtual_size()
         with self.prevent(self.RefHighlighted):
             self.highlighted = None
             if current is not None:
                 self._highlight_ref(current)
         self.scroll_y = scroll_y
         self.scroll_to_highlight()
-        # Repaint only the rows that changed (a pending row that became a stage repaints one line).
+        self._repaint(lo, max(hi, len(old)))
+
+    def _set_rows(self, rows: list[Row], lo: int) -> None:
+        """Take `rows`, of which those before `lo` are unchanged: O(rows from `lo`)."""
+        index = self._index
+        for row in self._rows[lo:]:
+            if index.get(row.id, -1) >= lo:
+                del index[row.id]
+        for number in range(lo, len(rows)):
+            index[rows[number].id] = number
+        widest = self._widest  # widest[i]: the widest fitting row among rows[: i + 1]
+        del widest[lo:]
+        width = widest[-1] if widest else 0
+        for row in rows[lo:]:
+            width = max(width, row.cells)
+            widest.append(width)
+        self._rows = rows
+        self.content_width = width
+        self._update_virtual_size()
+
+    def _repaint(self, lo: int, hi: int) -> None:
+        """Repaint the visible rows from `lo` to `hi`: rows above and below stay as painted."""
         top = max(lo, self.scroll_offset.y)
-        bottom = min(max(hi, len(old)), self.scroll_offset.y + self.size.height)
+        bottom = min(hi, self.scroll_offset.y + self.size.height)
         if top < bottom:
             self.refresh_lines(top, bottom - top)
 

@@ -343,6 +343,8 @@ class TcdebugApp(App[int]):
         first = not self.session.compiles
         for event in message.events:
             apply_event(self.session, event)
+        if self.main_screen.is_mounted:  # the timeline rebuilds only these compiles' rows
+            self.main_screen.timeline.note_changes({event.get("compile_id") for event in message.events})
         if message.done:
             finish_session(self.session, message.stats)
             self.session.extra["recorded_state"] = ""
@@ -355,14 +357,14 @@ class TcdebugApp(App[int]):
             self._trace_dirty = True
             return
         self._trace_dirty = False
-        self._repaint_trace(first)
+        self._repaint_trace(first, only_noted=not message.done)
         took = time.monotonic() - now
         self._trace_repaint_at = time.monotonic() + max(0.25, 4 * took)
 
-    def _repaint_trace(self, first: bool = False) -> None:
+    def _repaint_trace(self, first: bool = False, *, only_noted: bool = True) -> None:
         main = self.main_screen
         if main.is_mounted:
-            main.refresh_session()
+            main.refresh_session(only_noted=only_noted and not first)
             if first and main.selected is None:
                 main.select_first_stage()
 

@@ -139,8 +139,8 @@ class MainScreen(Screen[None]):
         if self._refresh_pending and self.is_mounted:
             self.refresh_session()
 
-    def refresh_session(self) -> None:
-        """Repaint the timeline and the status bar from the session."""
+    def refresh_session(self, *, only_noted: bool = False) -> None:
+        """Repaint the timeline and the status bar from the session (`only_noted`: see `Timeline.sync`)."""
         self._refresh_pending = False
         app = self.tc_app
         session = app.session
@@ -151,6 +151,7 @@ class MainScreen(Screen[None]):
                 breakpoints=frozenset(app.breakpoints),
                 live=app.is_live,
             ),
+            only_noted=only_noted,
         )
         self.refresh_status()
         self._fit_timeline()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import islice
 from typing import Any, ClassVar
 
 from rich.text import Span, Text
@@ -438,6 +439,10 @@ class Timeline(ScrollView, can_focus=True):
         self._rows: list[Row] = []
         self._index: dict[str, int] = {}  # row id -> row index
         self._widest: list[int] = []  # the widest fitting row so far, row by row (content_width)
+        self._noted: set[str | None] | None = None  # compiles changed since the last sync (None: unknown)
+        self._built_state = TimelineState()
+        # The compiles in timeline order and their sort keys, as last built (None: grouped by process).
+        self._order: tuple[list[Compile], list[tuple[Any, ...]]] | None = None
         self._row_cache: RowCache = {}
         self._session: Session | None = None
         self._state = TimelineState()
@@ -448,24 +453,72 @@ class Timeline(ScrollView, can_focus=True):
         self.content_width = 0  # cells of the widest compile/stage/kernel row: the pane fits it
 
     # ----- content -------------------------------------------------------------------
-    def sync(self, session: Session, state: TimelineState | None = None) -> None:
-        """Show the session; the highlighted item stays highlighted when it still exists."""
+    def _rows_of_noted(
+        self, session: Session, state: TimelineState, noted: set[str | None] | None
+    ) -> list[Row] | None:
+        """The rows, rebuilding only the `noted` compiles; None where that would not be exact
+        (an unknown change, a new state, several processes, ranks differing, compiles out of order)."""
+        if noted is None or None in noted or state != self._built_state or session.divergences:
+            return None
+        if self._order is None:
+            return None
+        order, keys = self._order
+        known = len(order)
+        if known > len(session.compiles):
+            return None
+        for comp in islice(session.compiles.values(), known, None):
+            key = session.order_key(comp)
+            if session.is_child(comp) or (keys and key < keys[-1]):
+                return None  # a process group, or not simply after the others: the full build
+            order.append(comp)
+            keys.append(key)
+        if any(cid is not None and session.compiles.get(cid) is None for cid in noted):
+            return None
+        cache = self._row_cache
+        rows: list[Row] = []
+        for comp in order:
+            cid = comp.compile_id
+            cached = cache.get(cid)
+            if cached is None or cid in noted:
+                signature = _signature(comp, state)
+                if cached is None or cached[0] != signature:
+                    cached = cache[cid] = (signature, compile_rows(comp, state))
+            rows.extend(cached[1])
+        return rows
+
+    def note_changes(self, compile_ids: Iterable[str | None]) -> None:
+        """The compiles that events changed since the last `sync` (None: something else changed),
+        for a `sync(..., only_noted=True)` that rebuilds just their rows (a log streaming in)."""
+        if self._noted is not None:
+            self._noted.update(compile_ids)
+
+    def sync(self, session: Session, state: TimelineState | None = None, *, only_noted: bool = False) -> None:
+        """Show the session; the highlighted item stays highlighted when it still exists.
+
+        With `only_noted`, only the compiles given to `note_changes` since the last sync are
+        looked at (their rows rebuilt, new ones placed in order): O(changed), not O(compiles).
+        """
         if session is not self._session:
             self._row_cache = {}
+            self._noted = None
         self._session = session
         if state is not None:
             self._state = state
-        rows = build_rows(
-            session,
-            TimelineState(
-                paused_at=self._state.paused_at,
-                breakpoints=self._state.breakpoints,
-                collapsed=frozenset(self.collapsed),
-                expanded_kernels=frozenset(self.expanded_kernels),
-                live=self._state.live,
-            ),
-            self._row_cache,
+        full = TimelineState(
+            paused_at=self._state.paused_at,
+            breakpoints=self._state.breakpoints,
+            collapsed=frozenset(self.collapsed),
+            expanded_kernels=frozenset(self.expanded_kernels),
+            live=self._state.live,
         )
+        noted, self._noted = self._noted, set()
+        rows = self._rows_of_noted(session, full, noted) if only_noted else None
+        if rows is None:
+            rows = build_rows(session, full, self._row_cache)
+            order = session.ordered_compiles()
+            grouped = any(session.is_child(c) for c in order)
+            self._order = None if grouped else (order, [session.order_key(c) for c in order])
+        self._built_state = full
         old = self._rows
         lo = next(
             (

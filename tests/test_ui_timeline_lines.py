@@ -1,0 +1,73 @@
+"""The timeline widget (Line API) fed a TORCH_TRACE log event by event, as the app streams one.
+
+Each partial sync must show exactly the rows a full build of the session shows: the streaming
+path (`note_changes` + `sync(only_noted=True)`) rebuilds only the compiles it was told about.
+"""
+
+from __future__ import annotations
+
+from conftest import DATA
+from textual.app import App, ComposeResult
+
+from tcdebug.screens.widgets.timeline import Ref, Timeline, TimelineState, build_rows
+from tcdebug.trace import apply_event, find_trace_logs, iter_trace_events, new_trace_session
+
+
+class TimelineApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield Timeline(id="timeline")
+
+
+def _streamed(name: str) -> list[list[dict]]:
+    """The events of one recorded log, in batches of 7 (the app's reader batches them too)."""
+    [log] = find_trace_logs(DATA / "traces" / name)
+    events = list(iter_trace_events(log))
+    return [events[i : i + 7] for i in range(0, len(events), 7)]
+
+
+async def test_streamed_rows_match_a_full_build_after_every_batch():
+    [log] = find_trace_logs(DATA / "traces" / "graph_breaks")
+    session = new_trace_session(log)
+    app = TimelineApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        timeline = app.query_one(Timeline)
+        timeline.sync(session, TimelineState())
+        timeline.focus()
+        checked = 0
+        for batch in _streamed("graph_breaks"):
+            for event in batch:
+                apply_event(session, event)
+            timeline.note_changes({event.get("compile_id") for event in batch})
+            timeline.sync(session, TimelineState(), only_noted=True)
+            full = build_rows(session, TimelineState())
+            assert timeline.refs() == [row.ref for row in full]
+            assert [str(label) for label in timeline.labels()] == [str(row.label) for row in full]
+            assert timeline.content_width == max(
+                (row.label.cell_len for row in full if row.ref.item in ("", "pending", "artifacts")), default=0
+            )
+            checked += 1
+        assert checked > 10 and len(session.compiles) >= 4
+        # The cursor stayed where the user put it while rows came in, and moves over them.
+        await pilot.press("home")
+        assert timeline.highlighted_ref == timeline.refs()[0]
+        await pilot.press("down", "down")
+        assert timeline.highlighted_ref == timeline.refs()[2]
+        await pilot.press("up", "up", "up")  # wraps around, as the OptionList did
+        assert timeline.highlighted_ref == timeline.refs()[-1]
+
+
+async def test_an_unknown_change_falls_back_to_a_full_build():
+    [log] = find_trace_logs(DATA / "traces" / "graph_breaks")
+    session = new_trace_session(log)
+    app = TimelineApp()
+    async with app.run_test(size=(60, 20)):
+        timeline = app.query_one(Timeline)
+        timeline.sync(session, TimelineState())
+        for batch in _streamed("graph_breaks"):
+            for event in batch:
+                apply_event(session, event)
+        # Nothing noted, but the caller says "something else changed" (None): every row rebuilt.
+        timeline.note_changes([None])
+        timeline.sync(session, TimelineState(), only_noted=True)
+        assert timeline.refs() == [row.ref for row in build_rows(session, TimelineState())]
+        assert Ref(next(iter(session.compiles))) in timeline.refs()

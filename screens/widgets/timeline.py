@@ -259,6 +259,11 @@ def build_rows(session: Session, state: TimelineState, cache: RowCache | None = 
     return rows
 
 
+def _process_of(session: Session, comp: Compile) -> int | None:
+    """The process group a compile's rows go under (None: the main process), as `build_rows` groups."""
+    return comp.pid if session.is_child(comp) else None
+
+
 def process_state(session: Session, pid: int | None, *, live: bool) -> str:
     """`stepping`, `runs free` or `ended` (live runs only); "" otherwise."""
     info = session.processes.get(session.main_pid if pid is None else pid)  # type: ignore[arg-type]
@@ -466,10 +471,12 @@ class Timeline(ScrollView, can_focus=True):
         known = len(order)
         if known > len(session.compiles):
             return None
+        processes = {_process_of(session, order[0])} if order else set()
         for comp in islice(session.compiles.values(), known, None):
             key = session.order_key(comp)
-            if session.is_child(comp) or (keys and key < keys[-1]):
-                return None  # a process group, or not simply after the others: the full build
+            processes.add(_process_of(session, comp))
+            if len(processes) > 1 or (keys and key < keys[-1]):
+                return None  # a second process (its group header), or not simply after the others
             order.append(comp)
             keys.append(key)
         if any(cid is not None and session.compiles.get(cid) is None for cid in noted):
@@ -516,8 +523,8 @@ class Timeline(ScrollView, can_focus=True):
         if rows is None:
             rows = build_rows(session, full, self._row_cache)
             order = session.ordered_compiles()
-            grouped = any(session.is_child(c) for c in order)
-            self._order = None if grouped else (order, [session.order_key(c) for c in order])
+            processes = {_process_of(session, c) for c in order}
+            self._order = None if len(processes) > 1 else (order, [session.order_key(c) for c in order])
         self._built_state = full
         old = self._rows
         lo = next(

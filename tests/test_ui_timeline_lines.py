@@ -81,3 +81,24 @@ async def test_an_unknown_change_falls_back_to_a_full_build():
         timeline.sync(session, TimelineState(), only_noted=True)
         assert timeline.refs() == [row.ref for row in build_rows(session, TimelineState())]
         assert Ref(next(iter(session.compiles))) in timeline.refs()
+
+
+async def test_a_click_selects_a_row_and_a_click_on_a_compile_folds_it():
+    from pilot import main_screen
+
+    from tcdebug.dump import load_dump
+    from tcdebug.screens.app import TcdebugApp
+
+    app = TcdebugApp(load_dump(DATA / "mlp_cpu"), read_only=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = main_screen(app)
+        timeline = screen.timeline
+        refs = timeline.refs()
+        await pilot.click(timeline, offset=(3, 4))  # the border is row 0: the 4th row
+        await pilot.pause()
+        assert timeline.highlighted_ref == refs[3] and screen.selected == refs[3]
+        rows = timeline.row_count
+        await pilot.click(timeline, offset=(3, 1))  # the compile's own row: folds it
+        await pilot.pause()
+        assert timeline.highlighted_ref == Ref("0/0") and timeline.row_count < rows

@@ -6,7 +6,7 @@ stages fast). Two runs, each in a fresh process:
 
 - **arrival** (`--run`: the script runs free): for every stage event, from the moment the
   controller's reader thread receives it from the channel to the first painted frame after the
-  app handled it. The socketpair itself adds microseconds; the target's send is not timed (the
+  timeline was synced with it (`MainScreen.refresh_session` ran after the app applied it). The socketpair itself adds microseconds; the target's send is not timed (the
   target is another process with its own clock).
 - **step** (stepping, paused at every stage): `n` pressed to the frame that shows the next
   paused stage. The target's own work between the step command and the next stage (running
@@ -40,6 +40,7 @@ async def drive(mode: str, breaks: int, steps: int) -> dict[str, list[float]]:
 
     from tcdebug import session as model
     from tcdebug.screens.app import TcdebugApp, build_live_app
+    from tcdebug.screens.main_screen import MainScreen
 
     app = build_live_app([str(SCRIPT), str(breaks)], mode=mode)
     lock = threading.Lock()
@@ -60,14 +61,24 @@ async def drive(mode: str, breaks: int, steps: int) -> dict[str, list[float]]:
     app.forward_event = forward_event  # type: ignore[method-assign]
     on_target_event = TcdebugApp.on_target_event
 
+    applied: list[float] = []  # receive times of stage events applied, their row not synced yet
+
     def handle(self: Any, message: Any) -> None:  # Textual finds handlers on the class
-        on_target_event(self, message)
         with lock:
             t = received.pop(id(message.event), None)
         if t is not None:
-            handled.append(t)
+            applied.append(t)
+        on_target_event(self, message)
 
     TcdebugApp.on_target_event = handle  # type: ignore[method-assign]
+    refresh_session = MainScreen.refresh_session
+
+    def synced(self: Any) -> None:  # the timeline holds the rows of the events applied so far
+        refresh_session(self)
+        handled.extend(applied)
+        applied.clear()
+
+    MainScreen.refresh_session = synced  # type: ignore[method-assign]
     async with app.run_test(size=SIZE) as pilot:
         render_frames_fully(app)
         display = app._display

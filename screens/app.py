@@ -352,6 +352,10 @@ class TcdebugApp(App[int]):
         first = not self.session.compiles
         for event in message.events:
             apply_event(self.session, event)
+        if self.main_screen.is_mounted:  # the timeline rebuilds only these compiles' rows
+            self.main_screen.timeline.note_changes(
+                {getattr(event, "compile_id", None) or None for event in message.events}
+            )
         if message.done:
             finish_session(self.session, message.stats)
             self.session.extra["recorded_state"] = ""
@@ -364,14 +368,14 @@ class TcdebugApp(App[int]):
             self._trace_dirty = True
             return
         self._trace_dirty = False
-        self._repaint_trace(first)
+        self._repaint_trace(first, only_noted=not message.done)
         took = time.monotonic() - now
         self._trace_repaint_at = time.monotonic() + max(0.25, 4 * took)
 
-    def _repaint_trace(self, first: bool = False) -> None:
+    def _repaint_trace(self, first: bool = False, *, only_noted: bool = True) -> None:
         main = self.main_screen
         if main.is_mounted:
-            main.refresh_session()
+            main.refresh_session(only_noted=only_noted and not first)
             if first and main.selected is None:
                 main.select_first_stage()
 
@@ -406,7 +410,10 @@ class TcdebugApp(App[int]):
         main = self.main_screen
         if not main.is_mounted:
             return
-        main.refresh_session()
+        if change.paused:
+            main.refresh_session()  # the pause point is painted at once
+        else:
+            main.refresh_session_soon()  # one repaint for a burst of events
         if change.stage_key:
             if change.paused and self._follow_next_pause:
                 self._follow_next_pause = False

@@ -89,6 +89,7 @@ class MainScreen(Screen[None]):
         # Follow the pause point: True until the user moves elsewhere; stepping sets it again.
         self.follow = True
         self._footer_state: tuple[object, ...] = ()
+        self._refresh_pending = False  # a coalesced `refresh_session` is queued (refresh_session_soon)
 
     @property
     def tc_app(self) -> TcdebugApp:
@@ -127,8 +128,20 @@ class MainScreen(Screen[None]):
     def code(self) -> CodeView:
         return self.query_one(CodeView)
 
-    def refresh_session(self) -> None:
-        """Repaint the timeline and the status bar from the session."""
+    def refresh_session_soon(self) -> None:
+        """`refresh_session` once, after the messages already queued in the app (the rest of a
+        burst of events from the target): one repaint for the burst, not one per event."""
+        if not self._refresh_pending:
+            self._refresh_pending = True
+            self.app.call_later(self._refresh_if_pending)
+
+    def _refresh_if_pending(self) -> None:
+        if self._refresh_pending and self.is_mounted:
+            self.refresh_session()
+
+    def refresh_session(self, *, only_noted: bool = False) -> None:
+        """Repaint the timeline and the status bar from the session (`only_noted`: see `Timeline.sync`)."""
+        self._refresh_pending = False
         app = self.tc_app
         session = app.session
         self.timeline.sync(
@@ -138,6 +151,7 @@ class MainScreen(Screen[None]):
                 breakpoints=frozenset(app.breakpoints),
                 live=app.is_live,
             ),
+            only_noted=only_noted,
         )
         self.refresh_status()
         self._fit_timeline()
@@ -170,6 +184,8 @@ class MainScreen(Screen[None]):
 
     def on_stage_arrived(self, compile_id: str, key: str) -> None:
         if self.selected is None:
+            if self._refresh_pending:  # the timeline must hold the row to select it
+                self.refresh_session()
             self.select(Ref(compile_id, key))
 
     # ----- selection -----------------------------------------------------------------

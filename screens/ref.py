@@ -21,7 +21,7 @@ def _decode_part(part: str) -> str:
     return part.replace("\x1e1", "\x1f").replace("\x1e0", "\x1e") if "\x1e" in part else part
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Ref:
     """What a timeline row points at."""
 

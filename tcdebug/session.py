@@ -262,18 +262,19 @@ class Session:
 
     def ordered_compiles(self) -> list[Compile]:
         """By rank, then process (the main one first), then Dynamo's frame and compile numbers."""
-        return sorted(
-            self.compiles.values(),
-            key=lambda c: (
-                c.rank or 0,
-                c.run,
-                self.is_child(c),
-                c.pid or 0,
-                c.frame_id,
-                c.frame_compile_id,
-                c.attempt,
-                c.compile_id,
-            ),
+        return sorted(self.compiles.values(), key=self.order_key)
+
+    def order_key(self, c: Compile) -> tuple[Any, ...]:
+        """A compile's place in `ordered_compiles`."""
+        return (
+            c.rank or 0,
+            c.run,
+            self.is_child(c),
+            c.pid or 0,
+            c.frame_id,
+            c.frame_compile_id,
+            c.attempt,
+            c.compile_id,
         )
 
     def is_child(self, comp: Compile) -> bool:

@@ -39,7 +39,7 @@ def footer_keys(app: TcdebugApp) -> list[str]:
 
 def timeline_labels(app: TcdebugApp) -> list[str]:
     timeline = main_screen(app).timeline
-    return [str(timeline.get_option_at_index(i).prompt) for i in range(timeline.option_count)]
+    return [str(label) for label in timeline.labels()]
 
 
 async def test_timeline_fits_its_rows_and_names_stages_shortly():

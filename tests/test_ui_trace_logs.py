@@ -17,7 +17,7 @@ TRACES = DATA / "traces"
 
 
 def timeline_text(app: TcdebugApp) -> list[str]:
-    return [str(option.prompt) for option in main_screen(app).timeline.options]
+    return [str(label) for label in main_screen(app).timeline.labels()]
 
 
 async def test_an_aoti_compile_shows_its_wrapper_and_kernels():

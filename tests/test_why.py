@@ -268,7 +268,7 @@ async def test_t_shows_the_compile_time_chart(mlp_session):
         await pilot.press("T")
         await wait_until(pilot, lambda: app.screen is app.main_screen, 10, "back on the main screen")
         # the timeline's compile row carries a small bar of the same phases
-        row = main_screen(app).timeline.get_option_at_index(0).prompt
+        row = main_screen(app).timeline.labels()[0]
         assert "█" in str(row) and "s" in str(row)
 
 

@@ -118,7 +118,13 @@ class CodeView(ScrollView, can_focus=True):
         self._update_virtual_size()
         self.refresh()
         if cached is None and language not in ("text", "") and len(text) <= HIGHLIGHT_LIMIT:
-            self._highlight(self.generation, key, text, language)
+            # After the plain text is painted: pygments in its thread would share the GIL with
+            # the UI thread while it paints that first frame (stepping to a stage: twice as slow).
+            self.call_after_refresh(self._start_highlight, self.generation, key, text, language)
+
+    def _start_highlight(self, generation: int, key: Hashable | None, text: str, language: str) -> None:
+        if generation == self.generation:  # not replaced in the meantime
+            self._highlight(generation, key, text, language)
 
     def scroll_to_line(self, line: int) -> None:
         """Put `line` (0-based) at the top of the view, as far as the document allows."""

@@ -6,8 +6,11 @@ order is fixed by binding id (stepping first), and `check_action` decides what s
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
@@ -33,9 +36,9 @@ def _rank(binding: Binding) -> int:
 
 
 class KeyFooter(Footer):
-    def compose(self) -> ComposeResult:
-        if not self._bindings_ready:
-            return
+    _painted: tuple[Any, ...] | None = None  # what the keys on show were composed from
+
+    def _shown(self) -> list[tuple[Binding, bool, str]]:
         seen: set[str] = set()
         shown: list[tuple[Binding, bool, str]] = []
         for _, binding, enabled, tooltip in self.screen.active_bindings.values():
@@ -43,6 +46,33 @@ class KeyFooter(Footer):
                 seen.add(binding.action)
                 shown.append((binding, enabled, tooltip))
         shown.sort(key=lambda item: _rank(item[0]))
+        return shown
+
+    def _signature(self, shown: list[tuple[Binding, bool, str]]) -> tuple[Any, ...]:
+        return tuple(
+            (binding.key, binding.description, binding.action, enabled, tooltip)
+            for binding, enabled, tooltip in shown
+        )
+
+    def bindings_changed(self, screen: Screen[Any]) -> None:
+        """Recompose only when the keys on show changed: the bindings are refreshed on every
+        selection, and a recompose (a dozen widgets mounted and styled) cost ~10 ms a time."""
+        self._bindings_ready = True
+        if not screen.app.app_focus:
+            return
+        if self.is_attached and screen is self.screen:
+            self.call_after_refresh(self._recompose_if_changed)
+
+    async def _recompose_if_changed(self) -> None:
+        if not self.is_attached or self._signature(self._shown()) == self._painted:
+            return
+        await self.recompose()
+
+    def compose(self) -> ComposeResult:
+        if not self._bindings_ready:
+            return
+        shown = self._shown()
+        self._painted = self._signature(shown)
         self.styles.grid_size_columns = len(shown)
         for binding, enabled, tooltip in shown:
             yield FooterKey(

@@ -1,21 +1,29 @@
 """The timeline: compiles, their stages in pipeline order, graph breaks and recompiles.
 
-`build_rows` turns a `Session` into rows (pure, testable); `Timeline` is an
-`OptionList` that shows them and keeps the cursor on the same item across updates.
+`build_rows` turns a `Session` into rows (pure, testable); `Timeline` is a Line-API
+`ScrollView` that paints only the visible rows (from a cache of strips), keeps the cursor on
+the same item across updates, and takes rows added at the end (a log streaming in, a live
+run) without rebuilding the rows before them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import islice
 from typing import Any, ClassVar
 
 from rich.text import Span, Text
+from textual import events
 from textual.binding import Binding, BindingType
-from textual.geometry import Size
+from textual.cache import LRUCache
+from textual.geometry import Region, Size
 from textual.message import Message
-from textual.widgets import OptionList
-from textual.widgets.option_list import Option
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.visual import Visual, visualize
 
 from tcdebug import stages as stage_catalog
 from tcdebug.errors import first_line
@@ -68,12 +76,21 @@ def is_artifact(key: str) -> bool:
 
 
 _AOT_TRAINING = set(stage_catalog.expected(stage_catalog.TRAINING))
+_FITTING_ITEMS = ("", "pending", "artifacts")  # rows the pane's width fits (not the long reasons)
 
 
-@dataclass
+@dataclass(slots=True)
 class Row:
+    """One timeline row. Slotted: a 1 GB log has ~46,000 rows (a `__dict__` each cost ~200 bytes)."""
+
     ref: Ref
     label: Text
+    id: str = field(init=False, compare=False, repr=False)  # `Ref.id`, computed once: rows are reused
+    cells: int = field(init=False, compare=False, repr=False)  # width in cells, for the rows the pane fits
+
+    def __post_init__(self) -> None:
+        self.id = self.ref.id
+        self.cells = self.label.cell_len if self.ref.item in _FITTING_ITEMS else 0
 
 
 @dataclass
@@ -91,7 +108,11 @@ def expected_stages(comp: Compile) -> list[str]:
     """Catalogue stage ids still to come for a compile in progress."""
     arrived = {s.stage_id for s in comp.stages.values()}
     last = max(
-        (stage_catalog.PIPELINE_ORDER.get(s.stage_id, -1) for s in comp.stages.values() if s.part != "backward"),
+        (
+            stage_catalog.PIPELINE_ORDER.get(s.stage_id, -1)
+            for s in comp.stages.values()
+            if s.part != "backward"
+        ),
         default=-1,
     )
     dynamo = comp.stages.get("dynamo_graph")
@@ -129,10 +150,17 @@ def _assemble(*parts: str | tuple[str, str]) -> Text:
         if not text:
             continue
         if style:
-            spans.append(Span(offset, offset + len(text), style))
+            spans.append(_span(offset, offset + len(text), style))
         plain.append(text)
         offset += len(text)
     return Text("".join(plain), spans=spans)
+
+
+@lru_cache(maxsize=4096)
+def _span(start: int, end: int, style: str) -> Span:
+    """One shared `Span` per (start, end, style): rows of every compile repeat the same few (stage
+    names, glyphs), and a log's ~46,000 rows held ~150,000 of them. Spans are immutable tuples."""
+    return Span(start, end, style)
 
 
 def compile_label(comp: Compile, *, collapsed: bool, live: bool) -> Text:
@@ -165,7 +193,9 @@ def compile_label(comp: Compile, *, collapsed: bool, live: bool) -> Text:
     return label
 
 
-RowCache = dict[str, tuple[tuple[Any, ...], list[Row]]]
+# compile id -> (hash of its rows' signature, its rows). The hash, not the tuple: a 1 GB log's
+# 4,800 signatures held ~5 MB of tuples; two signatures of one compile colliding is ~2**-64.
+RowCache = dict[str, tuple[int, list[Row]]]
 
 
 def _signature(comp: Compile, state: TimelineState) -> tuple[Any, ...]:
@@ -210,7 +240,7 @@ def build_rows(session: Session, state: TimelineState, cache: RowCache | None = 
         if cache is None:
             comp_rows = compile_rows(comp, state)
         else:
-            signature = _signature(comp, state)
+            signature = hash(_signature(comp, state))
             cached = cache.get(comp.compile_id)
             if cached is None or cached[0] != signature:
                 cached = cache[comp.compile_id] = (signature, compile_rows(comp, state))
@@ -227,6 +257,11 @@ def build_rows(session: Session, state: TimelineState, cache: RowCache | None = 
             comp_rows = [*comp_rows[:1], *warn, *comp_rows[1:]]
         rows.extend(comp_rows)
     return rows
+
+
+def _process_of(session: Session, comp: Compile) -> int | None:
+    """The process group a compile's rows go under (None: the main process), as `build_rows` groups."""
+    return comp.pid if session.is_child(comp) else None
 
 
 def process_state(session: Session, pid: int | None, *, live: bool) -> str:
@@ -329,27 +364,71 @@ def compile_rows(comp: Compile, state: TimelineState) -> list[Row]:
     return rows
 
 
-def _content_width(rows: list[Row]) -> int:
-    """Cells of the widest compile, stage, pending or kernel row (not the long break/reason rows)."""
-    return max(
-        (row.label.cell_len for row in rows if row.ref.item in ("", "pending", "artifacts")), default=0
-    )
+class Timeline(ScrollView, can_focus=True):
+    """The list of compiles and stages; the highlighted row is what the stage view shows.
 
-
-class Timeline(OptionList):
-    """The list of compiles and stages; the highlighted row is what the stage view shows."""
+    A Line-API widget: `render_line` paints one visible row from a cache of strips, so the cost
+    of a frame does not grow with the session; `sync` appends rows added at the end in O(new
+    rows) and repaints only rows whose label changed. It looks and moves like the `OptionList`
+    it replaced (same styles, the cursor wraps around at either end).
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("down", "cursor_down", "Down", id="timeline_down", show=False),
+        Binding("up", "cursor_up", "Up", id="timeline_up", show=False),
+        Binding("home", "first", "First", id="timeline_first", show=False),
+        Binding("end", "last", "Last", id="timeline_last", show=False),
+        Binding("pageup", "page_up", "Page up", id="timeline_page_up", show=False),
+        Binding("pagedown", "page_down", "Page down", id="timeline_page_down", show=False),
+        Binding("enter", "select", "Fold / open", id="timeline_select", show=False),
         Binding("left", "collapse", "Collapse", id="timeline_collapse", show=False),
         Binding("right", "expand", "Expand", id="timeline_expand", show=False),
     ]
 
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "timeline--row",
+        "timeline--row-highlighted",
+        "timeline--row-hover",
+    }
+
+    # The OptionList's own look (Textual 8), so the screen is painted as it was.
     DEFAULT_CSS = """
     Timeline {
+        height: auto;
+        max-height: 100%;
+        color: $foreground;
+        overflow-x: hidden;
+        border: tall $border-blurred;
+        padding: 0 1;
+        background: $surface;
         text-wrap: nowrap;
         text-overflow: ellipsis;
+        & > .timeline--row-highlighted {
+            color: $block-cursor-blurred-foreground;
+            background: $block-cursor-blurred-background;
+            text-style: $block-cursor-blurred-text-style;
+        }
+        &:focus {
+            border: tall $border;
+            background-tint: $foreground 5%;
+            & > .timeline--row-highlighted {
+                color: $block-cursor-foreground;
+                background: $block-cursor-background;
+                text-style: $block-cursor-text-style;
+            }
+        }
+        & > .timeline--row-highlighted {
+            color: $foreground;
+            background: $block-cursor-blurred-background;
+        }
+        & > .timeline--row-hover {
+            background: $block-hover-background;
+        }
     }
     """
+
+    highlighted: reactive[int | None] = reactive(None, repaint=False)
+    """The index of the highlighted row, or None (its watcher repaints the two rows it moved between)."""
 
     class RefHighlighted(Message):
         """The cursor moved onto a row (by the user or by `select_ref`)."""
@@ -362,107 +441,191 @@ class Timeline(OptionList):
         super().__init__(id=id, classes=classes)
         self.collapsed: set[str] = set()
         self.expanded_kernels: set[tuple[str, str]] = set()
-        self._row_ids: list[str] = []
-        self._labels: list[Text] = []
+        self._rows: list[Row] = []
+        self._index: dict[str, int] = {}  # row id -> row index
+        self._widest: list[int] = []  # the widest fitting row so far, row by row (content_width)
+        self._noted: set[str | None] | None = None  # compiles changed since the last sync (None: unknown)
+        self._built_state = TimelineState()
+        # The compiles in timeline order and their sort keys, as last built (None: grouped by process).
+        self._order: tuple[list[Compile], list[tuple[Any, ...]]] | None = None
         self._row_cache: RowCache = {}
         self._session: Session | None = None
         self._state = TimelineState()
+        self._hover: int | None = None
+        # (row id, component class, width) -> (the label it was painted from, the strip): a row
+        # keeps its strip when rows above it come or go (a fold, a pending row that arrived)
+        self._strips: LRUCache[tuple[str, str, int], tuple[Text, Strip]] = LRUCache(maxsize=1024)
         self.content_width = 0  # cells of the widest compile/stage/kernel row: the pane fits it
 
     # ----- content -------------------------------------------------------------------
-    def _update_lines(self) -> None:
-        """Every row is one line (`text-wrap: nowrap`, no separators), so count the new rows
-        instead of measuring each label: with thousands of rows, measuring cost ~50 ms a rebuild.
-        Falls back to OptionList's own measuring where its internals are not the expected ones."""
-        cache = getattr(self, "_line_cache", None)
-        if (
-            getattr(self.styles, "text_wrap", None) != "nowrap"
-            or not all(hasattr(cache, name) for name in ("lines", "heights", "index_to_line"))
-            or any(option._divider for option in self.options)
-        ):
-            super()._update_lines()
-            return
-        if not self.scrollable_content_region:
-            return
-        assert cache is not None
-        lines = cache.lines
-        next_index = lines[-1][0] + 1 if lines else 0
-        width = self.scrollable_content_region.width - self._get_left_gutter_width()
-        for index in range(next_index, len(self.options)):
-            cache.index_to_line[index] = len(lines)
-            cache.heights[index] = 1
-            lines.append((index, 0))
-        virtual_size = Size(width, len(lines))
-        if virtual_size != self.virtual_size:
-            self.virtual_size = virtual_size
-            self._scroll_update(virtual_size)
+    def _rows_of_noted(
+        self, session: Session, state: TimelineState, noted: set[str | None] | None
+    ) -> list[Row] | None:
+        """The rows, rebuilding only the `noted` compiles; None where that would not be exact
+        (an unknown change, a new state, several processes, ranks differing, compiles out of order)."""
+        if noted is None or None in noted or state != self._built_state or session.divergences:
+            return None
+        if self._order is None:
+            return None
+        order, keys = self._order
+        known = len(order)
+        if known > len(session.compiles):
+            return None
+        processes = {_process_of(session, order[0])} if order else set()
+        for comp in islice(session.compiles.values(), known, None):
+            key = session.order_key(comp)
+            processes.add(_process_of(session, comp))
+            if len(processes) > 1 or (keys and key < keys[-1]):
+                return None  # a second process (its group header), or not simply after the others
+            order.append(comp)
+            keys.append(key)
+        if any(cid is not None and session.compiles.get(cid) is None for cid in noted):
+            return None
+        cache = self._row_cache
+        rows: list[Row] = []
+        for comp in order:
+            cid = comp.compile_id
+            cached = cache.get(cid)
+            if cached is None or cid in noted:
+                signature = hash(_signature(comp, state))
+                if cached is None or cached[0] != signature:
+                    cached = cache[cid] = (signature, compile_rows(comp, state))
+            rows.extend(cached[1])
+        return rows
 
-    def sync(self, session: Session, state: TimelineState | None = None) -> None:
-        """Show the session; the highlighted item stays highlighted when it still exists."""
+    def note_changes(self, compile_ids: Iterable[str | None]) -> None:
+        """The compiles that events changed since the last `sync` (None: something else changed),
+        for a `sync(..., only_noted=True)` that rebuilds just their rows (a log streaming in)."""
+        if self._noted is not None:
+            self._noted.update(compile_ids)
+
+    def sync(self, session: Session, state: TimelineState | None = None, *, only_noted: bool = False) -> None:
+        """Show the session; the highlighted item stays highlighted when it still exists.
+
+        With `only_noted`, only the compiles given to `note_changes` since the last sync are
+        looked at (their rows rebuilt, new ones placed in order): O(changed), not O(compiles).
+        """
         if session is not self._session:
             self._row_cache = {}
+            self._noted = None
         self._session = session
         if state is not None:
             self._state = state
-        rows = build_rows(
-            session,
-            TimelineState(
-                paused_at=self._state.paused_at,
-                breakpoints=self._state.breakpoints,
-                collapsed=frozenset(self.collapsed),
-                expanded_kernels=frozenset(self.expanded_kernels),
-                live=self._state.live,
-            ),
-            self._row_cache,
+        full = TimelineState(
+            paused_at=self._state.paused_at,
+            breakpoints=self._state.breakpoints,
+            collapsed=frozenset(self.collapsed),
+            expanded_kernels=frozenset(self.expanded_kernels),
+            live=self._state.live,
         )
-        ids = [row.ref.id for row in rows]
-        old = len(self._row_ids)
-        if ids[:old] == self._row_ids:  # the same rows, maybe more at the end (a log streaming in)
-            labels = self._labels
-            changed = len(ids) > old
-            for index in range(old):
-                label = rows[index].label
-                if label is not labels[index] and label != labels[index]:
-                    self.replace_option_prompt_at_index(index, label)
-                    changed = True
-            if len(ids) > old:
-                with self.prevent(OptionList.OptionHighlighted):
-                    self.add_options(Option(row.label, id=rid) for row, rid in zip(rows[old:], ids[old:], strict=True))
-            self._row_ids = ids
-            self._labels = [row.label for row in rows]
-            if changed:
-                self.content_width = _content_width(rows)
+        noted, self._noted = self._noted, set()
+        rows = self._rows_of_noted(session, full, noted) if only_noted else None
+        if rows is None:
+            rows = build_rows(session, full, self._row_cache)
+            order = session.ordered_compiles()
+            processes = {_process_of(session, c) for c in order}
+            self._order = None if len(processes) > 1 else (order, [session.order_key(c) for c in order])
+        self._built_state = full
+        old = self._rows
+        lo = next(
+            (
+                i
+                for i, (new, row) in enumerate(zip(rows, old, strict=False))
+                if new is not row and (new.label is not row.label or new.id != row.id)
+            ),
+            min(len(rows), len(old)),
+        )  # rows before `lo` are the rows painted
+        if lo == len(rows) == len(old):
             return
-        self.content_width = _content_width(rows)
-        current = self.highlighted_ref
+        appended = len(rows) >= len(old) and all(
+            new.id == row.id for new, row in zip(rows[lo : len(old)], old[lo:], strict=True)
+        )
+        hi = len(rows)  # rows from `lo` to `hi` differ (to the end, unless only some rows changed)
+        if len(rows) == len(old):
+            hi = len(rows) - next(
+                (
+                    i
+                    for i, (new, row) in enumerate(zip(reversed(rows), reversed(old), strict=True))
+                    if new is not row
+                ),
+                0,
+            )
+        current = self.highlighted_ref  # before the rows change
+        self._set_rows(rows, lo)
+        if appended:  # the same rows, maybe relabelled, maybe more at the end: the cursor stays
+            self._repaint(lo, hi)
+            return
+        # Rows inserted or removed (a fold, a new compile in a process's group, the streaming
+        # compile's new stages): the cursor stays on its item, the scroll position where it was.
         scroll_y = self.scroll_y
-        with self.prevent(OptionList.OptionHighlighted):
-            self.set_options(Option(row.label, id=rid) for row, rid in zip(rows, ids, strict=True))
-            self._row_ids, self._labels = ids, [row.label for row in rows]
+        self._hover = None
+        with self.prevent(self.RefHighlighted):
+            self.highlighted = None
             if current is not None:
                 self._highlight_ref(current)
         self.scroll_y = scroll_y
         self.scroll_to_highlight()
+        self._repaint(lo, max(hi, len(old)))
+
+    def _set_rows(self, rows: list[Row], lo: int) -> None:
+        """Take `rows`, of which those before `lo` are unchanged: O(rows from `lo`)."""
+        index = self._index
+        for row in self._rows[lo:]:
+            if index.get(row.id, -1) >= lo:
+                del index[row.id]
+        for number in range(lo, len(rows)):
+            index[rows[number].id] = number
+        widest = self._widest  # widest[i]: the widest fitting row among rows[: i + 1]
+        del widest[lo:]
+        width = widest[-1] if widest else 0
+        for row in rows[lo:]:
+            width = max(width, row.cells)
+            widest.append(width)
+        self._rows = rows
+        self.content_width = width
+        self._update_virtual_size()
+
+    def _repaint(self, lo: int, hi: int) -> None:
+        """Repaint the visible rows from `lo` to `hi`: rows above and below stay as painted."""
+        top = max(lo, self.scroll_offset.y)
+        bottom = min(hi, self.scroll_offset.y + self.size.height)
+        if top < bottom:
+            self.refresh_lines(top, bottom - top)
+
+    def _update_virtual_size(self) -> None:
+        region = self.scrollable_content_region
+        if not region:
+            return
+        size = Size(region.width, len(self._rows))
+        if size != self.virtual_size:
+            self.virtual_size = size
+            self._scroll_update(size)
 
     def refs(self) -> list[Ref]:
-        return [Ref.from_id(rid) for rid in self._row_ids]
+        return [row.ref for row in self._rows]
+
+    def labels(self) -> list[Text]:
+        """The rows' labels, top to bottom, as painted (before the cursor's colours)."""
+        return [row.label for row in self._rows]
+
+    @property
+    def row_count(self) -> int:
+        return len(self._rows)
 
     @property
     def highlighted_ref(self) -> Ref | None:
-        if self.highlighted is None or self.highlighted >= len(self._row_ids):
+        if self.highlighted is None or self.highlighted >= len(self._rows):
             return None
-        return Ref.from_id(self._row_ids[self.highlighted])
+        return self._rows[self.highlighted].ref
 
     def _highlight_ref(self, ref: Ref) -> bool:
-        try:
-            index = self._row_ids.index(ref.id)
-        except ValueError:
-            fallback = Ref(ref.compile_id, ref.key, item="pending") if ref.key else None
-            if fallback is None or fallback.id not in self._row_ids:
-                fallback = Ref(ref.compile_id, ref.key) if ref.key else None
-            if fallback is None or fallback.id not in self._row_ids:
-                return False
-            index = self._row_ids.index(fallback.id)
+        index = self._index.get(ref.id)
+        if index is None and ref.key:
+            index = self._index.get(Ref(ref.compile_id, ref.key, item="pending").id)
+            if index is None:
+                index = self._index.get(Ref(ref.compile_id, ref.key).id)
+        if index is None:
+            return False
         self.highlighted = index
         return True
 
@@ -482,14 +645,73 @@ class Timeline(OptionList):
             self.sync(self._session)
         return self._highlight_ref(ref)
 
-    # ----- events and keys -----------------------------------------------------------
-    def _on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        event.stop()
-        if event.option.id is not None:
-            self.post_message(self.RefHighlighted(Ref.from_id(event.option.id)))
+    # ----- the cursor ----------------------------------------------------------------
+    def validate_highlighted(self, highlighted: int | None) -> int | None:
+        if highlighted is None or not self._rows:
+            return None
+        return min(max(highlighted, 0), len(self._rows) - 1)
 
-    def _on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
+    def watch_highlighted(self, old: int | None, highlighted: int | None) -> None:
+        for number in (old, highlighted):
+            if number is not None:
+                self._refresh_row(number)
+        if highlighted is None:
+            return
+        self.scroll_to_highlight()
+        self.post_message(self.RefHighlighted(self._rows[highlighted].ref))
+
+    def scroll_to_highlight(self, top: bool = False) -> None:
+        """Scroll the highlighted row into view."""
+        highlighted = self.highlighted
+        if highlighted is None or not self.is_mounted:
+            return
+        self._update_virtual_size()
+        self.scroll_to_region(
+            Region(0, highlighted, self.scrollable_content_region.width, 1),
+            force=True,
+            animate=False,
+            top=top,
+            immediate=True,
+        )
+
+    def action_cursor_down(self) -> None:
+        """The next row; from the last, the first (as the OptionList did)."""
+        if self._rows:
+            self.highlighted = 0 if self.highlighted is None else (self.highlighted + 1) % len(self._rows)
+
+    def action_cursor_up(self) -> None:
+        if self._rows:
+            last = len(self._rows) - 1
+            self.highlighted = last if self.highlighted is None else (self.highlighted - 1) % len(self._rows)
+
+    def action_first(self) -> None:
+        if self._rows:
+            self.highlighted = 0
+
+    def action_last(self) -> None:
+        if self._rows:
+            self.highlighted = len(self._rows) - 1
+
+    def _move_page(self, direction: int) -> None:
+        if not self._rows:
+            return
+        height = self.scrollable_content_region.height
+        self.highlighted = min(max((self.highlighted or 0) + direction * height, 0), len(self._rows) - 1)
+
+    def action_page_up(self) -> None:
+        if self.highlighted is None:
+            self.action_first()
+        else:
+            self._move_page(-1)
+
+    def action_page_down(self) -> None:
+        if self.highlighted is None:
+            self.action_last()
+        else:
+            self._move_page(1)
+
+    def action_select(self) -> None:
+        """Enter: fold or open the row under the cursor."""
         ref = self.highlighted_ref
         if ref is None:
             return
@@ -498,6 +720,83 @@ class Timeline(OptionList):
         else:
             self.action_expand()
 
+    # ----- the mouse -----------------------------------------------------------------
+    def _row_at(self, event: events.MouseEvent) -> int | None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return None
+        number = offset.y + self.scroll_offset.y
+        return number if 0 <= number < len(self._rows) else None
+
+    async def _on_click(self, event: events.Click) -> None:
+        number = self._row_at(event)
+        if number is not None:
+            self.highlighted = number
+            self.action_select()
+
+    def _on_mouse_move(self, event: events.MouseMove) -> None:
+        self._set_hover(self._row_at(event))
+
+    def _on_leave(self, _: events.Leave) -> None:
+        self._set_hover(None)
+
+    def _set_hover(self, number: int | None) -> None:
+        if number != self._hover:
+            for row in (self._hover, number):
+                if row is not None:
+                    self._refresh_row(row)
+            self._hover = number
+
+    # ----- painting ------------------------------------------------------------------
+    def _refresh_row(self, number: int) -> None:
+        if 0 <= number - self.scroll_offset.y < self.size.height:
+            self.refresh_line(number)
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()
+        self.refresh()
+
+    def _on_resize(self, _: events.Resize) -> None:
+        self._strips.clear()
+        self._update_virtual_size()
+
+    def on_show(self) -> None:
+        self.scroll_to_highlight()
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._update_virtual_size()
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        number = self.scroll_offset.y + y
+        width = self.scrollable_content_region.width
+        if number >= len(self._rows):
+            return Strip.blank(width, self.get_visual_style("timeline--row").rich_style)
+        if number == self.highlighted:
+            component = "timeline--row-highlighted"
+        elif number == self._hover:
+            component = "timeline--row-hover"
+        else:
+            component = ""
+        row = self._rows[number]
+        label = row.label
+        key = (row.id, component, width)
+        cached = self._strips.get(key)
+        if cached is not None and cached[0] is label:
+            return cached[1]
+        style = (
+            self.get_visual_style("timeline--row", component)
+            if component
+            else self.get_visual_style("timeline--row")
+        )
+        visual = visualize(self, label, markup=False)
+        strips = Visual.to_strips(self, visual, width, None, style)
+        strip = strips[0].extend_cell_length(width, style.rich_style) if strips else Strip.blank(width)
+        self._strips[key] = (label, strip)
+        return strip
+
+    # ----- folding -------------------------------------------------------------------
     def _expandable(self, ref: Ref) -> bool:
         if (not ref.key and not ref.item) or ref.item == "artifacts":
             return True

@@ -9,6 +9,7 @@ script body (`timed_script.py`: the compiles and runs, with the hooks' own overh
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
@@ -17,7 +18,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from common import BENCH, SAMPLES, Section, finish, median, parse_args, secs
+from common import BENCH, SAMPLES, Section, finish, median, secs
 
 TIMED = BENCH / "timed_script.py"
 SCRIPTS = (SAMPLES / "mlp.py", SAMPLES / "transformer_block.py", BENCH / "scripts" / "gpt2_train.py")
@@ -123,11 +124,20 @@ def build_section(results: dict[str, dict[str, list]], rounds: int, target: floa
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ns = parse_args(__doc__.splitlines()[0], argv)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a tiny run: checks the benchmark works")
+    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON here")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5)")
+    parser.add_argument(
+        "--tcdebug-only", action="store_true", help="only `python` and `tcdebug --dump` (no TORCH_* variants)"
+    )
+    parser.add_argument("--script", action="append", metavar="NAME", help="only this script (repeatable)")
+    ns = parser.parse_args(argv)
     if ns.quick:  # a one-op aot_eager compile: checks the harness, not the numbers
         scripts, rounds, variants = (TINY,), 1, VARIANTS[:2]
     else:
-        scripts, rounds, variants = SCRIPTS, 5, VARIANTS
+        scripts = tuple(s for s in SCRIPTS if not ns.script or s.name in ns.script or s.stem in ns.script)
+        rounds, variants = max(ns.rounds, 1), VARIANTS[:2] if ns.tcdebug_only else VARIANTS
     return finish(build_section(measure(scripts, rounds, variants), rounds), ns.json)
 
 

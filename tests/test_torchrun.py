@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -49,16 +51,35 @@ async def palette(pilot, command: str) -> None:
     await pilot.press("enter")
 
 
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
 def run_dump(out: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`tcdebug --dump OUT torchrun --nproc-per-node 2 ARGS` on a free port (other jobs on the
+    machine may hold torchrun's default 29500). A run that does not end in 150 s fails the test
+    with the process tree as it was (the whole tree is then ended)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        [sys.executable, "-m", "tcdebug", "--dump", str(out), "torchrun", "--nproc-per-node", "2", *args],
-        capture_output=True,
+    cmd = [sys.executable, "-m", "tcdebug", "--dump", str(out), "torchrun", "--master-port", str(free_port())]
+    proc = subprocess.Popen(
+        [*cmd, "--nproc-per-node", "2", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
-        timeout=240,
         env=env,
         cwd=out.parent,
+        start_new_session=True,
     )
+    try:
+        stdout, stderr = proc.communicate(timeout=150)
+    except subprocess.TimeoutExpired:
+        tree = subprocess.run(["ps", "-o", "pid,ppid,stat,wchan:20,args", "-s", str(proc.pid)], capture_output=True, text=True).stdout
+        os.killpg(proc.pid, signal.SIGKILL)
+        stdout, stderr = proc.communicate()
+        pytest.fail(f"tcdebug --dump torchrun did not end in 150 s; its processes:\n{tree}\nstderr:\n{stderr[-3000:]}")
+    return subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
 
 
 def index(path: Path) -> dict:

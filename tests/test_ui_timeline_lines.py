@@ -9,6 +9,7 @@ from __future__ import annotations
 from conftest import DATA
 from textual.app import App, ComposeResult
 
+from tcdebug.events import Event
 from tcdebug.screens.widgets.timeline import Ref, Timeline, TimelineState, build_rows
 from tcdebug.trace import apply_event, find_trace_logs, iter_trace_events, new_trace_session
 
@@ -18,7 +19,7 @@ class TimelineApp(App[None]):
         yield Timeline(id="timeline")
 
 
-def _streamed(name: str) -> list[list[dict]]:
+def _streamed(name: str) -> list[list[Event]]:
     """The events of one recorded log, in batches of 7 (the app's reader batches them too)."""
     [log] = find_trace_logs(DATA / "traces" / name)
     events = list(iter_trace_events(log))
@@ -42,7 +43,7 @@ async def test_streamed_rows_match_a_full_build_after_every_batch(monkeypatch):
         for batch in batches:
             for event in batch:
                 apply_event(session, event)
-            timeline.note_changes({event.get("compile_id") for event in batch})
+            timeline.note_changes({getattr(event, "compile_id", None) or None for event in batch})
             timeline.sync(session, TimelineState(), only_noted=True)
             full = build_rows(session, TimelineState())  # this module's own: not counted
             assert timeline.refs() == [row.ref for row in full]
@@ -55,7 +56,7 @@ async def test_streamed_rows_match_a_full_build_after_every_batch(monkeypatch):
         assert checked > 10 and len(session.compiles) >= 4
         # The streaming path rebuilt every compile's rows only for a batch with a change it could
         # not place (the log's trace_info event, which names no compile).
-        unplaced = [batch for batch in batches if any("compile_id" not in event for event in batch)]
+        unplaced = [batch for batch in batches if any(not getattr(event, "compile_id", None) for event in batch)]
         assert len(full_builds) == len(unplaced) == 1
         # The cursor stayed where the user put it while rows came in, and moves over them.
         await pilot.press("home")

@@ -37,6 +37,9 @@ def main() -> None:
         opt.step()
         opt.zero_grad()
     print(f"rank {rank}: loss {loss.item():.4f}")
+    # Every collective done (its work freed here, not by gloo's thread while the process group is
+    # being destroyed: torch 2.13 can deadlock there, on the GIL, about one exit in ten).
+    dist.barrier()
     dist.destroy_process_group()
 
 

@@ -61,6 +61,9 @@ def worker(rank: int, port: int) -> None:
     second = torch.randn(8, 16, dtype=torch.float64) if rank == 0 else torch.randn(4, 16)
     compiled_norm(second)  # recompiles on both ranks, for different reasons
     print(f"rank {rank}: step sum {total.item():.3f}, scale {tuple(res.shape)}")
+    # Every collective done (its work freed here, not by gloo's thread while the process group is
+    # being destroyed: torch 2.13 can deadlock there, on the GIL, about one exit in ten).
+    dist.barrier()
     dist.destroy_process_group()
 
 

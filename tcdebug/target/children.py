@@ -121,6 +121,17 @@ class ChildChannel:
         if self.channel is not None:
             self.channel.close()
 
+    def shutdown(self) -> None:
+        """End the connection both ways without taking the channel's locks: a blocked read
+        returns at end of stream. Only for a connection this process made itself (a forked
+        child's inherited one is shared with its parent: see `let_go`)."""
+        channel = self.channel
+        if channel is not None:
+            try:
+                channel.sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
 
 def let_go(channel: Any) -> None:
     """Drop this process's copy of an inherited channel without shutting the connection down

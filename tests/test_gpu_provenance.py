@@ -44,10 +44,9 @@ def check_triton_kernel_lines(session: Session) -> None:
     the Triton kernels that Inductor wrote while generating relu's (and its gradient's) node."""
     index = session.compiles["0/1"].provenance
     trail = index.trail(["dynamo_graph|relu"])
-    # No "the fused sum stays out" here, unlike the C++ kernel: on the GPU Inductor inlines the
-    # gradient's `where` into the reduction node of `sum_2` (its origins hold both), so the sum's
-    # lines are lines of that node too.
-    for part, computes in (("forward", "maximum"), ("backward", "tl.where")):
+    # The backward kernel fuses relu's gradient (op3) with the bias gradient's sum (op5): only
+    # op3's lines are relu's (the fused IR group `op3_op5` does not lead into op5's lines).
+    for part, computes, not_there in (("forward", "maximum", None), ("backward", "tl.where", "tl.sum(")):
         key = f"kernel_source.{part}"
         inside = [i for i in trail.stage(key).items if i.kind == "kernel_lines"]
         assert inside, (key, trail.names(key), index.notes)
@@ -55,6 +54,8 @@ def check_triton_kernel_lines(session: Session) -> None:
         marked = [text[n - 1].strip() for item in inside for n in item.lines]
         assert any(computes in line for line in marked), marked
         assert not any("async_compile.triton(" in line or line.startswith("def ") for line in marked)
+        if not_there:
+            assert not any(not_there in line for line in marked), marked  # the fused sum stays out
         back = index.trail([inside[0].item_id])  # and back from those lines to the user's line
         assert back.names("source") == ["mlp.py:18"]
 

@@ -123,20 +123,33 @@ def build_section(results: dict[str, dict[str, list]], rounds: int, target: floa
     return section
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="a tiny run: checks the benchmark works")
+def run_parser(description: str) -> argparse.ArgumentParser:
+    """The options this benchmark and `gpu_overhead.py` share: --quick, --json, --rounds, --script."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--quick", action="store_true", help="a tiny run: checks the harness works")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON here")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5)")
     parser.add_argument(
+        "--script", action="append", metavar="NAME", help="only this script (by file name; repeatable)"
+    )
+    return parser
+
+
+def chosen_scripts(scripts: Sequence[Path], names: Sequence[str] | None) -> tuple[Path, ...]:
+    """`scripts`, or those named by --script (file name or stem)."""
+    return tuple(s for s in scripts if not names or s.name in names or s.stem in names)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = run_parser(__doc__.splitlines()[0])
+    parser.add_argument(
         "--tcdebug-only", action="store_true", help="only `python` and `tcdebug --dump` (no TORCH_* variants)"
     )
-    parser.add_argument("--script", action="append", metavar="NAME", help="only this script (repeatable)")
     ns = parser.parse_args(argv)
     if ns.quick:  # a one-op aot_eager compile: checks the harness, not the numbers
         scripts, rounds, variants = (TINY,), 1, VARIANTS[:2]
     else:
-        scripts = tuple(s for s in SCRIPTS if not ns.script or s.name in ns.script or s.stem in ns.script)
+        scripts = chosen_scripts(SCRIPTS, ns.script)
         rounds, variants = max(ns.rounds, 1), VARIANTS[:2] if ns.tcdebug_only else VARIANTS
     return finish(build_section(measure(scripts, rounds, variants), rounds), ns.json)
 

@@ -12,12 +12,11 @@ with groups of capture units switched off (`$TCDEBUG_SKIP_UNITS`), to see what c
 
 from __future__ import annotations
 
-import argparse
 import subprocess
 import sys
 from collections.abc import Sequence
 
-from capture_overhead import TINY, build_section, measure, run_once
+from capture_overhead import TINY, build_section, chosen_scripts, measure, run_once, run_parser
 from common import BENCH, SAMPLES, Section, finish
 
 SCRIPTS = (BENCH / "scripts" / "gpt2_train.py", SAMPLES / "transformer_block.py")
@@ -48,15 +47,9 @@ def cuda_device() -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="a tiny run: checks the harness works")
-    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON here")
-    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5)")
+    parser = run_parser(__doc__.splitlines()[0])
     parser.add_argument(
         "--attribute", action="store_true", help="also tcdebug with groups of capture units off (slower)"
-    )
-    parser.add_argument(
-        "--script", action="append", metavar="NAME", help="only this script (by file name; repeatable)"
     )
     parser.add_argument(
         "--warmup",
@@ -66,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "and ptxas from a cold disk on the first run, which would flatter every later variant",
     )
     ns = parser.parse_args(argv)
-    scripts = tuple(s for s in SCRIPTS if not ns.script or s.name in ns.script or s.stem in ns.script)
+    scripts = chosen_scripts(SCRIPTS, ns.script)
     device = cuda_device()
     if ns.quick:
         section = build_section(measure((TINY,), 1, (*VARIANTS, ATTRIBUTE[0])), 1, target=TARGET_RATIO)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from capture_overhead import TINY, build_section, chosen_scripts, measure, run_once, run_parser
 from common import BENCH, SAMPLES, Section, finish
@@ -58,6 +59,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="untimed plain runs of each script first (default 1): a fresh box reads torch, Triton "
         "and ptxas from a cold disk on the first run, which would flatter every later variant",
     )
+    parser.add_argument(
+        "--variant",
+        action="append",
+        metavar="V",
+        help="measure these variants instead (repeatable): `python`, `tcdebug --dump`, "
+        "`tcdebug --dump -UNIT -UNIT` (units off), `tcdebug --dump -*` (every unit off), "
+        "`TORCH_TRACE=dir`, `TORCH_COMPILE_DEBUG=1`",
+    )
     ns = parser.parse_args(argv)
     scripts = chosen_scripts(SCRIPTS, ns.script)
     device = cuda_device()
@@ -70,11 +79,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         section.checks["a CUDA device to measure on"] = False
         return finish(section, ns.json)
     rounds = max(ns.rounds, 1)
-    variants = VARIANTS + (ATTRIBUTE if ns.attribute else ())
+    variants = tuple(ns.variant) if ns.variant else VARIANTS + (ATTRIBUTE if ns.attribute else ())
+    if "python" not in variants:
+        variants = ("python", *variants)  # the ratios are to plain python
     for script in scripts:
         for _ in range(max(ns.warmup, 0)):
             run_once("python", script)
-    section = build_section(measure(scripts, rounds, variants), rounds, target=TARGET_RATIO)
+    partial = Path(ns.json).with_suffix(".partial.json") if ns.json else None
+    section = build_section(measure(scripts, rounds, variants, partial), rounds, target=TARGET_RATIO)
     section.title = f"GPU capture overhead on {device} (cold compiles, median of {rounds} rotating rounds)"
     if ns.warmup > 0:
         section.notes.append(f"{ns.warmup} untimed plain run(s) of each script first (cold disk on a fresh box)")

@@ -4,11 +4,14 @@
 `tcdebug --dump`. torch is imported before the clock starts (the tcdebug target imports
 it before the user's script too), so the time is the script's own work: compiles and runs,
 plus whatever the capture hooks add. It also records the wall time from `$TCDEBUG_BENCH_T0` (set by
-the benchmark just before it started the command) to the script's end. Both go, as seconds, to
-the file `$TCDEBUG_BENCH_TIMING`.
+the benchmark just before it started the command) to the script's end, and the CPU time
+(user + sys) this process used from its start to the script's end: the script's compiles and the
+capture hooks, without compile workers or tcdebug's parent, so it moves far less between runs than
+wall time does. All three go, as seconds, to the file `$TCDEBUG_BENCH_TIMING`.
 """
 
 import os
+import resource
 import runpy
 import sys
 import time
@@ -24,10 +27,12 @@ def main() -> None:
     runpy.run_path(script, run_name="__main__")
     elapsed = time.perf_counter() - start
     since_launch = time.time() - float(os.environ.get("TCDEBUG_BENCH_T0", "nan"))
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = usage.ru_utime + usage.ru_stime
     out = os.environ.get("TCDEBUG_BENCH_TIMING")
     if out:
         with open(out, "w") as fh:
-            fh.write(f"{elapsed:.6f} {since_launch:.6f}\n")
+            fh.write(f"{elapsed:.6f} {since_launch:.6f} {cpu:.6f}\n")
 
 
 if __name__ == "__main__":

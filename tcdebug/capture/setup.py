@@ -39,8 +39,12 @@ SKIP_UNITS_ENV = "TCDEBUG_SKIP_UNITS"
 
 def skipped_units() -> set[str]:
     """Capture units not installed: `$TCDEBUG_SKIP_UNITS`, comma-separated short names
-    (`cudagraph,triton_info`). Meant for measuring what each unit costs, not for users."""
-    return {part.strip() for part in os.environ.get(SKIP_UNITS_ENV, "").split(",") if part.strip()}
+    (`cudagraph,triton_info`), `*` for all of them. Meant for measuring what each unit costs,
+    not for users."""
+    names = {part.strip() for part in os.environ.get(SKIP_UNITS_ENV, "").split(",") if part.strip()}
+    if "*" in names:
+        names = {unit.rsplit(".", 1)[-1] for unit in UNITS}
+    return names
 
 
 def configure_torch(torch: Any) -> list[str]:

@@ -15,7 +15,7 @@ from typing import Any
 from tcdebug import protocol, trace_format
 from tcdebug import stages as stage_catalog
 from tcdebug.capture.recording import CompileState
-from tcdebug.events import CompileEnd, CompileStart, Event, StageEvent, build
+from tcdebug.events import CompileEnd, CompileStart, Event, StageEvent
 from tcdebug.target.pauser import Pauser
 
 ALWAYS = stage_catalog.ALWAYS_STAGES  # sent for every compile: `not captured` with the reason when missing
@@ -48,10 +48,6 @@ class Recorder:
     # ----- helpers -------------------------------------------------------------
     def emit(self, event: Event) -> None:
         self.channel.send(event.to_wire())
-
-    def send(self, type_: str, **fields: Any) -> None:
-        """`emit` the event of type `type_` with these fields."""
-        self.emit(build(type_, **fields))
 
     def state(self, compile_id: str) -> CompileState:
         with self._lock:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
+from pilot import column_text, screen_lines
 from textual.app import App
 from textual.widgets import DataTable
 
@@ -68,29 +67,6 @@ async def test_choosing_ranks_and_divergences() -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, RanksScreen)
-
-
-def screen_lines(app: App[Any]) -> list[str]:
-    """What the terminal shows now, as plain lines (the app's own screenshot path, as text)."""
-    width, height = app.size
-    console = Console(
-        width=width, height=height, file=io.StringIO(), record=True, legacy_windows=False, safe_box=False
-    )
-    console.print(app.screen._compositor.render_update(full=True))
-    return console.export_text().splitlines()
-
-
-def column_text(lines: list[str], header: str, label: str) -> str:
-    """Every line of the table whose header line holds `header`, cut to the column under `label`
-    (from the label to the table's right border), joined without blanks: a wrapped cell reads whole."""
-    top = next(i for i, line in enumerate(lines) if header in line and label in line)
-    x = lines[top].index(label)
-    cells = []
-    for line in lines[top + 1 :]:
-        if line.lstrip().startswith("╰"):
-            break
-        cells.append(line[x : line.rindex("│")])
-    return "".join("".join(cells).split())
 
 
 async def test_every_column_of_the_ranks_screen_reads_whole_at_80x24() -> None:

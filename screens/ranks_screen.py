@@ -143,6 +143,7 @@ class RanksScreen(Screen[None]):
         self.on_select = on_select
         self.pg_timeout = pg_timeout  # a live torchrun job: the collectives' timeout in force
         self._ready = False  # mounted: the tables can be filled
+        self._layouts: dict[str, tuple[tuple[str, ...], int | None]] = {}  # table id -> headers, last width
 
     def compose(self) -> ComposeResult:
         yield Static(self._title(), id="ranks-title")
@@ -234,14 +235,14 @@ class RanksScreen(Screen[None]):
             labels, last = fit_columns(columns, rows, width - table.styles.scrollbar_size_vertical)
             heights = self._heights(rows, last)
         layout = (tuple(labels), last)
-        if table.columns and getattr(table, "_tcdebug_layout", None) == layout:
+        if table.columns and self._layouts.get(str(table.id)) == layout:
             table.clear()
         else:
             table.clear(columns=True)
             for (key, *_), label in zip(columns[:-1], labels[:-1], strict=True):
                 table.add_column(label, key=key)
             table.add_column(labels[-1], key=columns[-1][0], width=last)
-            table._tcdebug_layout = layout  # type: ignore[attr-defined]
+            self._layouts[str(table.id)] = layout
         return heights
 
     def _heights(self, rows: list[list[str]], last: int | None) -> list[int]:

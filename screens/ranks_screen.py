@@ -13,20 +13,65 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.events import Resize
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from tcdebug.screens.safe_rich import safe_label
 from tcdebug.session import Session
-from tcdebug.textsafe import safe_text
+from tcdebug.textsafe import safe_line, safe_text
 
 OUTPUT_LINES = 6  # the output pane: the last lines of the rank under the cursor
 
 RankCallback = Callable[[str, Session, str], None]
+
+# (column key, header, header when the table is narrow): the last column takes what is left and wraps.
+RANK_COLUMNS = (
+    ("current", "", ""),
+    ("rank", "rank", "rank"),
+    ("compiles", "compiles", "comp"),
+    ("breaks", "graph breaks", "breaks"),
+    ("recompiles", "recompiles", "recomp"),
+    ("skipped", "skipped", "skip"),
+    ("diverges", "diverges", "div"),
+    ("status", "log / status", "log / status"),
+)
+DIVERGENCE_COLUMNS = (
+    ("compile", "compile", "compile"),
+    ("kind", "kind", "kind"),
+    ("ranks", "ranks", "ranks"),
+    ("detail", "what differs", "what differs"),
+)
+LAST_MIN_WIDTH = 16  # the wrapped column never gets narrower than this
+CELL_PADDING = 2  # DataTable's cell padding, one on each side
+
+
+def fit_columns(
+    columns: tuple[tuple[str, str, str], ...], rows: list[list[str]], width: int
+) -> tuple[list[str], int | None]:
+    """The headers and the last column's width (None: as wide as its content) for a table of
+    `width` cells: the long headers when everything fits, else the short ones and a last column
+    that takes the width left and wraps."""
+
+    def widths(labels: list[str]) -> list[int]:
+        return [
+            max([cell_len(label), *(cell_len(row[i]) for row in rows)]) + CELL_PADDING
+            for i, label in enumerate(labels)
+        ]
+
+    long = [c[1] for c in columns]
+    if sum(widths(long)) <= width:
+        return long, None
+    short = [c[2] for c in columns]
+    need = widths(short)
+    if sum(need) <= width:
+        return short, None
+    return short, max(width - sum(need[:-1]) - CELL_PADDING, LAST_MIN_WIDTH)
 
 
 def rank_rows(session: Session) -> list[tuple[str, str, int, int, int, int, str]]:
@@ -97,6 +142,8 @@ class RanksScreen(Screen[None]):
         self.current_rank = session.rank_label or (str(session.rank) if session.rank is not None else None)
         self.on_select = on_select
         self.pg_timeout = pg_timeout  # a live torchrun job: the collectives' timeout in force
+        self._ready = False  # mounted: the tables can be filled
+        self._layouts: dict[str, tuple[tuple[str, ...], int | None]] = {}  # table id -> headers, last width
 
     def compose(self) -> ComposeResult:
         yield Static(self._title(), id="ranks-title")
@@ -121,10 +168,7 @@ class RanksScreen(Screen[None]):
 
     def on_mount(self) -> None:
         ranks = self.query_one("#ranks-table", DataTable)
-        ranks.add_columns(
-            "", "rank", "compiles", "graph breaks", "recompiles", "skipped", "diverges", "log / status"
-        )
-        self.query_one("#divergences-table", DataTable).add_columns("compile", "kind", "ranks", "what differs")
+        self._ready = True
         self.refresh_ranks()
         if self.current_rank is not None and self.current_rank in self.session.ranks:
             ranks.move_cursor(row=ranks.get_row_index(self.current_rank))
@@ -133,47 +177,83 @@ class RanksScreen(Screen[None]):
     def refresh_ranks(self) -> None:
         """Rebuild the rows, the divergences and the output pane from the session as it is now
         (a live job: the app calls it as events arrive). The cursors stay on the same rows."""
-        ranks = self.query_one("#ranks-table", DataTable)
-        if not ranks.columns:
+        if not self._ready:
             return  # not mounted yet: `on_mount` fills it
-        at_rank = self._cursor_rank()
-        ranks.clear()
-        for rank, name, compiles, breaks, recompiles, skipped, diverges in rank_rows(self.session):
-            marker = "▶" if rank == self.current_rank else ""
-            ranks.add_row(
-                marker,
-                rank,
-                str(compiles),
-                str(breaks),
-                str(recompiles),
-                str(skipped),
+        ranks = self.query_one("#ranks-table", DataTable)
+        at_rank = self._cursor_rank() if ranks.columns else self.current_rank
+        rows = [
+            [
+                "▶" if rank == self.current_rank else "",
+                str(rank),
+                *map(str, counts),
                 diverges,
-                safe_label(name),  # log names and divergence texts come from the logs: never markup
-                key=rank,
-            )
-        if at_rank is not None and at_rank in self.session.ranks:
-            ranks.move_cursor(row=ranks.get_row_index(at_rank), animate=False)
+                safe_line(name),
+            ]
+            for rank, name, *counts, diverges in rank_rows(self.session)
+        ]
+        heights = self._fit(ranks, RANK_COLUMNS, rows)
+        for row, height in zip(rows, heights, strict=True):
+            # log names and divergence texts come from the logs: never markup
+            ranks.add_row(*row[:-1], safe_label(row[-1]), key=row[1], height=height)
+        if at_rank is not None and str(at_rank) in {row[1] for row in rows}:
+            ranks.move_cursor(row=ranks.get_row_index(str(at_rank)), animate=False)
         divs = self.query_one("#divergences-table", DataTable)
         div_row = divs.cursor_row
-        divs.clear()
         divs.border_title = f"where the ranks diverge ({len(self.session.divergences)})"
-        if not self.session.divergences:
-            divs.add_row(
-                "", "", "", "the ranks agree: same compile ids, graphs and recompile reasons", key="none"
-            )
-        for i, d in enumerate(self.session.divergences):
-            ranks_text = ", ".join(map(str, d.ranks))  # entry labels
-            divs.add_row(
-                safe_label(d.compile_id),
-                safe_label(d.kind.replace("_", " ")),
-                safe_label(ranks_text),
-                safe_label(d.detail),
-                key=f"div{i}",
-            )
+        div_rows = [
+            [safe_line(d.compile_id), safe_line(d.kind.replace("_", " ")), safe_line(", ".join(map(str, d.ranks))),
+             safe_line(d.detail)]
+            for d in self.session.divergences
+        ] or [["", "", "", "the ranks agree: same compile ids, graphs and recompile reasons"]]  # fmt: skip
+        heights = self._fit(divs, DIVERGENCE_COLUMNS, div_rows, scrollbar=True)
+        keys = [f"div{i}" for i in range(len(self.session.divergences))] or ["none"]
+        for key, row, height in zip(keys, div_rows, heights, strict=True):
+            divs.add_row(*map(safe_label, row), key=key, height=height)
         if 0 < div_row < divs.row_count:
             divs.move_cursor(row=div_row, animate=False)
         self.query_one("#ranks-title", Static).update(self._title())
         self._show_output()
+
+    def _fit(
+        self,
+        table: DataTable[str | Text],
+        columns: tuple[tuple[str, str, str], ...],
+        rows: list[list[str]],
+        *,
+        scrollbar: bool = False,
+    ) -> list[int]:
+        """Clear `table` and set its columns to fit the terminal's width (short headers and a
+        wrapping last column when narrow; see `fit_columns`); the height of each row.
+
+        The heights are measured here: the table's own auto height (`height=None`) raised
+        IndexError in Textual 8.2 when a live job rebuilt the rows before it had measured them."""
+        width = self.app.size.width - table.styles.gutter.width
+        labels, last = fit_columns(columns, rows, width)
+        heights = self._heights(rows, last)
+        if scrollbar or 1 + sum(heights) > self.app.size.height // 2 - table.styles.gutter.height:
+            # room for the vertical scrollbar if the rows may overflow
+            labels, last = fit_columns(columns, rows, width - table.styles.scrollbar_size_vertical)
+            heights = self._heights(rows, last)
+        layout = (tuple(labels), last)
+        if table.columns and self._layouts.get(str(table.id)) == layout:
+            table.clear()
+        else:
+            table.clear(columns=True)
+            for (key, *_), label in zip(columns[:-1], labels[:-1], strict=True):
+                table.add_column(label, key=key)
+            table.add_column(labels[-1], key=columns[-1][0], width=last)
+            self._layouts[str(table.id)] = layout
+        return heights
+
+    def _heights(self, rows: list[list[str]], last: int | None) -> list[int]:
+        """Lines each row takes with its last cell wrapped to `last` cells (None: not wrapped)."""
+        if last is None:
+            return [1] * len(rows)
+        console = self.app.console
+        return [max(1, len(Text(row[-1]).wrap(console, last))) for row in rows]
+
+    def on_resize(self, event: Resize) -> None:
+        self.refresh_ranks()
 
     def _cursor_rank(self) -> str | None:
         ranks = self.query_one("#ranks-table", DataTable)

@@ -316,14 +316,6 @@ EVENT_CLASSES: dict[str, type[Event]] = {
 LOCAL_ONLY = frozenset({"trace_info"})
 
 
-def build(type_: str, **values: Any) -> Event:
-    """The event of type `type_` with these fields (trusted values, e.g. from a capture unit)."""
-    cls = EVENT_CLASSES.get(type_)
-    if cls is None:
-        raise EventError(f"unknown event type {type_!r}")
-    return cls(**values)
-
-
 def event_from_wire(msg: Mapping[str, Any], *, local: bool = False) -> Event:
     """The typed event a decoded message holds. Keys it does not know (`v`, newer fields) are
     ignored; a missing required field, a field of the wrong type or an unknown type raises

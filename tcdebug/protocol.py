@@ -45,31 +45,6 @@ from typing import Any
 
 PROTOCOL_VERSION = 1
 
-EVENT_TYPES = frozenset(
-    {
-        "hello",
-        "compile_start",
-        "stage",
-        "graph_break",
-        "recompile",
-        "compile_end",
-        "compile_times",
-        "autotune",
-        "guard_provenance",
-        "output",
-        "script_end",
-        "rerun",
-        "calls",
-        "note",
-        "ready",
-        "error",
-        "resumed",
-        "process",
-        "process_end",
-        "process_exit",
-        "provenance",
-    }
-)
 COMMANDS = frozenset({"step", "continue", "run", "stop", "breakpoints", "check_rerun", "rerun", "quit"})
 
 # The environment of the target: where forked processes of the script connect (a listening
@@ -89,12 +64,6 @@ MODE_RUN = "run"
 
 class ProtocolError(ValueError):
     pass
-
-
-def event(type_: str, **fields: Any) -> dict[str, Any]:
-    if type_ not in EVENT_TYPES:
-        raise ProtocolError(f"unknown event type {type_!r}")
-    return {"v": PROTOCOL_VERSION, "type": type_, **fields}
 
 
 def command(cmd: str, **fields: Any) -> dict[str, Any]:

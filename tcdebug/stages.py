@@ -33,6 +33,12 @@ class StageKind:
     graph: bool = False  # an FX graph: compared across the ranks of a job, read for provenance in traces
     trace: str = ""  # the structured-trace event key or artifact name that carries it (TORCH_TRACE logs)
     short: str = ""  # the timeline's name for it, when the id is long
+    # An AOTAutograd stage the recorder marks `not captured` when a compile of its mode ends
+    # without it (False, aot_joint: shown when torch logs it, never reported missing).
+    marked_missing: bool = True
+    # TORCH_TRACE logs hold it only sometimes (bytecode: resume functions only) or never: the
+    # trace converter marks it `not captured` when a compile's log has none.
+    maybe_untraced: bool = False
 
     def file_name(self, part: str = "") -> str:
         """Its file in a dump: the stage key, never a position (`kernel_source.forward.py`), so a
@@ -42,8 +48,8 @@ class StageKind:
 
 # In pipeline order (the order shown). Adding a stage: DEVELOPERS.md, "Adding a stage".
 STAGE_KINDS: tuple[StageKind, ...] = (
-    StageKind("source", "Source of the compiled frame", "python", "py"),
-    StageKind("bytecode_before", "Bytecode before Dynamo", "dis", "txt"),
+    StageKind("source", "Source of the compiled frame", "python", "py", maybe_untraced=True),
+    StageKind("bytecode_before", "Bytecode before Dynamo", "dis", "txt", maybe_untraced=True),
     StageKind("dynamo_graph", "Dynamo FX graph", "python", "py", graph=True, trace="dynamo_output_graph"),
     StageKind(
         "export_program",
@@ -60,7 +66,7 @@ STAGE_KINDS: tuple[StageKind, ...] = (
     ),
     StageKind(
         "aot_joint", "AOTAutograd joint graph", "python", "py",
-        expect=TRAINING, graph=True, trace="aot_joint_graph",
+        expect=TRAINING, graph=True, trace="aot_joint_graph", marked_missing=False,
     ),
     StageKind(
         "aot_forward", "AOTAutograd forward graph", "python", "py",
@@ -80,16 +86,16 @@ STAGE_KINDS: tuple[StageKind, ...] = (
     ),
     StageKind(
         "inductor_ir_pre_fusion", "Inductor IR before fusion", "ir", "txt",
-        expect=PER_PART, trace="ir_pre_fusion", short="ir_pre_fusion",
+        expect=PER_PART, trace="ir_pre_fusion", short="ir_pre_fusion", maybe_untraced=True,
     ),
     StageKind(
         "inductor_ir_post_fusion", "Inductor IR after fusion", "ir", "txt",
-        expect=PER_PART, trace="ir_post_fusion", short="ir_post_fusion",
+        expect=PER_PART, trace="ir_post_fusion", short="ir_post_fusion", maybe_untraced=True,
     ),
     StageKind("kernel_source", "Fused kernel source", "python", "py", expect=PER_PART),
     StageKind("aoti_wrapper", "AOTInductor wrapper code", "cpp", "cpp", expect=EXPORT),
     StageKind("guards", "Guards", "guards", "txt"),
-    StageKind("bytecode_after", "Bytecode after Dynamo", "dis", "txt"),
+    StageKind("bytecode_after", "Bytecode after Dynamo", "dis", "txt", maybe_untraced=True),
     StageKind("bytecode_after_python", "Transformed code as Python (depyf)", "python", "py", expect=VIEW),
     StageKind("cudagraph", "CUDA graph capture", "text", "txt", expect=GPU),
 )  # fmt: skip
@@ -118,6 +124,16 @@ INDUCTOR_STAGES = expected(PER_PART)
 GRAPH_STAGES = tuple(k.id for k in STAGE_KINDS if k.graph)
 # structured-trace event key or artifact name -> stage id (TORCH_TRACE logs; see `StageKind.trace`)
 TRACE_NAMES: dict[str, str] = {k.trace: k.id for k in STAGE_KINDS if k.trace}
+# AOTAutograd's stages -> the mode their arrival shows it runs in (TRAINING or INFERENCE).
+AOT_MODES: dict[str, str] = {k.id: k.expect for k in STAGE_KINDS if k.expect in (TRAINING, INFERENCE)}
+# The stages a TORCH_TRACE log may lack (`StageKind.maybe_untraced`), in pipeline order.
+MAYBE_UNTRACED: tuple[str, ...] = tuple(k.id for k in STAGE_KINDS if k.maybe_untraced)
+
+
+def marked_missing(aot_mode: str) -> tuple[str, ...]:
+    """The AOTAutograd stages of `aot_mode` (TRAINING or INFERENCE) the recorder marks `not
+    captured` when they never came (`StageKind.marked_missing`), in pipeline order."""
+    return tuple(k.id for k in STAGE_KINDS if k.expect == aot_mode and k.marked_missing)
 
 
 def expected_keys(aot_mode: str, *, inductor: bool = True, gpu: bool = False) -> list[str]:

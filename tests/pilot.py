@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import time
 from collections.abc import Callable
+from typing import Any
 
+from rich.console import Console
+from textual.app import App
 from textual.pilot import Pilot
 
 from tcdebug.screens.app import TcdebugApp
@@ -37,3 +41,26 @@ def header_text(app: TcdebugApp) -> str:
 
 def status_text(app: TcdebugApp) -> str:
     return main_screen(app).query_one("StatusBar").state_plain  # type: ignore[attr-defined]
+
+
+def screen_lines(app: App[Any]) -> list[str]:
+    """What the terminal shows now, as plain lines (the app's own screenshot path, as text)."""
+    width, height = app.size
+    console = Console(
+        width=width, height=height, file=io.StringIO(), record=True, legacy_windows=False, safe_box=False
+    )
+    console.print(app.screen._compositor.render_update(full=True))
+    return console.export_text().splitlines()
+
+
+def column_text(lines: list[str], header: str, label: str) -> str:
+    """Every line of the table whose header line holds `header`, cut to the column under `label`
+    (from the label to the table's right border), joined without blanks: a wrapped cell reads whole."""
+    top = next(i for i, line in enumerate(lines) if header in line and label in line)
+    x = lines[top].index(label)
+    cells = []
+    for line in lines[top + 1 :]:
+        if line.lstrip().startswith("╰"):
+            break
+        cells.append(line[x : line.rindex("│")])
+    return "".join("".join(cells).split())

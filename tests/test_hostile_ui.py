@@ -122,7 +122,7 @@ async def test_the_ranks_screen_shows_log_names_and_divergences_as_text() -> Non
         session.ranks = sessions
         session.divergences = [Divergence("graph", f"0/0{EVIL}", f"differs {EVIL}", ranks=[1])]
     app = TcdebugApp(sessions[0], read_only=True)
-    async with app.run_test(size=(160, 40)) as pilot:
+    async with app.run_test(size=(240, 40)) as pilot:  # wide enough that no cell wraps
         await pilot.press("R")
         await pilot.pause()
         assert isinstance(app.screen, RanksScreen)

@@ -110,3 +110,30 @@ def test_the_vocabulary_and_the_trace_format_import_only_the_standard_library(mo
     imported = _imported_modules(ROOT / "tcdebug" / module)
     outside = {m for m in imported if m.split(".")[0] not in sys.stdlib_module_names and m != "__future__"}
     assert outside == allowed
+
+
+def _events_by_name(path: Path) -> list[str]:
+    """Where `path` names an event by a string: `x.send("note", ...)` / `emit("note")` / `build("note")`,
+    or sends a hand-made wire dict `send({"type": "note", ...})`."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if not (isinstance(node, ast.Call) and node.args):
+            continue
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        first = node.args[0]
+        by_name = isinstance(first, ast.JoinedStr) or (isinstance(first, ast.Constant) and isinstance(first.value, str))
+        wire_dict = isinstance(first, ast.Dict) and any(
+            isinstance(k, ast.Constant) and k.value == "type" for k in first.keys
+        )
+        if name in {"send", "emit", "build", "event"} and (by_name or wire_dict):
+            found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)[:80]}")
+    return found
+
+
+def test_capture_units_and_the_target_send_typed_events_never_a_type_by_name():
+    """Events are dataclasses of `tcdebug.events` (`rec.emit(Note(text=...))`): mypy checks their
+    type and fields; a string type or a hand-made `{"type": ...}` dict would be checked only at run time."""
+    files = [p for side in TORCH_SIDE for p in sorted((ROOT / side).rglob("*.py"))]
+    assert len(files) > 20
+    assert [hit for p in files for hit in _events_by_name(p)] == []

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from pilot import wait_until
+from pilot import column_text, screen_lines, wait_until
 from textual.widgets import DataTable, Static
 
 from tcdebug import session as model
@@ -437,3 +437,28 @@ async def test_the_open_ranks_screen_shows_each_ranks_state_and_output_as_events
         divs = shown_divergences(screen)
         assert any("rank ended" in d and "rank 1 died" in d for d in divs), divs
         assert app.screen is screen
+
+
+async def test_at_80x24_the_ranks_screen_shows_each_live_status_whole() -> None:
+    """At 80x24 the statuses of a live job wrap in the last column, never cut ("paused at dyna…")."""
+    app = TcdebugApp(Session())
+    async with app.run_test(size=(80, 24)) as pilot:
+        for ev in [
+            {"type": "hello", "pid": 100, "script": "tcdebug.target.torchrun", "argv": ["x"]},
+            {"type": "process", "pid": 200, "rank": 0, "label": "rank 0", "stepping": True},
+            {"type": "process", "pid": 201, "rank": 1, "label": "rank 1", "stepping": True},
+            start(200, 0, "0/0"),
+            stage(200, 0, "0/0", "inductor_post_grad_graph"),
+            {"type": "process_end", "pid": 201},
+        ]:
+            app.forward_event(ev)
+        await wait_until(pilot, lambda: len(app.session.ranks) == 2, what="two ranks")
+        await pilot.press("R")
+        screen = app.screen
+        assert isinstance(screen, RanksScreen)
+        await wait_until(pilot, lambda: shown_ranks(screen)["1"].startswith("died"), 20, "rank 1 died")
+        await pilot.pause()
+        assert shown_ranks(screen)["0"] == "paused at inductor_post_grad_graph of 0/0"
+        statuses = column_text(screen_lines(app), "rank", "log / status")
+        for rank, status in shown_ranks(screen).items():
+            assert "".join(status.split()) in statuses, (rank, status, statuses)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from pilot import column_text, screen_lines
 from textual.app import App
 from textual.widgets import DataTable
 
@@ -66,3 +67,35 @@ async def test_choosing_ranks_and_divergences() -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, RanksScreen)
+
+
+async def test_every_column_of_the_ranks_screen_reads_whole_at_80x24() -> None:
+    """At 80x24 the headers are short and the log / status and "what differs" columns wrap: every
+    rank's log name and the divergences in view read whole, nothing cut at the right edge."""
+    session = trace.load_trace_session(RANKS)
+    app = Host(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen: Any = app.screen
+        assert isinstance(screen, RanksScreen)
+        lines = screen_lines(app)
+        assert all(len(line) <= 80 for line in lines)
+        ranks = screen.query_one("#ranks-table", DataTable)
+        labels = [str(c.label) for c in ranks.ordered_columns]
+        header = next(line for line in lines if "rank" in line and labels[-1] in line)
+        assert all(label in header for label in labels), (labels, header)
+        statuses = column_text(lines, labels[1], labels[-1])
+        for rank, name, *_ in rank_rows(session):
+            assert "".join(name.split()) in statuses, (rank, name, lines)
+        differs = column_text(lines, "compile", "what differs")
+        for d in session.divergences[:2]:  # the ones in view
+            assert "".join(d.detail.split()) in differs, (d.detail, lines)
+        # Wider, the long headers come back and nothing wraps.
+        await pilot.resize_terminal(160, 40)
+        await pilot.pause()
+        assert [str(c.label) for c in ranks.ordered_columns][2:5] == [
+            "compiles",
+            "graph breaks",
+            "recompiles",
+        ]
+        assert all(ranks.rows[key].height == 1 for key in ranks.rows)

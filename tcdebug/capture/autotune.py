@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from tcdebug.capture.base import CaptureContext
+from tcdebug.events import Autotune
 
 STAGES: tuple[str, ...] = ()
 _PARAM = re.compile(r"(\w+)=('[^']*'|[^,\s]+)")
@@ -18,7 +19,7 @@ MAX_CHOICES = 200
 
 
 def parse_description(text: str) -> dict[str, Any]:
-    """"BLOCK_K=32, BLOCK_M=16, num_stages=2, num_warps=4" -> {name: value}."""
+    """ "BLOCK_K=32, BLOCK_M=16, num_stages=2, num_warps=4" -> {name: value}."""
     params: dict[str, Any] = {}
     for key, value in _PARAM.findall(text or ""):
         value = value.strip("'")
@@ -76,7 +77,7 @@ def install(ctx: CaptureContext) -> None:
                 table = table_of(name, input_nodes, timings)
                 part = rec.inductor_part(cid)
                 table["stage"] = "kernel_source" + (f".{part}" if part else "")
-                rec.send("autotune", compile_id=cid, table=table)
+                rec.emit(Autotune(compile_id=cid, table=table))
         except Exception:  # noqa: BLE001 - capture never breaks the compile
             pass
         return original(name, input_nodes, timings, *args, **kwargs)

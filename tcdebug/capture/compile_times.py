@@ -8,6 +8,7 @@ from typing import Any
 
 from tcdebug.capture.base import CaptureContext
 from tcdebug.compile_times import PhaseCollector, parse_event
+from tcdebug.events import CompileTimes
 
 STAGES: tuple[str, ...] = ()
 
@@ -21,6 +22,6 @@ def install(ctx: CaptureContext) -> None:
             return  # a worker thread's timer: the waiting compile's own timer covers it
         done = collector.feed(parse_event(payload), cid)
         if done is not None:
-            rec.send("compile_times", compile_id=done, times=collector.times(done))
+            rec.emit(CompileTimes(compile_id=done, times=collector.times(done)))
 
     ctx.handler.on("chromium_event", on_event)

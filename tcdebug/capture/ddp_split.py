@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from tcdebug.capture.base import CaptureContext
+from tcdebug.events import GraphBreak
 
 STAGES: tuple[str, ...] = ()
 
@@ -29,8 +30,8 @@ def install(ctx: CaptureContext) -> None:
     rec = ctx.recorder
 
     def on_split(cid: str, md: dict[str, Any], payload: str | None) -> None:
-        rec.send(
-            "graph_break", compile_id=cid, reason=split_reason(payload or ""), user_stack=[], ddp_split=True
+        rec.emit(
+            GraphBreak(compile_id=cid, reason=split_reason(payload or ""), user_stack=[], ddp_split=True)
         )
 
     ctx.handler.on("optimize_ddp_split_graph", on_split)

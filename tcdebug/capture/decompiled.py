@@ -13,6 +13,7 @@ from typing import Any
 
 from tcdebug import stages as stage_catalog
 from tcdebug.capture.base import CaptureContext
+from tcdebug.events import StageEvent
 
 STAGES = ("bytecode_after_python",)
 STAGE = "bytecode_after_python"
@@ -39,20 +40,31 @@ def install(ctx: CaptureContext) -> None:
             pending[rec.current] = (code, new_code)
         return None
 
-    def send(cid: str, **fields: Any) -> None:
+    def send(
+        cid: str,
+        *,
+        status: str,
+        reason: str = "",
+        text: str | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> None:
         # A view of `bytecode_after`, not a step of the pipeline: sent without a pause point.
         st = rec.state(cid)
         kind = stage_catalog.kind(STAGE)
-        rec.send(
-            "stage",
-            compile_id=cid,
-            stage=STAGE,
-            part="",
-            title=kind.title,
-            language=kind.language,
-            elapsed_s=round(time.perf_counter() - st.started - st.paused_s, 6),
-            paused=False,
-            **fields,
+        rec.emit(
+            StageEvent(
+                compile_id=cid,
+                stage=STAGE,
+                part="",
+                title=kind.title,
+                language=kind.language,
+                status=status,
+                reason=reason,
+                text=text,
+                meta=meta or {},
+                elapsed_s=round(time.perf_counter() - st.started - st.paused_s, 6),
+                paused=False,
+            )
         )
 
     def on_guards(cid: str, md: dict[str, Any], payload: str | None) -> None:

@@ -6,6 +6,7 @@ from typing import Any
 
 from tcdebug.capture.base import CaptureContext
 from tcdebug.dynamo_text import compile_outcome, recompile_reasons, split_graph_break
+from tcdebug.events import GraphBreak, Recompile
 
 STAGES: tuple[str, ...] = ()
 _METRIC_KEYS = (
@@ -44,10 +45,10 @@ def install(ctx: CaptureContext) -> None:
 
     def on_graph_break(cid: str, md: dict[str, Any], payload: str | None) -> None:
         reason, stack = split_graph_break(payload or "", hide_runner_frames=True)
-        rec.send("graph_break", compile_id=cid, reason=reason, user_stack=stack)
+        rec.emit(GraphBreak(compile_id=cid, reason=reason, user_stack=stack))
 
     def on_recompile(cid: str, md: dict[str, Any], payload: str | None) -> None:
-        rec.send("recompile", compile_id=cid, reason=recompile_reasons(payload))
+        rec.emit(Recompile(compile_id=cid, reason=recompile_reasons(payload)))
 
     def on_metrics(cid: str, md: dict[str, Any], payload: str | None) -> None:
         metrics = md.get("compilation_metrics") or {}

@@ -12,6 +12,7 @@ import os
 from typing import Any
 
 from tcdebug.capture.base import CaptureContext
+from tcdebug.events import GuardProvenance
 
 STAGES: tuple[str, ...] = ()
 MAX_GUARDS = 2000
@@ -63,7 +64,7 @@ def install(ctx: CaptureContext) -> None:
             cid = str(cid) if cid is not None else rec.current
             found = provenance(getattr(output_graph, "guards", None), torch_dir)
             if cid is not None and found:
-                rec.send("guard_provenance", compile_id=cid, guards=found)
+                rec.emit(GuardProvenance(compile_id=cid, guards=found))
         except Exception:  # noqa: BLE001 - capture never breaks the compile
             pass
 

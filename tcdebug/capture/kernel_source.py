@@ -15,6 +15,7 @@ from typing import Any
 
 from tcdebug.capture.base import CaptureContext
 from tcdebug.capture.recording import Recording
+from tcdebug.events import Note
 from tcdebug.kernels import apply_kernel_info, split_output_code, triton_decorator_meta
 from tcdebug.session import Kernel
 from tcdebug.trace_format import aot_id_part
@@ -195,7 +196,7 @@ def install(ctx: CaptureContext) -> None:
         backward_provenance: BackwardProvenance | None = BackwardProvenance(ctx.torch)
     except AttributeError as exc:
         backward_provenance = None
-        rec.send("note", text=f"kernel_source: backward kernels get no FX-node mapping: {exc}")
+        rec.emit(Note(text=f"kernel_source: backward kernels get no FX-node mapping: {exc}"))
 
     def on_post_grad_graph(cid: str, md: dict[str, Any], payload: str | None) -> None:
         if backward_provenance is not None:

@@ -33,6 +33,7 @@ from tcdebug.capture.base import CaptureContext, artifact_logger_handler
 from tcdebug.capture.frame import dis_listing, find_compile_frame, source_text
 from tcdebug.capture.kernel_lines import NodeLines
 from tcdebug.capture.kernel_source import enable_provenance
+from tcdebug.events import Provenance
 from tcdebug.provenance import ProvItem, ProvLink, item_id
 from tcdebug.trace_format import FX_GRAPH_KEYS, aot_id_part
 
@@ -72,12 +73,13 @@ class ProvenanceCapture:
     def send(self, cid: str, items: list[ProvItem], links: list[ProvLink], **extra: Any) -> None:
         if not items and not links and not extra:
             return
-        self.rec.send(
-            "provenance",
-            compile_id=cid,
-            items=[prov.item_to_dict(i) for i in items],
-            links=[prov.link_to_list(link) for link in links],
-            **extra,
+        self.rec.emit(
+            Provenance(
+                compile_id=cid,
+                items=[prov.item_to_dict(i) for i in items],
+                links=[prov.link_to_list(link) for link in links],
+                **extra,
+            )
         )
 
     # ----- graphs ----------------------------------------------------------------------

@@ -31,9 +31,7 @@ class Recording(Protocol):
     code_objects: dict[str, Any]  # compile id -> original code object
     finalizers: list[Callable[[], None]]  # run before the stages close
 
-    def emit(self, event: Event) -> None: ...
-
-    def send(self, type_: str, **fields: Any) -> None: ...  # emit(tcdebug.events.build(type_, **fields))
+    def emit(self, event: Event) -> None: ...  # a typed event of tcdebug.events, onto the channel
 
     def state(self, compile_id: str) -> CompileState: ...
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from tcdebug.capture.base import CaptureContext, TraceDispatcher
 from tcdebug.capture.recording import Recording
+from tcdebug.events import Note
 
 UNITS = (
     "tcdebug.capture.provenance",  # first: a stage's provenance arrives before its pause
@@ -71,7 +72,7 @@ def install_capture(torch: Any, recorder: Recording) -> CaptureContext:
     dispatcher = TraceDispatcher(recorder)
     ctx = CaptureContext(recorder=recorder, handler=dispatcher, torch=torch)
     for note in configure_torch(torch):
-        recorder.send("note", text=note)
+        recorder.emit(Note(text=note))
     skipped = skipped_units()
     for name in UNITS:
         try:
@@ -82,7 +83,7 @@ def install_capture(torch: Any, recorder: Recording) -> CaptureContext:
         if short in skipped:  # for measuring what a unit costs (benchmarks/gpu_overhead.py)
             for stage_id in getattr(module, "STAGES", ()):
                 recorder.mark_unavailable(stage_id, f"switched off ({SKIP_UNITS_ENV})")
-            recorder.send("note", text=f"{short}: switched off ({SKIP_UNITS_ENV})")
+            recorder.emit(Note(text=f"{short}: switched off ({SKIP_UNITS_ENV})"))
             continue
         try:
             module.install(ctx)
@@ -92,7 +93,7 @@ def install_capture(torch: Any, recorder: Recording) -> CaptureContext:
             )
             for stage_id in getattr(module, "STAGES", ()):
                 recorder.mark_unavailable(stage_id, reason)
-            recorder.send("note", text=f"{name.rsplit('.', 1)[-1]}: {reason}")
+            recorder.emit(Note(text=f"{name.rsplit('.', 1)[-1]}: {reason}"))
     dispatcher.attach()
     _keep_attached(torch, ctx)
     return ctx

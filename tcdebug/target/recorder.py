@@ -15,13 +15,14 @@ from typing import Any
 from tcdebug import protocol, trace_format
 from tcdebug import stages as stage_catalog
 from tcdebug.capture.recording import CompileState
-from tcdebug.events import CompileEnd, CompileStart, Event, StageEvent, build
+from tcdebug.events import CompileEnd, CompileStart, Event, StageEvent
 from tcdebug.target.pauser import Pauser
 
 ALWAYS = stage_catalog.ALWAYS_STAGES  # sent for every compile: `not captured` with the reason when missing
 # Stages whose facts keep arriving after they were sent (`update_stage`): Triton kernels are
 # loaded, autotuned and mapped to FX nodes only after Inductor logged the output code.
 UPDATABLE = ("kernel_source",)
+AOT_MODES = (stage_catalog.TRAINING, stage_catalog.INFERENCE)  # the order the no-AOTAutograd rows go out
 
 
 class Recorder:
@@ -48,10 +49,6 @@ class Recorder:
     # ----- helpers -------------------------------------------------------------
     def emit(self, event: Event) -> None:
         self.channel.send(event.to_wire())
-
-    def send(self, type_: str, **fields: Any) -> None:
-        """`emit` the event of type `type_` with these fields."""
-        self.emit(build(type_, **fields))
 
     def state(self, compile_id: str) -> CompileState:
         with self._lock:
@@ -199,19 +196,21 @@ class Recorder:
         if not has_graph:
             return
         if st.aot_mode == "":
-            for stage_id in ("aot_forward", "aot_inference"):
+            for mode in AOT_MODES:  # one row per mode: its first graph
                 self.not_captured(
                     compile_id,
-                    stage_id,
+                    stage_catalog.marked_missing(mode)[0],
                     "the backend did not run AOTAutograd (e.g. backend='eager'), or the graph had no ops",
                 )
             return
-        parts = ["inference"] if st.aot_mode == "inference" else ["forward", "backward"]
-        if st.aot_mode == "training":
-            for stage_id in ("aot_forward", "aot_backward"):
-                self.not_captured(compile_id, stage_id, "torch did not report this AOTAutograd graph")
-        else:
-            self.not_captured(compile_id, "aot_inference", "torch did not report the inference graph")
+        parts = ["inference"] if st.aot_mode == stage_catalog.INFERENCE else ["forward", "backward"]
+        for stage_id in stage_catalog.marked_missing(st.aot_mode):
+            reason = (
+                "torch did not report the inference graph"
+                if st.aot_mode == stage_catalog.INFERENCE
+                else "torch did not report this AOTAutograd graph"
+            )
+            self.not_captured(compile_id, stage_id, reason)
         # Only stages torch reported count: the forward's own `not captured` marks must not make
         # an aot_eager backward look like an Inductor compile that never ran.
         ran_inductor = any(k.startswith(("kernel_source", "inductor_")) for k in st.captured)

@@ -18,6 +18,7 @@ from tcdebug import rerun_spec
 from tcdebug.capture.calls import CallLog, LastCall, TensorMeta, describe_value, global_state
 from tcdebug.capture.guard_check import GuardCheckUnavailable, cache_entries, check_code, dynamic_setting
 from tcdebug.errors import headline
+from tcdebug.events import Calls, Note, RerunEvent
 from tcdebug.session import EntryCheck, Rerun, guard_from_dict
 from tcdebug.target.pauser import StopRequested
 from tcdebug.target.rerun_options import OptionsError, recompiled
@@ -40,7 +41,7 @@ class RerunService:
         self._ids = itertools.count(1)
         if self.log is not None:
             for err in self.log.errors:
-                self.recorder.send("note", text=f"call recording: {err}")
+                self.recorder.emit(Note(text=f"call recording: {err}"))
         self.send_calls()
 
     # ----- the recorded calls --------------------------------------------------------
@@ -81,7 +82,7 @@ class RerunService:
         }
 
     def send_calls(self) -> None:
-        self.recorder.send("calls", calls=[self.call_info(c) for c in self.calls()])
+        self.recorder.emit(Calls(calls=[self.call_info(c) for c in self.calls()]))
 
     def find(self, msg: dict[str, Any]) -> LastCall | None:
         key, compile_id = str(msg.get("key") or ""), str(msg.get("compile_id") or "")
@@ -236,7 +237,7 @@ class RerunService:
         self.send(rerun)
 
     def send(self, rerun: Rerun) -> None:
-        self.recorder.send("rerun", rerun=asdict(rerun))
+        self.recorder.emit(RerunEvent(rerun=asdict(rerun)))
 
     # ----- inputs --------------------------------------------------------------------
     def check_memory(self, call: LastCall, plan: rerun_spec.Plan) -> None:
@@ -343,7 +344,7 @@ class RerunService:
             with global_state(self.torch, call.state or {"grad_enabled": call.grad_enabled}):
                 checks = check_code(self.torch, call.target.code, f_locals)
         except GuardCheckUnavailable as exc:
-            self.recorder.send("note", text=f"guard check: {exc}")
+            self.recorder.emit(Note(text=f"guard check: {exc}"))
             return
         rerun.checks = [
             EntryCheck(

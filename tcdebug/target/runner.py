@@ -14,12 +14,13 @@ import runpy
 import socket
 import sys
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tcdebug import protocol
 from tcdebug.errors import headline
-from tcdebug.events import Note, build
+from tcdebug.events import Error, Event, Hello, Note, Ready, ScriptEnd
 from tcdebug.target.children import install_fork_hooks
 from tcdebug.target.commands import CommandReader
 from tcdebug.target.pauser import Pauser, StopRequested
@@ -28,6 +29,8 @@ from tcdebug.target.streams import install_tagged_streams
 
 if TYPE_CHECKING:
     from tcdebug.capture.base import CaptureContext
+
+Emit = Callable[[Event], None]  # puts one event on the channel
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -104,17 +107,17 @@ def main(argv: list[str] | None = None) -> int:
     reader = CommandReader(channel, pauser)
     reader.start()
 
-    def send(type_: str, **fields: Any) -> None:
-        channel.send(build(type_, **fields).to_wire())
+    def emit(event: Event) -> None:
+        channel.send(event.to_wire())
 
     if not ns.argv:
-        send("script_end", exit_code=2, error="no script given")
+        emit(ScriptEnd(exit_code=2, error="no script given"))
         return 2
     target = ns.argv[0]
     if not ns.module:
         error = check_script(target)
         if error:
-            return _end_before_torch(reader, send, ns, 2 if error.startswith("no such") else 1, error)
+            return _end_before_torch(reader, emit, ns, 2 if error.startswith("no such") else 1, error)
 
     import warnings
 
@@ -124,17 +127,18 @@ def main(argv: list[str] | None = None) -> int:
         import torch  # noqa: E402 - only now: the UI paints before this costs seconds
     except ImportError as exc:
         error = f"torch cannot be imported by {sys.executable} ({exc}): install torch first"
-        return _end_before_torch(reader, send, ns, 1, error)
+        return _end_before_torch(reader, emit, ns, 1, error)
 
-    send(
-        "hello",
-        python=platform.python_version(),
-        script=target,
-        argv=ns.argv,
-        torch_version=torch.__version__,
-        device=device_name(torch),
-        pid=os.getpid(),
-        mode=ns.mode,
+    emit(
+        Hello(
+            python=platform.python_version(),
+            script=target,
+            argv=ns.argv,
+            torch_version=torch.__version__,
+            device=device_name(torch),
+            pid=os.getpid(),
+            mode=ns.mode,
+        )
     )
     run = run_captured(torch, channel, pauser, ns)
     if run.forked:
@@ -142,11 +146,11 @@ def main(argv: list[str] | None = None) -> int:
     exit_code, error, recorder, ctx = run.exit_code, run.error, run.recorder, run.ctx
     reader.script_done = True
     _flush()
-    send("script_end", exit_code=exit_code, error=error)
+    emit(ScriptEnd(exit_code=exit_code, error=error))
     from tcdebug.target.rerun import RerunService
 
     service = RerunService(torch, recorder, pauser, ctx)
-    return _serve(reader, send, exit_code, service)
+    return _serve(reader, emit, exit_code, service)
 
 
 @dataclass
@@ -195,19 +199,12 @@ def _module_exists(name: str) -> bool:
 
 
 def _end_before_torch(
-    reader: CommandReader, send: Any, ns: argparse.Namespace, exit_code: int, error: str
+    reader: CommandReader, emit: Emit, ns: argparse.Namespace, exit_code: int, error: str
 ) -> int:
     """The script cannot start: say hello without torch, end it with `error`, serve until closed."""
-    send(
-        "hello",
-        python=platform.python_version(),
-        script=ns.argv[0],
-        argv=ns.argv,
-        torch_version="",
-        device="",
-    )
-    send("script_end", exit_code=exit_code, error=error)
-    return _serve(reader, send, exit_code)
+    emit(Hello(python=platform.python_version(), script=ns.argv[0], argv=ns.argv, torch_version="", device=""))
+    emit(ScriptEnd(exit_code=exit_code, error=error))
+    return _serve(reader, emit, exit_code)
 
 
 def run_user_code(ns: argparse.Namespace) -> tuple[int, str]:
@@ -262,23 +259,23 @@ def print_script_traceback(exc: BaseException) -> None:
         _flush()
 
 
-def _serve(reader: CommandReader, send: Any, exit_code: int, service: Any = None) -> int:
+def _serve(reader: CommandReader, emit: Emit, exit_code: int, service: Any = None) -> int:
     """Wait for re-run requests until the controller closes the channel."""
     reader.script_done = True
-    send("ready")
+    emit(Ready())
     while True:
         msg = reader.work.get()
         if msg is None:
             break
         if service is None:
-            send("error", message="nothing to re-run: the script did not start")
+            emit(Error(message="nothing to re-run: the script did not start"))
             continue
         try:
             service.handle(msg)
         except Exception as exc:  # noqa: BLE001 - a failed re-run must not end the target
-            send("error", message=f"re-run failed: {type(exc).__name__}: {exc}")
+            emit(Error(message=f"re-run failed: {type(exc).__name__}: {exc}"))
         _flush()
-        send("ready")
+        emit(Ready())
     _flush()
     return exit_code
 

@@ -41,14 +41,9 @@ from tcdebug.trace.reader import PayloadRef, Record, TraceStats, read_records
 from tcdebug.trace_format import AOT_MODES, STAGE_KEYS, aot_id_part, inductor_part, with_attempt
 
 NOT_IN_TRACE = "not in TORCH_TRACE logs"
-# Stages a trace holds only sometimes (bytecode: resume functions only) or never.
-MAYBE_MISSING = (
-    "source",
-    "bytecode_before",
-    "bytecode_after",
-    "inductor_ir_pre_fusion",
-    "inductor_ir_post_fusion",
-)
+# Stages a trace holds only sometimes (bytecode: resume functions only) or never: the catalogue's
+# `StageKind.maybe_untraced`.
+MAYBE_MISSING = stage_catalog.MAYBE_UNTRACED
 
 _IGNORED = {
     "chromium_event",

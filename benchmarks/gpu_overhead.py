@@ -20,7 +20,11 @@ from pathlib import Path
 from capture_overhead import TINY, build_section, chosen_scripts, measure, run_once, run_parser
 from common import BENCH, SAMPLES, Section, finish
 
-SCRIPTS = (BENCH / "scripts" / "gpt2_train.py", SAMPLES / "transformer_block.py")
+SCRIPTS = (
+    BENCH / "scripts" / "gpt2_train.py",
+    BENCH / "scripts" / "gpt2_train_pool_ready.py",
+    SAMPLES / "transformer_block.py",
+)
 VARIANTS = ("python", "tcdebug --dump")
 # --attribute: tcdebug with one group of capture units off each (TCDEBUG_SKIP_UNITS), to see
 # which part of the capture costs the time on the GPU

@@ -22,8 +22,10 @@ import itertools
 import json
 import os
 import re
+import signal
 import stat
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import asdict, is_dataclass
@@ -107,17 +109,25 @@ def stage_relpath(compile_id: str, stage: Stage) -> str:
 
 
 def write_stage_files(
-    out: Path, compile_id: str, stage: Stage, taken: set[str] | None = None, *, dirs: DirCache | None = None
+    out: Path,
+    compile_id: str,
+    stage: Stage,
+    taken: set[str] | None = None,
+    *,
+    dirs: DirCache | None = None,
+    write: bool = True,
 ) -> None:
     """Write a stage's text (and its kernels) under `out`, setting `stage.file`.
 
     `taken`: kernel files other stages of the compile already use (each kernel gets its own).
-    `dirs`: the folders of `out` opened so far (see `DirCache`), for a dump written in one go."""
+    `dirs`: the folders of `out` opened so far (see `DirCache`), for a dump written in one go.
+    `write=False`: only set the file names (another process writes the files)."""
     if not stage.captured:
         return
     rel = stage_relpath(compile_id, stage)
     # the IR after fusion with its fusion log, as the app shows it
-    write_file(out, rel, full_text(stage), dirs=dirs)
+    if write:
+        write_file(out, rel, full_text(stage), dirs=dirs)
     stage.file = rel
     used = {u.lower() for u in (taken or ())}
     folder = f"{compile_dir(compile_id)}/kernels/{kernel_folder(stage)}"
@@ -129,7 +139,8 @@ def write_stage_files(
             n += 1
             krel = f"{base}~{n}.{ext}"
         used.add(krel.lower())
-        write_file(out, krel, kernel.source, dirs=dirs)
+        if write:
+            write_file(out, krel, kernel.source, dirs=dirs)
         kernel.meta["file"] = krel
 
 
@@ -543,6 +554,8 @@ def write_dump(session: Session, out: str | os.PathLike[str], *, complete: bool 
         if stage.captured and not (stage.file and _is_file(out_path, stage.file))
     ]
     done = 0
+    if _write_in_two(out_path, pending):
+        pending = []  # written (the index is below)
     with DirCache(out_path) as dirs:
         try:
             for comp, stage in pending:
@@ -558,6 +571,60 @@ def write_dump(session: Session, out: str | os.PathLike[str], *, complete: bool 
             write_provenance(out_path, comp, dirs=dirs)
         write_index(session, out_path, complete=complete, dirs=dirs)
     return out_path
+
+
+PARALLEL_MIN_STAGES = 1000  # below this, a second process costs more than it saves
+
+
+def _write_in_two(out: Path, pending: list[tuple[Compile, Stage]]) -> bool:
+    """Write the stage files of `pending` on two cores: a forked child writes every other
+    compile's while this process writes the rest (and names the child's files as the child
+    does: the same code, without writing). False (nothing done) where that cannot be: few
+    stages, one core, no fork, threads running (forking them is unsafe), or an error in either
+    process: the caller then writes them all itself, as it always did."""
+    if (
+        len(pending) < PARALLEL_MIN_STAGES
+        or (os.cpu_count() or 1) < 2
+        or not hasattr(os, "fork")
+        or threading.active_count() > 1
+    ):
+        return False
+    order = {cid: n for n, cid in enumerate(dict.fromkeys(comp.compile_id for comp, _ in pending))}
+    mine = [(comp, stage) for comp, stage in pending if order[comp.compile_id] % 2 == 0]
+    theirs = [(comp, stage) for comp, stage in pending if order[comp.compile_id] % 2 == 1]
+    pid = os.fork()
+    if pid == 0:  # the child: its share, then out without running any of the parent's exit code
+        code = 1
+        try:
+            with DirCache(out) as dirs:
+                for comp, stage in theirs:
+                    write_stage_files(out, comp.compile_id, stage, _kernel_files(comp, but=stage), dirs=dirs)
+            code = 0
+        finally:
+            os._exit(code)
+    ok = False
+    names = [(stage, stage.file, [k.meta.get("file") for k in stage.kernels]) for _, stage in pending]
+    try:
+        with DirCache(out) as dirs:
+            for comp, stage in mine:
+                write_stage_files(out, comp.compile_id, stage, _kernel_files(comp, but=stage), dirs=dirs)
+        for comp, stage in theirs:
+            write_stage_files(out, comp.compile_id, stage, _kernel_files(comp, but=stage), write=False)
+        ok = True
+    except DumpError:
+        os.kill(pid, signal.SIGKILL)
+    finally:
+        _, status = os.waitpid(pid, 0)
+    if ok and os.waitstatus_to_exitcode(status) == 0:
+        return True
+    for stage, file, kernel_files in names:  # as they were: the caller names them afresh
+        stage.file = file
+        for kernel, kernel_file in zip(stage.kernels, kernel_files, strict=True):
+            if kernel_file is None:
+                kernel.meta.pop("file", None)
+            else:
+                kernel.meta["file"] = kernel_file
+    return False
 
 
 def _try_write_index(session: Session, out: Path, *, complete: bool) -> None:

@@ -168,3 +168,23 @@ async def test_the_app_reads_a_big_log_in_children_that_end_when_it_quits(
             or b"Z" in Path(f"/proc/{pid}/stat").read_bytes().split(b")")[1][:3]
         )
     assert os.path.exists(log)
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_a_dump_written_by_two_processes_is_the_serial_dump(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tcdebug import dump
+
+    log = next((TRACES / "graph_breaks").glob("*.log"))
+    dump.write_dump(load(log, False, monkeypatch), tmp_path / "serial")
+    forks = []
+    real_fork = os.fork
+    monkeypatch.setattr(dump.os, "fork", lambda: forks.append(1) or real_fork())
+    monkeypatch.setattr(dump, "PARALLEL_MIN_STAGES", 1)
+    dump.write_dump(load(log, True, monkeypatch), tmp_path / "two")
+    assert forks == [1]
+    assert _tree(tmp_path / "two") == _tree(tmp_path / "serial")

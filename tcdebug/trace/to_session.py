@@ -219,7 +219,10 @@ class TraceConverter:
     # ----- compile keys --------------------------------------------------------------
     def compile_key(self, record: Record) -> str | None:
         """The session key of the compile `record` belongs to (None: a global record)."""
-        cid = record.compile_id
+        return self._key(record, record.compile_id)
+
+    def _key(self, record: Record, cid: str | None) -> str | None:
+        """`compile_key`, given `record.compile_id` (chromium events compute it once)."""
         if cid is None:
             return None
         base = with_attempt(cid, record.attempt)
@@ -289,10 +292,11 @@ class TraceConverter:
 
     def _chromium(self, record: Record) -> CompileTimes | None:
         """A chromium event: a `compile_times` event when it ends a compile's outermost phase."""
-        if record.compile_id is None:
+        cid = record.compile_id
+        if cid is None:
             return None
         event = record.chromium if record.chromium is not None else parse_event(record.payload)
-        done = self.phases.feed(event, self.compile_key(record))
+        done = self.phases.feed(event, self._key(record, cid))
         if done is not None and done in self.compiles:
             return CompileTimes(compile_id=done, times=self.phases.times(done))
         return None

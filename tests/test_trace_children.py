@@ -48,6 +48,25 @@ def test_wherever_the_log_is_cut(share: float, monkeypatch: pytest.MonkeyPatch) 
     assert snapshot(load(log, True, monkeypatch)) == serial
 
 
+def test_a_child_started_beside_threads_is_spawned_not_forked(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    log = next((TRACES / "graph_breaks").glob("*.log"))
+    serial = snapshot(load(log, False, monkeypatch))
+    forks: list[int] = []
+    real_fork = os.fork
+    monkeypatch.setattr(os, "fork", lambda: forks.append(1) or real_fork())
+    release = threading.Event()
+    thread = threading.Thread(target=release.wait)
+    thread.start()
+    try:
+        assert snapshot(load(log, True, monkeypatch)) == serial
+    finally:
+        release.set()
+        thread.join()
+    assert forks == []  # forking a process with threads is unsafe: `python -m tcdebug.trace.worker`
+
+
 def record(envelope: dict, lines: list[bytes] | None = None, md5: str | None = None) -> bytes:
     if lines is not None:
         envelope["has_payload"] = md5 or hashlib.md5(b"\n".join(lines)).hexdigest()
@@ -181,10 +200,11 @@ def test_a_dump_written_by_two_processes_is_the_serial_dump(
 
     log = next((TRACES / "graph_breaks").glob("*.log"))
     dump.write_dump(load(log, False, monkeypatch), tmp_path / "serial")
+    session = load(log, True, monkeypatch)
     forks = []
     real_fork = os.fork
     monkeypatch.setattr(dump.os, "fork", lambda: forks.append(1) or real_fork())
     monkeypatch.setattr(dump, "PARALLEL_MIN_STAGES", 1)
-    dump.write_dump(load(log, True, monkeypatch), tmp_path / "two")
+    dump.write_dump(session, tmp_path / "two")
     assert forks == [1]
     assert _tree(tmp_path / "two") == _tree(tmp_path / "serial")

@@ -27,8 +27,9 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any, BinaryIO
 
@@ -70,6 +71,43 @@ def use_children(path: str | Path) -> bool:
         return False
 
 
+class _Forked:
+    """A forked child running `run` (the parts of `subprocess.Popen` that `ChildStream` uses)."""
+
+    stdout = None
+
+    def __init__(self, run: Callable[[], int]) -> None:
+        parent = os.getpid()
+        self.returncode: int | None = None
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                _die_with_parent(parent)
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
+                code = run()
+            finally:
+                os._exit(code)  # never the parent's exit code (atexit, finalizers)
+        self.pid = pid
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+    def kill(self) -> None:
+        if self.poll() is None:
+            os.kill(self.pid, signal.SIGKILL)
+
+    def wait(self) -> int:
+        if self.returncode is None:
+            _, status = os.waitpid(self.pid, 0)
+            self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+
 class ChildStream:
     """The items one child sends (records or events), read as they come; `close()` ends it."""
 
@@ -90,6 +128,16 @@ class ChildStream:
         _open_log(path_str).close()  # the serial reader's one-line errors, before a process starts
         self._closed = False
         self._spool = spool
+        if spool is not None and hasattr(os, "fork") and threading.active_count() == 1:
+            # forked (no threads to break): starts at once, with everything imported already
+            out = spool
+
+            def run() -> int:
+                with open(out.fileno(), "wb", buffering=1 << 20, closefd=False) as sink:
+                    return serve(kind, path_str, sink, span)
+
+            self.proc: subprocess.Popen[bytes] | _Forked = _Forked(run)
+            return
         argv = [
             sys.executable,
             "-m",

@@ -208,3 +208,44 @@ def test_a_dump_written_by_two_processes_is_the_serial_dump(
     dump.write_dump(session, tmp_path / "two")
     assert forks == [1]
     assert _tree(tmp_path / "two") == _tree(tmp_path / "serial")
+
+
+def _children_of(pid: int) -> list[int]:
+    try:
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != b"Z"
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="lists processes through /proc")
+def test_ctrl_c_ends_open_dump_and_its_reader_child(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    seed = next((TRACES / "graph_breaks").glob("*.log")).read_bytes()
+    log = tmp_path / "big.log"
+    log.write_bytes(seed * 60)
+    env = {**os.environ, worker.CHILDREN_ENV: "1"}
+    cmd = [sys.executable, "-m", "tcdebug", "open", str(log), "--dump", str(tmp_path / "out")]
+    proc = subprocess.Popen(cmd, env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 30
+    while not _children_of(proc.pid) and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.01)
+    children = _children_of(proc.pid)
+    assert children, "no reader child started"
+    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C in a terminal: the whole foreground group
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and err.decode().strip().splitlines()[-1] == "tcdebug: interrupted"
+    deadline = time.monotonic() + 5
+    while any(_running(c) for c in children) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not any(_running(c) for c in children)

@@ -84,8 +84,7 @@ class _Forked:
             code = 1
             try:
                 _die_with_parent(parent)
-                signal.signal(signal.SIGINT, signal.SIG_DFL)
-                code = run()
+                code = run()  # Ctrl-C: as the parent takes it (KeyboardInterrupt, or ignored)
             finally:
                 os._exit(code)  # never the parent's exit code (atexit, finalizers)
         self.pid = pid
@@ -367,7 +366,8 @@ def serve(kind: str, path: str, out: BinaryIO, span: tuple[int, int] = (0, -1)) 
 def main(argv: list[str]) -> int:
     kind, path, parent, start, end, fd = argv
     _die_with_parent(int(parent))
-    signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C in a terminal ends the child quietly
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # ignored where the parent ignores it
+        signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C in a terminal ends the child quietly
     out: BinaryIO = sys.stdout.buffer if fd == "-" else open(int(fd), "wb", buffering=1 << 20)  # noqa: SIM115
     try:
         return serve(kind, path, out, (int(start), int(end)))

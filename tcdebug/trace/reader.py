@@ -25,6 +25,7 @@ import json
 import os
 import re
 import stat
+import threading
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -203,10 +204,33 @@ def _read_payload(path: str, offset: int, length: int) -> str:
     limit = max_file_bytes()
     if length > limit:
         return f"not readable: the payload is {length} bytes, more than the {limit} allowed (TCDEBUG_MAX_FILE_BYTES)"
-    with open(path, "rb") as f:
-        f.seek(offset)
-        data = f.read(length)
-    return decode_payload(data)
+    fd = _log_fd(path)
+    chunks = []
+    while length > 0:  # one pread: a dump reads thousands of payloads (was 7 calls to the OS each)
+        chunk = os.pread(fd, length, offset)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        offset += len(chunk)
+        length -= len(chunk)
+    return decode_payload(b"".join(chunks))
+
+
+_LOG_FDS: dict[str, int] = {}  # logs whose payloads were read back, kept open (the app reads on)
+_LOG_FDS_MAX = 64
+_LOG_FDS_LOCK = threading.Lock()
+
+
+def _log_fd(path: str) -> int:
+    """A descriptor of the log at `path`, opened once (the payloads read back are of the file
+    as it was read, even if it is replaced later)."""
+    with _LOG_FDS_LOCK:
+        fd = _LOG_FDS.get(path)
+        if fd is None:
+            while len(_LOG_FDS) >= _LOG_FDS_MAX:
+                os.close(_LOG_FDS.pop(next(iter(_LOG_FDS))))
+            fd = _LOG_FDS[path] = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        return fd
 
 
 def decode_payload_lines(lines: list[bytes]) -> str:

@@ -50,7 +50,7 @@ _HEADER = struct.Struct("<Q")
 _RECORD_BATCH = 256
 # The share of a log this process reads itself: it also converts every record (the child's too),
 # so it takes the smaller part.
-FIRST_PART = 0.4
+FIRST_PART = 0.3
 _EVENT_BATCH_S = 0.05  # events are sent at least this often, so the first compile shows at once
 _ERRORS: dict[str, type[Exception]] = {
     "OSError": OSError,
@@ -158,14 +158,14 @@ class ChildStream:
 
     def __iter__(self) -> Iterator[Any]:
         pipe = self.proc.stdout
+        spool = _SpoolReader(self._spool.fileno(), self.proc) if self._spool is not None else None
         try:
-            if self._spool is not None:
-                self.proc.wait()
-                self._spool.seek(0)
-                pipe = self._spool
-            assert pipe is not None
             while True:
-                message = _receive(pipe)
+                if spool is not None:
+                    message = spool.receive()
+                else:
+                    assert pipe is not None
+                    message = _receive(pipe)
                 if message is None:
                     if self._closed:
                         return
@@ -297,6 +297,42 @@ def _merge_stats(stats: TraceStats, other: TraceStats) -> None:
             stats.unknown_keys.update(value)
         else:
             setattr(stats, key, getattr(stats, key) + value)
+
+
+class _SpoolReader:
+    """Messages from the spool file while the child still writes it: read with `pread` at our
+    own position (the child moves the file's shared offset as it writes), waiting for a message
+    the child has not finished writing."""
+
+    def __init__(self, fd: int, proc: subprocess.Popen[bytes] | _Forked) -> None:
+        self.fd = fd
+        self.proc = proc
+        self.pos = 0
+
+    def _read(self, size: int, at: int) -> bytes:
+        chunks = []
+        while size > 0:
+            chunk = os.pread(self.fd, size, at)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size -= len(chunk)
+            at += len(chunk)
+        return b"".join(chunks)
+
+    def receive(self) -> Any:
+        while True:
+            ended = self.proc.poll() is not None  # before reading: then nothing more comes
+            head = self._read(_HEADER.size, self.pos)
+            if len(head) == _HEADER.size:
+                (size,) = _HEADER.unpack(head)
+                body = self._read(size, self.pos + _HEADER.size)
+                if len(body) == size:
+                    self.pos += _HEADER.size + size
+                    return pickle.loads(body)  # noqa: S301 - our own child's, see the docstring
+            if ended:
+                return None
+            time.sleep(0.002)
 
 
 def _receive(pipe: IO[bytes]) -> Any:

@@ -127,7 +127,7 @@ def write_stage_files(
     rel = stage_relpath(compile_id, stage)
     # the IR after fusion with its fusion log, as the app shows it
     if write:
-        write_file(out, rel, full_text(stage), dirs=dirs)
+        write_file(out, rel, full_text(stage), dirs=dirs, fresh=True)
     stage.file = rel
     used = {u.lower() for u in (taken or ())}
     folder = f"{compile_dir(compile_id)}/kernels/{kernel_folder(stage)}"
@@ -140,7 +140,7 @@ def write_stage_files(
             krel = f"{base}~{n}.{ext}"
         used.add(krel.lower())
         if write:
-            write_file(out, krel, kernel.source, dirs=dirs)
+            write_file(out, krel, kernel.source, dirs=dirs, fresh=True)
         kernel.meta["file"] = krel
 
 
@@ -245,10 +245,38 @@ def _open_child(parent: int, part: str) -> int:
     raise AssertionError("unreachable")
 
 
+def _write_new(dfd: int, name: str, data: bytes, flags: int) -> bool:
+    """Write `name` in `dfd` if no file of that name is there (False: one is, nothing done). A
+    file only this call created and could not finish is removed."""
+    try:
+        fd = os.open(name, flags, 0o644, dir_fd=dfd)
+    except FileExistsError:
+        return False
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+        finally:
+            os.close(fd)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(name, dir_fd=dfd)
+        raise
+    return True
+
+
 def write_file(
-    root: str | os.PathLike[str], rel: str, text: str | bytes, *, dirs: DirCache | None = None
+    root: str | os.PathLike[str],
+    rel: str,
+    text: str | bytes,
+    *,
+    dirs: DirCache | None = None,
+    fresh: bool = False,
 ) -> None:
     """Write `root/rel` whole or not at all: into a fresh file beside it, then renamed over it.
+    `fresh`: a file no index names yet (a stage's): when none is there, it is written in place
+    (2 system calls fewer; created exclusively, so nothing is followed or replaced).
 
     No part of `rel` may be a symlink (a planted one is an error, never followed), and a file
     already there is replaced, never written through (so a hard link elsewhere is untouched).
@@ -259,8 +287,10 @@ def write_file(
         parts = _split_rel(rel)
         dfd = dirs.fd(tuple(parts[:-1])) if dirs is not None else _open_dir(root, parts[:-1], create=True)
         try:
-            tmp = f".{parts[-1][:80]}.{os.getpid()}.{next(_tmp_names)}.tmp"
             flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+            if fresh and _write_new(dfd, parts[-1], data, flags):
+                return
+            tmp = f".{parts[-1][:80]}.{os.getpid()}.{next(_tmp_names)}.tmp"
             fd = os.open(tmp, flags, 0o644, dir_fd=dfd)
             try:
                 try:

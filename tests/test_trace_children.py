@@ -249,3 +249,22 @@ def test_ctrl_c_ends_open_dump_and_its_reader_child(tmp_path: Path) -> None:
     while any(_running(c) for c in children) and time.monotonic() < deadline:
         time.sleep(0.02)
     assert not any(_running(c) for c in children)
+
+
+def test_a_fresh_stage_file_is_written_in_place_and_never_through_a_link(tmp_path: Path) -> None:
+    from tcdebug.dump import DumpError, write_file
+
+    write_file(tmp_path, "a/new.py", "new", fresh=True)
+    assert (tmp_path / "a" / "new.py").read_text() == "new"
+    outside = tmp_path / "outside.txt"
+    outside.write_text("theirs")
+    os.link(outside, tmp_path / "a" / "linked.py")
+    write_file(tmp_path, "a/linked.py", "ours", fresh=True)  # there already: replaced, not written into
+    assert outside.read_text() == "theirs" and (tmp_path / "a" / "linked.py").read_text() == "ours"
+    (tmp_path / "a" / "sym.py").symlink_to(outside)
+    write_file(tmp_path, "a/sym.py", "ours", fresh=True)  # the link is replaced, never followed
+    assert outside.read_text() == "theirs" and not (tmp_path / "a" / "sym.py").is_symlink()
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    with pytest.raises(DumpError):
+        write_file(tmp_path, "b/x.py", "ours", fresh=True)
+    assert not (tmp_path / "a" / "x.py").exists()

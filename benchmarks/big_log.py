@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import resource
 import shutil
@@ -144,7 +145,10 @@ def _children_cpu() -> float:
 
 
 def timed_command(cmd: Sequence[str]) -> tuple[float, float, int, float]:
-    """(seconds, peak RSS MB of the children, return code, CPU seconds (user + sys) it used)."""
+    """(seconds, peak RSS MB of the children, return code, CPU seconds (user + sys) it used).
+    The disk is synced first: a dump's or tlparse's output still being written back made the
+    next command's system time vary from 0.2 to 2.5 s on the shared disk."""
+    os.sync()
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     cpu = _children_cpu()
     start = time.perf_counter()

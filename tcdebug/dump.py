@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import gc
 import hashlib
 import itertools
 import json
@@ -626,6 +627,7 @@ def _write_in_two(out: Path, pending: list[tuple[Compile, Stage]]) -> bool:
     if pid == 0:  # the child: its share, then out without running any of the parent's exit code
         code = 1
         try:
+            gc.disable()  # a collection would write to every object's page: copies of them all
             with DirCache(out) as dirs:
                 for comp, stage in theirs:
                     write_stage_files(out, comp.compile_id, stage, _kernel_files(comp, but=stage), dirs=dirs)

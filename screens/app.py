@@ -326,11 +326,14 @@ class TcdebugApp(App[int]):
         try:
             # A big log is parsed by child processes (both cores, no GIL shared with the UI);
             # they end with the app (`on_unmount`).
-            events: Iterable[Event]
+            events: Iterable[Event] | None = None
             if use_children(path):
-                events = self._trace_children = events_in_child(path, stats)
-            else:
-                events = iter_trace_events(path, stats)
+                try:
+                    events = self._trace_children = events_in_child(path, stats)
+                except OSError:  # no process could start: this one reads it, as it always did
+                    events = None
+            if events is None:
+                events = iter_trace_events(path, stats, children=False)
             for n, event in enumerate(events):
                 batch.append(event)
                 if not n % 16:

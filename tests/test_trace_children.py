@@ -268,3 +268,15 @@ def test_a_fresh_stage_file_is_written_in_place_and_never_through_a_link(tmp_pat
     with pytest.raises(DumpError):
         write_file(tmp_path, "b/x.py", "ours", fresh=True)
     assert not (tmp_path / "a" / "x.py").exists()
+
+
+def test_without_a_temporary_file_one_process_reads_it_all(monkeypatch: pytest.MonkeyPatch) -> None:
+    log = next((TRACES / "graph_breaks").glob("*.log"))
+    serial = snapshot(load(log, False, monkeypatch))
+
+    def no_room() -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(worker.tempfile, "TemporaryFile", no_room)
+    monkeypatch.setattr(worker, "ChildStream", None)  # never reached
+    assert snapshot(load(log, True, monkeypatch)) == serial

@@ -20,6 +20,7 @@ the same exception type with its message, after the items read before it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import signal
@@ -204,8 +205,14 @@ def records_in_children(path: str | Path, stats: TraceStats) -> Iterator[Record]
     if cut is None:
         yield from read_records(path_str, stats)
         return
-    with tempfile.TemporaryFile() as spool:
-        second = ChildStream("records", path_str, stats, span=(cut, -1), spool=spool)
+    with contextlib.ExitStack() as stack:
+        try:
+            spool = stack.enter_context(tempfile.TemporaryFile())
+            second = ChildStream("records", path_str, stats, span=(cut, -1), spool=spool)
+        except OSError:  # no temporary file, no process: one process reads it all, as it always did
+            stack.close()
+            yield from read_records(path_str, stats)
+            return
         try:
             table: dict[int, str] = {}
             yield from read_records(path_str, stats, span=(0, cut), intern=table)

@@ -549,11 +549,13 @@ def _why_dict(session: Session, compile_id: str) -> list[dict[str, Any]]:
         return [{"kind": "error", "title": "why", "lines": [f"could not explain: {exc}"]}]
 
 
-def write_why_files(session: Session, out: Path, *, dirs: DirCache | None = None) -> None:
-    """`compiles/F-C/why.md` for every compile."""
+def write_why_files(
+    session: Session, out: Path, *, dirs: DirCache | None = None, compiles: list[Compile] | None = None
+) -> None:
+    """`compiles/F-C/why.md` for every compile (or those of `compiles`)."""
     from tcdebug.why import why_markdown
 
-    for comp in session.compiles.values():
+    for comp in session.compiles.values() if compiles is None else compiles:
         try:
             text = why_markdown(session, comp.compile_id)
         except Exception as exc:  # noqa: BLE001
@@ -585,8 +587,11 @@ def write_dump(session: Session, out: str | os.PathLike[str], *, complete: bool 
         if stage.captured and not (stage.file and _is_file(out_path, stage.file))
     ]
     done = 0
-    if _write_in_two(out_path, pending):
-        pending = []  # written (the index is below)
+    index = _write_in_two(out_path, session, pending, complete=complete)
+    if index is not None:  # all written but the index, last as always (see `write_index`)
+        write_file(out_path, "output.txt", session.output_text())
+        write_file(out_path, "session.json", index)
+        return out_path
     with DirCache(out_path) as dirs:
         try:
             for comp, stage in pending:
@@ -607,22 +612,28 @@ def write_dump(session: Session, out: str | os.PathLike[str], *, complete: bool 
 PARALLEL_MIN_STAGES = 1000  # below this, a second process costs more than it saves
 
 
-def _write_in_two(out: Path, pending: list[tuple[Compile, Stage]]) -> bool:
-    """Write the stage files of `pending` on two cores: a forked child writes every other
-    compile's while this process writes the rest (and names the child's files as the child
-    does: the same code, without writing). False (nothing done) where that cannot be: few
-    stages, one core, no fork, threads running (forking them is unsafe), or an error in either
-    process: the caller then writes them all itself, as it always did."""
+def _write_in_two(
+    out: Path, session: Session, pending: list[tuple[Compile, Stage]], *, complete: bool
+) -> str | None:
+    """Write the dump's files but the index on two cores: a forked child writes every other
+    compile's (stage files, why.md, provenance.json), this process the rest, names the child's
+    stage files as the child does (the same code, without writing) and makes session.json's
+    text, which it returns. Each compile's folder is written by one process only. None (nothing
+    done) where that cannot be: few stages, one core, no fork, threads running (forking them is
+    unsafe), or an error in either process: the caller then writes them all itself, as it
+    always did."""
     if (
         len(pending) < PARALLEL_MIN_STAGES
         or (os.cpu_count() or 1) < 2
         or not hasattr(os, "fork")
         or threading.active_count() > 1
     ):
-        return False
-    order = {cid: n for n, cid in enumerate(dict.fromkeys(comp.compile_id for comp, _ in pending))}
+        return None
+    order = {cid: n for n, cid in enumerate(session.compiles)}
     mine = [(comp, stage) for comp, stage in pending if order[comp.compile_id] % 2 == 0]
     theirs = [(comp, stage) for comp, stage in pending if order[comp.compile_id] % 2 == 1]
+    my_compiles = [comp for cid, comp in session.compiles.items() if order[cid] % 2 == 0]
+    their_compiles = [comp for cid, comp in session.compiles.items() if order[cid] % 2 == 1]
     pid = os.fork()
     if pid == 0:  # the child: its share, then out without running any of the parent's exit code
         code = 1
@@ -631,24 +642,30 @@ def _write_in_two(out: Path, pending: list[tuple[Compile, Stage]]) -> bool:
             with DirCache(out) as dirs:
                 for comp, stage in theirs:
                     write_stage_files(out, comp.compile_id, stage, _kernel_files(comp, but=stage), dirs=dirs)
+                write_why_files(session, out, dirs=dirs, compiles=their_compiles)
+                for comp in their_compiles:
+                    write_provenance(out, comp, dirs=dirs)
             code = 0
         finally:
             os._exit(code)
-    ok = False
+    index: str | None = None
     names = [(stage, stage.file, [k.meta.get("file") for k in stage.kernels]) for _, stage in pending]
     try:
         with DirCache(out) as dirs:
             for comp, stage in mine:
                 write_stage_files(out, comp.compile_id, stage, _kernel_files(comp, but=stage), dirs=dirs)
-        for comp, stage in theirs:
-            write_stage_files(out, comp.compile_id, stage, _kernel_files(comp, but=stage), write=False)
-        ok = True
+            for comp, stage in theirs:
+                write_stage_files(out, comp.compile_id, stage, _kernel_files(comp, but=stage), write=False)
+            write_why_files(session, out, dirs=dirs, compiles=my_compiles)
+            for comp in my_compiles:
+                write_provenance(out, comp, dirs=dirs)
+        index = index_json(session_index(session, complete=complete))
     except DumpError:
         os.kill(pid, signal.SIGKILL)
     finally:
         _, status = os.waitpid(pid, 0)
-    if ok and os.waitstatus_to_exitcode(status) == 0:
-        return True
+    if index is not None and os.waitstatus_to_exitcode(status) == 0:
+        return index
     for stage, file, kernel_files in names:  # as they were: the caller names them afresh
         stage.file = file
         for kernel, kernel_file in zip(stage.kernels, kernel_files, strict=True):
@@ -656,7 +673,7 @@ def _write_in_two(out: Path, pending: list[tuple[Compile, Stage]]) -> bool:
                 kernel.meta.pop("file", None)
             else:
                 kernel.meta["file"] = kernel_file
-    return False
+    return None
 
 
 def _try_write_index(session: Session, out: Path, *, complete: bool) -> None:

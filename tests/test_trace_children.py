@@ -193,12 +193,13 @@ def _tree(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
+@pytest.mark.parametrize("trace", ["graph_breaks", "mlp_provenance"])
 def test_a_dump_written_by_two_processes_is_the_serial_dump(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    trace: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from tcdebug import dump
 
-    log = next((TRACES / "graph_breaks").glob("*.log"))
+    log = next((TRACES / trace).glob("*.log"))
     dump.write_dump(load(log, False, monkeypatch), tmp_path / "serial")
     session = load(log, True, monkeypatch)
     forks = []
@@ -207,7 +208,11 @@ def test_a_dump_written_by_two_processes_is_the_serial_dump(
     monkeypatch.setattr(dump, "PARALLEL_MIN_STAGES", 1)
     dump.write_dump(session, tmp_path / "two")
     assert forks == [1]
-    assert _tree(tmp_path / "two") == _tree(tmp_path / "serial")
+    tree = _tree(tmp_path / "two")
+    assert tree == _tree(tmp_path / "serial")
+    assert any(name.endswith("why.md") for name in tree)
+    if trace == "mlp_provenance":
+        assert any(name.endswith("provenance.json") for name in tree)
 
 
 def _children_of(pid: int) -> list[int]:

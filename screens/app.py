@@ -58,6 +58,7 @@ from tcdebug.screens.why_screen import WhyScreen
 from tcdebug.screens.widgets.timeline import LIVE_STATES, Ref
 from tcdebug.session import Change, Session
 from tcdebug.textsafe import safe_line, safe_text
+from tcdebug.trace.worker import ChildStream
 from tcdebug.trace_provenance import ensure_trace_provenance
 
 READ_ONLY_MESSAGE = "nothing to step: opened from a dump"
@@ -194,6 +195,7 @@ class TcdebugApp(App[int]):
         self.stream_trace = stream_trace  # a TORCH_TRACE log read while the app shows it
         self._trace_repaint_at = 0.0  # monotonic time before which a streamed batch is not repainted
         self._trace_dirty = False  # batches applied but not repainted yet
+        self._trace_children: ChildStream | None = None  # the processes reading a big log
         self._last_input = 0.0  # monotonic time of the last key press or click (see `_yield_to_input`)
         self.session = session
         self.controller = controller
@@ -292,6 +294,8 @@ class TcdebugApp(App[int]):
 
     async def on_unmount(self) -> None:
         """However the app ends (quit, a crash, a test), the target does not outlive it."""
+        if self._trace_children is not None:  # the log's reader processes end with the app
+            self._trace_children.close()
         controller = self.controller
         if controller is not None and controller.proc is not None and controller.alive:
             await asyncio.to_thread(controller.close, 2.0)
@@ -310,6 +314,7 @@ class TcdebugApp(App[int]):
     def _read_trace(self, path: str) -> None:
         """Stream a TORCH_TRACE log: batches of events, so the first compile shows at once."""
         from tcdebug.trace import TraceStats, iter_trace_events
+        from tcdebug.trace.worker import events_in_child, use_children
 
         stats = TraceStats()
         batch: list[Event] = []
@@ -319,7 +324,17 @@ class TcdebugApp(App[int]):
         interval = sys.getswitchinterval()
         sys.setswitchinterval(min(interval, 0.001))
         try:
-            for n, event in enumerate(iter_trace_events(path, stats)):
+            # A big log is parsed by child processes (both cores, no GIL shared with the UI);
+            # they end with the app (`on_unmount`).
+            events: Iterable[Event] | None = None
+            if use_children(path):
+                try:
+                    events = self._trace_children = events_in_child(path, stats)
+                except OSError:  # no process could start: this one reads it, as it always did
+                    events = None
+            if events is None:
+                events = iter_trace_events(path, stats, children=False)
+            for n, event in enumerate(events):
                 batch.append(event)
                 if not n % 16:
                     self._yield_to_input()
@@ -331,6 +346,8 @@ class TcdebugApp(App[int]):
             self.notify(f"{path}: reading stopped: {type(exc).__name__}: {exc}", severity="error", timeout=12)
         finally:
             sys.setswitchinterval(interval)
+            if self._trace_children is not None:
+                self._trace_children.close()
         self.post_message(TraceEvents(batch, done=True, stats=stats))
 
     def _yield_to_input(self) -> None:
@@ -781,6 +798,8 @@ class TcdebugApp(App[int]):
         if self._quitting:
             return
         self._quitting = True
+        if self._trace_children is not None:  # the log's reader processes end with the app
+            self._trace_children.close()
         controller = self.controller
         if controller is not None and controller.proc is not None and controller.alive:
             self.notify("stopping the target…", timeout=10)

@@ -17,13 +17,16 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import gc
 import hashlib
 import itertools
 import json
 import os
 import re
+import signal
 import stat
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import asdict, is_dataclass
@@ -107,17 +110,25 @@ def stage_relpath(compile_id: str, stage: Stage) -> str:
 
 
 def write_stage_files(
-    out: Path, compile_id: str, stage: Stage, taken: set[str] | None = None, *, dirs: DirCache | None = None
+    out: Path,
+    compile_id: str,
+    stage: Stage,
+    taken: set[str] | None = None,
+    *,
+    dirs: DirCache | None = None,
+    write: bool = True,
 ) -> None:
     """Write a stage's text (and its kernels) under `out`, setting `stage.file`.
 
     `taken`: kernel files other stages of the compile already use (each kernel gets its own).
-    `dirs`: the folders of `out` opened so far (see `DirCache`), for a dump written in one go."""
+    `dirs`: the folders of `out` opened so far (see `DirCache`), for a dump written in one go.
+    `write=False`: only set the file names (another process writes the files)."""
     if not stage.captured:
         return
     rel = stage_relpath(compile_id, stage)
     # the IR after fusion with its fusion log, as the app shows it
-    write_file(out, rel, full_text(stage), dirs=dirs)
+    if write:
+        write_file(out, rel, full_text(stage), dirs=dirs, fresh=True)
     stage.file = rel
     used = {u.lower() for u in (taken or ())}
     folder = f"{compile_dir(compile_id)}/kernels/{kernel_folder(stage)}"
@@ -129,7 +140,8 @@ def write_stage_files(
             n += 1
             krel = f"{base}~{n}.{ext}"
         used.add(krel.lower())
-        write_file(out, krel, kernel.source, dirs=dirs)
+        if write:
+            write_file(out, krel, kernel.source, dirs=dirs, fresh=True)
         kernel.meta["file"] = krel
 
 
@@ -234,10 +246,38 @@ def _open_child(parent: int, part: str) -> int:
     raise AssertionError("unreachable")
 
 
+def _write_new(dfd: int, name: str, data: bytes, flags: int) -> bool:
+    """Write `name` in `dfd` if no file of that name is there (False: one is, nothing done). A
+    file only this call created and could not finish is removed."""
+    try:
+        fd = os.open(name, flags, 0o644, dir_fd=dfd)
+    except FileExistsError:
+        return False
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+        finally:
+            os.close(fd)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(name, dir_fd=dfd)
+        raise
+    return True
+
+
 def write_file(
-    root: str | os.PathLike[str], rel: str, text: str | bytes, *, dirs: DirCache | None = None
+    root: str | os.PathLike[str],
+    rel: str,
+    text: str | bytes,
+    *,
+    dirs: DirCache | None = None,
+    fresh: bool = False,
 ) -> None:
     """Write `root/rel` whole or not at all: into a fresh file beside it, then renamed over it.
+    `fresh`: a file no index names yet (a stage's): when none is there, it is written in place
+    (2 system calls fewer; created exclusively, so nothing is followed or replaced).
 
     No part of `rel` may be a symlink (a planted one is an error, never followed), and a file
     already there is replaced, never written through (so a hard link elsewhere is untouched).
@@ -248,8 +288,10 @@ def write_file(
         parts = _split_rel(rel)
         dfd = dirs.fd(tuple(parts[:-1])) if dirs is not None else _open_dir(root, parts[:-1], create=True)
         try:
-            tmp = f".{parts[-1][:80]}.{os.getpid()}.{next(_tmp_names)}.tmp"
             flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+            if fresh and _write_new(dfd, parts[-1], data, flags):
+                return
+            tmp = f".{parts[-1][:80]}.{os.getpid()}.{next(_tmp_names)}.tmp"
             fd = os.open(tmp, flags, 0o644, dir_fd=dfd)
             try:
                 try:
@@ -507,11 +549,13 @@ def _why_dict(session: Session, compile_id: str) -> list[dict[str, Any]]:
         return [{"kind": "error", "title": "why", "lines": [f"could not explain: {exc}"]}]
 
 
-def write_why_files(session: Session, out: Path, *, dirs: DirCache | None = None) -> None:
-    """`compiles/F-C/why.md` for every compile."""
+def write_why_files(
+    session: Session, out: Path, *, dirs: DirCache | None = None, compiles: list[Compile] | None = None
+) -> None:
+    """`compiles/F-C/why.md` for every compile (or those of `compiles`)."""
     from tcdebug.why import why_markdown
 
-    for comp in session.compiles.values():
+    for comp in session.compiles.values() if compiles is None else compiles:
         try:
             text = why_markdown(session, comp.compile_id)
         except Exception as exc:  # noqa: BLE001
@@ -543,6 +587,11 @@ def write_dump(session: Session, out: str | os.PathLike[str], *, complete: bool 
         if stage.captured and not (stage.file and _is_file(out_path, stage.file))
     ]
     done = 0
+    index = _write_in_two(out_path, session, pending, complete=complete)
+    if index is not None:  # all written but the index, last as always (see `write_index`)
+        write_file(out_path, "output.txt", session.output_text())
+        write_file(out_path, "session.json", index)
+        return out_path
     with DirCache(out_path) as dirs:
         try:
             for comp, stage in pending:
@@ -558,6 +607,73 @@ def write_dump(session: Session, out: str | os.PathLike[str], *, complete: bool 
             write_provenance(out_path, comp, dirs=dirs)
         write_index(session, out_path, complete=complete, dirs=dirs)
     return out_path
+
+
+PARALLEL_MIN_STAGES = 1000  # below this, a second process costs more than it saves
+
+
+def _write_in_two(
+    out: Path, session: Session, pending: list[tuple[Compile, Stage]], *, complete: bool
+) -> str | None:
+    """Write the dump's files but the index on two cores: a forked child writes every other
+    compile's (stage files, why.md, provenance.json), this process the rest, names the child's
+    stage files as the child does (the same code, without writing) and makes session.json's
+    text, which it returns. Each compile's folder is written by one process only. None (nothing
+    done) where that cannot be: few stages, one core, no fork, threads running (forking them is
+    unsafe), or an error in either process: the caller then writes them all itself, as it
+    always did."""
+    if (
+        len(pending) < PARALLEL_MIN_STAGES
+        or (os.cpu_count() or 1) < 2
+        or not hasattr(os, "fork")
+        or threading.active_count() > 1
+    ):
+        return None
+    order = {cid: n for n, cid in enumerate(session.compiles)}
+    mine = [(comp, stage) for comp, stage in pending if order[comp.compile_id] % 2 == 0]
+    theirs = [(comp, stage) for comp, stage in pending if order[comp.compile_id] % 2 == 1]
+    my_compiles = [comp for cid, comp in session.compiles.items() if order[cid] % 2 == 0]
+    their_compiles = [comp for cid, comp in session.compiles.items() if order[cid] % 2 == 1]
+    pid = os.fork()
+    if pid == 0:  # the child: its share, then out without running any of the parent's exit code
+        code = 1
+        try:
+            gc.disable()  # a collection would write to every object's page: copies of them all
+            with DirCache(out) as dirs:
+                for comp, stage in theirs:
+                    write_stage_files(out, comp.compile_id, stage, _kernel_files(comp, but=stage), dirs=dirs)
+                write_why_files(session, out, dirs=dirs, compiles=their_compiles)
+                for comp in their_compiles:
+                    write_provenance(out, comp, dirs=dirs)
+            code = 0
+        finally:
+            os._exit(code)
+    index: str | None = None
+    names = [(stage, stage.file, [k.meta.get("file") for k in stage.kernels]) for _, stage in pending]
+    try:
+        with DirCache(out) as dirs:
+            for comp, stage in mine:
+                write_stage_files(out, comp.compile_id, stage, _kernel_files(comp, but=stage), dirs=dirs)
+            for comp, stage in theirs:
+                write_stage_files(out, comp.compile_id, stage, _kernel_files(comp, but=stage), write=False)
+            write_why_files(session, out, dirs=dirs, compiles=my_compiles)
+            for comp in my_compiles:
+                write_provenance(out, comp, dirs=dirs)
+        index = index_json(session_index(session, complete=complete))
+    except DumpError:
+        os.kill(pid, signal.SIGKILL)
+    finally:
+        _, status = os.waitpid(pid, 0)
+    if index is not None and os.waitstatus_to_exitcode(status) == 0:
+        return index
+    for stage, file, kernel_files in names:  # as they were: the caller names them afresh
+        stage.file = file
+        for kernel, kernel_file in zip(stage.kernels, kernel_files, strict=True):
+            if kernel_file is None:
+                kernel.meta.pop("file", None)
+            else:
+                kernel.meta["file"] = kernel_file
+    return None
 
 
 def _try_write_index(session: Session, out: Path, *, complete: bool) -> None:

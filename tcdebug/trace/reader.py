@@ -25,6 +25,7 @@ import json
 import os
 import re
 import stat
+import threading
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -203,10 +204,33 @@ def _read_payload(path: str, offset: int, length: int) -> str:
     limit = max_file_bytes()
     if length > limit:
         return f"not readable: the payload is {length} bytes, more than the {limit} allowed (TCDEBUG_MAX_FILE_BYTES)"
-    with open(path, "rb") as f:
-        f.seek(offset)
-        data = f.read(length)
-    return decode_payload(data)
+    fd = _log_fd(path)
+    chunks = []
+    while length > 0:  # one pread: a dump reads thousands of payloads (was 7 calls to the OS each)
+        chunk = os.pread(fd, length, offset)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        offset += len(chunk)
+        length -= len(chunk)
+    return decode_payload(b"".join(chunks))
+
+
+_LOG_FDS: dict[str, int] = {}  # logs whose payloads were read back, kept open (the app reads on)
+_LOG_FDS_MAX = 64
+_LOG_FDS_LOCK = threading.Lock()
+
+
+def _log_fd(path: str) -> int:
+    """A descriptor of the log at `path`, opened once (the payloads read back are of the file
+    as it was read, even if it is replaced later)."""
+    with _LOG_FDS_LOCK:
+        fd = _LOG_FDS.get(path)
+        if fd is None:
+            while len(_LOG_FDS) >= _LOG_FDS_MAX:
+                os.close(_LOG_FDS.pop(next(iter(_LOG_FDS))))
+            fd = _LOG_FDS[path] = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        return fd
 
 
 def decode_payload_lines(lines: list[bytes]) -> str:
@@ -244,6 +268,8 @@ class Record:
     line_counts: int = 0  # payload lines matching the counting rule (guards)
     pid: int = 0  # the writing process (the glog prefix); two runs appended to one log differ
     md5_ok: bool = True  # False: the payload does not match the envelope's md5 (kept, flagged)
+    # a chromium event's payload already parsed (ph, name, ts, tid), by a child reader; payload None
+    chromium: dict[str, Any] | None = None
 
     @property
     def name(self) -> str:
@@ -314,19 +340,36 @@ def event_key(envelope: dict[str, Any]) -> str | None:
     return None
 
 
-def read_records(path: str | Path, stats: TraceStats | None = None) -> Iterator[Record]:
-    """Every well-formed record of the log at `path`, in file order, read as a stream."""
+def read_records(
+    path: str | Path,
+    stats: TraceStats | None = None,
+    *,
+    span: tuple[int, int] | None = None,
+    intern: dict[int, str] | None = None,
+) -> Iterator[Record]:
+    """Every well-formed record of the log at `path`, in file order, read as a stream.
+
+    `span`: only the bytes [start, end), which must start and end at the start of a line that is
+    not a payload line (see `split_point`); records then number their lines from the span's
+    start, and a span that ends before the file does is not truncated. `intern`: the table of
+    interned strings to fill (`str` records); with a span that starts after 0, stack frames whose
+    string is not in it keep their index, for the caller to resolve from the spans before."""
     stats = stats if stats is not None else TraceStats()
     path_str = str(Path(path).resolve())
-    intern: dict[int, str] = {}
+    start, end = span if span is not None else (0, -1)
+    intern = intern if intern is not None else {}
+    unresolved = None if start == 0 else ...
     pending: _Pending | None = None
     skipping = False  # dropping the payload lines of a record that was skipped
     orphan_run = False
-    offset = 0
+    offset = start
     last_line_complete = True
     with _open_log(path_str) as f:
+        if start:
+            f.seek(start)
+        at_eof = end < 0 or end >= os.fstat(f.fileno()).st_size  # the span ends where the file does
         lineno = 0
-        for raw, size in _lines(f, max_line_bytes()):
+        for raw, size in _lines(f, max_line_bytes(), -1 if end < 0 else end - start):
             offset += size
             if isinstance(raw, PayloadRun):
                 lineno += raw.lines
@@ -383,7 +426,7 @@ def read_records(path: str | Path, stats: TraceStats | None = None) -> Iterator[
                 )
                 if key == "link":
                     stats.links += 1
-                _resolve_interned(record, intern)
+                _resolve_interned(record, intern, unresolved)
             except Exception:  # anything else wrong with this one record: skip it, counted
                 stats.failed += 1
                 skipping = True
@@ -396,7 +439,7 @@ def read_records(path: str | Path, stats: TraceStats | None = None) -> Iterator[
             keep = key in EAGER_PAYLOADS or (key == "artifact" and record.name in EAGER_ARTIFACTS)
             pending = _Pending(path_str, record, str(expect), offset, keep, key == "dynamo_cpp_guards_str")
     if pending is not None:
-        done = _finish(pending, stats, at_eof=True)
+        done = _finish(pending, stats, at_eof=at_eof)
         if done is not None:
             yield done
 
@@ -442,7 +485,35 @@ class PayloadRun:
 _RUN_END_RE = re.compile(rb"\n(?!\t)")  # the newline ending the last line of a run of payload lines
 
 
-def _lines(f: Any, cap: int) -> Iterator[tuple[bytes | PayloadRun | None, int]]:
+def split_point(path: str | Path, near: int) -> int | None:
+    """The offset of the first line at or after `near` that starts a record (a line after a
+    newline, not a payload line), where a log can be cut in two and read in parts; None if none."""
+    with _open_log(str(path)) as f:
+        size = os.fstat(f.fileno()).st_size
+        if near <= 0 or near >= size:
+            return None
+        f.seek(near - 1)
+        pos = near - 1
+        tail = b""
+        while True:
+            chunk = f.read(CHUNK_BYTES)
+            if not chunk:
+                return None
+            data = tail + chunk
+            base = pos - len(tail)
+            at = 0
+            while True:
+                nl = data.find(b"\n", at)
+                if nl < 0 or nl + 1 >= len(data):
+                    break
+                if data[nl + 1] != 9:  # not a tab
+                    return base + nl + 1
+                at = nl + 1
+            pos += len(chunk)
+            tail = data[-1:]
+
+
+def _lines(f: Any, cap: int, limit: int = -1) -> Iterator[tuple[bytes | PayloadRun | None, int]]:
     """(line without its newline, its size with it) for each line of `f`, read in chunks; (None,
     size) for a line over `cap` bytes, dropped as it streams by: memory stays bounded by `cap`
     plus a chunk. Complete payload lines inside one chunk come as one `PayloadRun` (size: all of
@@ -451,7 +522,11 @@ def _lines(f: Any, cap: int) -> Iterator[tuple[bytes | PayloadRun | None, int]]:
     held = 0  # bytes in `partial`
     dropped = -1  # >= 0: bytes of the over-long line being dropped
     while True:
-        chunk = f.read(CHUNK_BYTES)
+        if limit < 0:
+            chunk = f.read(CHUNK_BYTES)
+        else:
+            chunk = f.read(min(CHUNK_BYTES, limit))
+            limit -= len(chunk)
         if not chunk:
             break
         pos = 0
@@ -581,7 +656,7 @@ def _intern(value: Any, table: dict[int, str], stats: TraceStats) -> None:
         stats.malformed += 1
 
 
-def _resolve_interned(record: Record, table: dict[int, str]) -> None:
+def _resolve_interned(record: Record, table: dict[int, str], unresolved: Any = None) -> None:
     """Stack frames name their file by an interned index; put the string back."""
     stacks = []
     if isinstance(record.meta, dict) and isinstance(record.meta.get("stack"), list):
@@ -591,7 +666,9 @@ def _resolve_interned(record: Record, table: dict[int, str]) -> None:
     for stack in stacks:
         for frame in stack:
             if isinstance(frame, dict) and isinstance(frame.get("filename"), int):
-                frame["filename"] = table.get(frame["filename"], f"<interned {frame['filename']}>")
+                name = table.get(frame["filename"], unresolved)
+                if name is not ...:  # `...`: left for the spans before (see `read_records`)
+                    frame["filename"] = name if name is not None else f"<interned {frame['filename']}>"
 
 
 def _add_payload_line(p: _Pending, raw: bytes, end: int) -> None:

@@ -12,6 +12,7 @@ form compiles `-/-`, `-/-#2`, ... as tlparse lists them under `[-/-]`.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -213,7 +214,10 @@ class TraceConverter:
     # ----- compile keys --------------------------------------------------------------
     def compile_key(self, record: Record) -> str | None:
         """The session key of the compile `record` belongs to (None: a global record)."""
-        cid = record.compile_id
+        return self._key(record, record.compile_id)
+
+    def _key(self, record: Record, cid: str | None) -> str | None:
+        """`compile_key`, given `record.compile_id` (chromium events compute it once)."""
         if cid is None:
             return None
         base = with_attempt(cid, record.attempt)
@@ -283,9 +287,11 @@ class TraceConverter:
 
     def _chromium(self, record: Record) -> CompileTimes | None:
         """A chromium event: a `compile_times` event when it ends a compile's outermost phase."""
-        if record.compile_id is None:
+        cid = record.compile_id
+        if cid is None:
             return None
-        done = self.phases.feed(parse_event(record.payload), self.compile_key(record))
+        event = record.chromium if record.chromium is not None else parse_event(record.payload)
+        done = self.phases.feed(event, self._key(record, cid))
         if done is not None and done in self.compiles:
             return CompileTimes(compile_id=done, times=self.phases.times(done))
         return None
@@ -310,7 +316,7 @@ class TraceConverter:
             ev = self._stage(cid, st, "guards", record, meta={"guard_count": record.line_counts})
             ref = record.ref
             if ref is not None:  # as the live capture shows it: without the leading blank line
-                ev.loader = lambda: ref.read().lstrip("\n")
+                ev.loader = functools.partial(_read_guards, ref)
             yield ev
         elif key == "compilation_metrics":
             yield from self._metrics(cid, st, record)
@@ -626,6 +632,11 @@ class TraceConverter:
 
 
 # ----- payload parsing ---------------------------------------------------------------
+def _read_guards(ref: PayloadRef) -> str:
+    """The guards stage's text (a module-level loader: events cross to the UI process pickled)."""
+    return ref.read().lstrip("\n")
+
+
 def _is_torch_file(filename: str) -> bool:
     return "/torch/" in filename.replace("\\", "/") or filename.startswith("<")
 
@@ -678,11 +689,21 @@ def _metrics_dict(md: Any) -> dict[str, Any]:
 
 
 # ----- public API ----------------------------------------------------------------------
-def iter_trace_events(path: str | Path, stats: TraceStats | None = None) -> Iterator[Event]:
-    """Session events for the log at `path`, produced while it streams (see `apply_event`)."""
+def iter_trace_events(
+    path: str | Path, stats: TraceStats | None = None, *, children: bool | None = None
+) -> Iterator[Event]:
+    """Session events for the log at `path`, produced while it streams (see `apply_event`).
+
+    `children`: read the records in a child process, while this one converts them (default:
+    for big logs, see `tcdebug.trace.worker.use_children`); the events are the same."""
+    from tcdebug.trace import worker
+
     stats = stats if stats is not None else TraceStats()
     converter = TraceConverter(stats)
-    yield from converter.events(read_records(path, stats))
+    if children is None:
+        children = worker.use_children(path)
+    records = worker.records_in_children(path, stats) if children else read_records(path, stats)
+    yield from converter.events(records)
 
 
 def apply_event(session: Session, ev: Event) -> Change:

@@ -1,0 +1,287 @@
+"""A big log is read on both cores (tcdebug.trace.worker): this process reads its first part
+while a child reads the rest, and in the app a child converts the records. The session must
+be exactly the one the serial reader gives, wherever the log is cut, and every child must end
+with tcdebug."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+from tcdebug.dump import index_json, session_index
+from tcdebug.session import Session
+from tcdebug.trace import TraceStats, load_log, worker
+from tcdebug.trace.reader import read_records, split_point
+from tcdebug.trace.to_session import iter_trace_events
+
+TRACES = ROOT / "tests" / "data" / "traces"
+LOGS = sorted(TRACES.rglob("*.log"))
+PREFIX = "V1123 10:42:56.562000 5420 torch/x.py:1] "
+
+
+def snapshot(session: Session) -> tuple[str, list[str], dict[str, int] | None]:
+    return index_json(session_index(session)), list(session.notes), session.trace_stats
+
+
+def load(path: Path, children: bool, monkeypatch: pytest.MonkeyPatch) -> Session:
+    monkeypatch.setenv(worker.CHILDREN_ENV, "1" if children else "0")
+    return load_log(path)
+
+
+@pytest.mark.parametrize("log", LOGS, ids=lambda p: p.parent.name)
+def test_children_give_the_serial_session(log: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    serial = snapshot(load(log, False, monkeypatch))
+    assert snapshot(load(log, True, monkeypatch)) == serial
+
+
+@pytest.mark.parametrize("share", [0.05, 0.5, 0.95])
+def test_wherever_the_log_is_cut(share: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = next((TRACES / "graph_breaks").glob("*.log"))
+    monkeypatch.setattr(worker, "FIRST_PART", share)
+    serial = snapshot(load(log, False, monkeypatch))
+    assert snapshot(load(log, True, monkeypatch)) == serial
+
+
+def test_a_child_started_beside_threads_is_spawned_not_forked(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    log = next((TRACES / "graph_breaks").glob("*.log"))
+    serial = snapshot(load(log, False, monkeypatch))
+    forks: list[int] = []
+    real_fork = os.fork
+    monkeypatch.setattr(os, "fork", lambda: forks.append(1) or real_fork())
+    release = threading.Event()
+    thread = threading.Thread(target=release.wait)
+    thread.start()
+    try:
+        assert snapshot(load(log, True, monkeypatch)) == serial
+    finally:
+        release.set()
+        thread.join()
+    assert forks == []  # forking a process with threads is unsafe: `python -m tcdebug.trace.worker`
+
+
+def record(envelope: dict, lines: list[bytes] | None = None, md5: str | None = None) -> bytes:
+    if lines is not None:
+        envelope["has_payload"] = md5 or hashlib.md5(b"\n".join(lines)).hexdigest()
+    head = (PREFIX + json.dumps(envelope) + "\n").encode()
+    return head + b"".join(b"\t" + line + b"\n" for line in lines or [])
+
+
+def test_a_cut_keeps_interned_names_line_numbers_md5_flags_and_truncation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    frame = {"frame_id": 0, "frame_compile_id": 0}
+    stack = [{"line": 3, "name": "f", "filename": 1}, {"line": 4, "name": "g", "filename": 2}]
+    first = record({"str": ["/user/model.py", 1]}) + record({"dynamo_start": {"stack": stack}, **frame})
+    second = (
+        record({"str": ["/user/late.py", 2]})
+        + record({"dynamo_output_graph": {}, **frame}, [b"graph"], md5="0" * 32)  # a wrong md5
+        + record({"dynamo_start": {"stack": stack}, "frame_id": 1, "frame_compile_id": 0})
+        + record({"inductor_output_code": {}, **frame}, [b"code", b"more"])[:-8]  # truncated
+    )
+    log = tmp_path / "cut.log"
+    log.write_bytes(first + b"\n" * 3 + second)
+    cut = split_point(log, len(first) + 1)
+    assert cut == len(first) + 1  # a blank line starts no payload: the log can be cut there
+    monkeypatch.setattr(worker, "FIRST_PART", cut / log.stat().st_size)
+
+    def records(children: bool) -> tuple[list[tuple], dict[str, int]]:
+        stats = TraceStats()
+        source = worker.records_in_children(log, stats) if children else read_records(log, stats)
+        rows = [
+            (r.lineno, r.key, r.envelope, r.md5_ok, r.ref and (r.ref.offset, r.ref.length)) for r in source
+        ]
+        return rows, stats.as_dict()
+
+    rows, stats = records(True)
+    assert (rows, stats) == records(False)
+    assert rows[0][2]["dynamo_start"]["stack"][0]["filename"] == "/user/model.py"
+    later = rows[-1][2]["dynamo_start"]["stack"]  # interned before the cut and after it
+    assert [f["filename"] for f in later] == ["/user/model.py", "/user/late.py"]
+    assert [r[3] for r in rows].count(False) == 1 and stats["truncated"] == 1
+    assert snapshot(load(log, True, monkeypatch)) == snapshot(load(log, False, monkeypatch))
+
+
+def test_an_unreadable_log_is_one_line_before_any_child_starts(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="not a regular file"):
+        list(worker.records_in_children(tmp_path, TraceStats()))
+    with pytest.raises(FileNotFoundError):
+        worker.events_in_child(tmp_path / "missing.log", TraceStats())
+
+
+def test_events_from_a_child_are_the_serial_events() -> None:
+    log = next((TRACES / "graph_breaks").glob("*.log"))
+    serial_stats, child_stats = TraceStats(), TraceStats()
+    serial = list(iter_trace_events(log, serial_stats, children=False))
+    from_child = list(worker.events_in_child(log, child_stats))
+    assert [shown(e) for e in from_child] == [shown(e) for e in serial]
+    assert child_stats == serial_stats
+
+
+def shown(event: object) -> tuple[type, dict]:
+    """An event's fields, its loader and lazy kernels replaced by the text they give."""
+    fields = dict(vars(event))
+    if fields.get("loader") is not None:
+        fields["loader"] = fields["loader"]()
+    if fields.get("lazy_kernels") is not None:
+        fields["lazy_kernels"] = [(k.name, k.source) for k in fields["lazy_kernels"]]
+    return type(event), fields
+
+
+def test_a_child_that_dies_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    log = next((TRACES / "graph_breaks").glob("*.log"))
+    stream = worker.events_in_child(log, TraceStats())
+    stream.proc.kill()
+    with pytest.raises(OSError, match="the log reader process ended unexpectedly"):
+        list(stream)
+    assert stream.proc.returncode is not None
+
+
+def _processes_reading(path: Path) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cmdline = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"tcdebug.trace.worker" in cmdline and str(path).encode() in cmdline:
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="lists processes through /proc")
+async def test_the_app_reads_a_big_log_in_children_that_end_when_it_quits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tcdebug.screens.app import TcdebugApp
+    from tcdebug.trace import new_trace_session
+
+    seed = next((TRACES / "graph_breaks").glob("*.log")).read_bytes()
+    log = tmp_path / "big.log"
+    log.write_bytes(seed * 60)  # ~80 MB: seconds of reading, still going when the app quits
+    monkeypatch.setenv(worker.CHILDREN_ENV, "1")
+    app = TcdebugApp(new_trace_session(log), read_only=True, stream_trace=str(log))
+    async with app.run_test(size=(100, 30)) as pilot:
+        deadline = time.monotonic() + 30
+        while len(_processes_reading(log)) < 2 and time.monotonic() < deadline:
+            await pilot.pause(0.02)
+        children = _processes_reading(log)
+        assert len(children) == 2  # the converter, and the reader of the log's second part
+        assert app.session.extra.get("recorded_state")  # still reading
+        await pilot.press("q")
+    deadline = time.monotonic() + 2  # far sooner than the children would finish reading
+    while _processes_reading(log) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert _processes_reading(log) == []
+    for pid in children:
+        assert (
+            not Path(f"/proc/{pid}").exists()
+            or b"Z" in Path(f"/proc/{pid}/stat").read_bytes().split(b")")[1][:3]
+        )
+    assert os.path.exists(log)
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("trace", ["graph_breaks", "mlp_provenance"])
+def test_a_dump_written_by_two_processes_is_the_serial_dump(
+    trace: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tcdebug import dump
+
+    log = next((TRACES / trace).glob("*.log"))
+    dump.write_dump(load(log, False, monkeypatch), tmp_path / "serial")
+    session = load(log, True, monkeypatch)
+    forks = []
+    real_fork = os.fork
+    monkeypatch.setattr(dump.os, "fork", lambda: forks.append(1) or real_fork())
+    monkeypatch.setattr(dump, "PARALLEL_MIN_STAGES", 1)
+    dump.write_dump(session, tmp_path / "two")
+    assert forks == [1]
+    tree = _tree(tmp_path / "two")
+    assert tree == _tree(tmp_path / "serial")
+    assert any(name.endswith("why.md") for name in tree)
+    if trace == "mlp_provenance":
+        assert any(name.endswith("provenance.json") for name in tree)
+
+
+def _children_of(pid: int) -> list[int]:
+    try:
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != b"Z"
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="lists processes through /proc")
+def test_ctrl_c_ends_open_dump_and_its_reader_child(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    seed = next((TRACES / "graph_breaks").glob("*.log")).read_bytes()
+    log = tmp_path / "big.log"
+    log.write_bytes(seed * 60)
+    env = {**os.environ, worker.CHILDREN_ENV: "1"}
+    cmd = [sys.executable, "-m", "tcdebug", "open", str(log), "--dump", str(tmp_path / "out")]
+    proc = subprocess.Popen(cmd, env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 30
+    while not _children_of(proc.pid) and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.01)
+    children = _children_of(proc.pid)
+    assert children, "no reader child started"
+    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C in a terminal: the whole foreground group
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and err.decode().strip().splitlines()[-1] == "tcdebug: interrupted"
+    deadline = time.monotonic() + 5
+    while any(_running(c) for c in children) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not any(_running(c) for c in children)
+
+
+def test_a_fresh_stage_file_is_written_in_place_and_never_through_a_link(tmp_path: Path) -> None:
+    from tcdebug.dump import DumpError, write_file
+
+    write_file(tmp_path, "a/new.py", "new", fresh=True)
+    assert (tmp_path / "a" / "new.py").read_text() == "new"
+    outside = tmp_path / "outside.txt"
+    outside.write_text("theirs")
+    os.link(outside, tmp_path / "a" / "linked.py")
+    write_file(tmp_path, "a/linked.py", "ours", fresh=True)  # there already: replaced, not written into
+    assert outside.read_text() == "theirs" and (tmp_path / "a" / "linked.py").read_text() == "ours"
+    (tmp_path / "a" / "sym.py").symlink_to(outside)
+    write_file(tmp_path, "a/sym.py", "ours", fresh=True)  # the link is replaced, never followed
+    assert outside.read_text() == "theirs" and not (tmp_path / "a" / "sym.py").is_symlink()
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    with pytest.raises(DumpError):
+        write_file(tmp_path, "b/x.py", "ours", fresh=True)
+    assert not (tmp_path / "a" / "x.py").exists()
+
+
+def test_without_a_temporary_file_one_process_reads_it_all(monkeypatch: pytest.MonkeyPatch) -> None:
+    log = next((TRACES / "graph_breaks").glob("*.log"))
+    serial = snapshot(load(log, False, monkeypatch))
+
+    def no_room() -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(worker.tempfile, "TemporaryFile", no_room)
+    monkeypatch.setattr(worker, "ChildStream", None)  # never reached
+    assert snapshot(load(log, True, monkeypatch)) == serial

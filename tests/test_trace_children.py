@@ -238,7 +238,7 @@ def test_ctrl_c_ends_open_dump_and_its_reader_child(tmp_path: Path) -> None:
 
     seed = next((TRACES / "graph_breaks").glob("*.log")).read_bytes()
     log = tmp_path / "big.log"
-    log.write_bytes(seed * 60)
+    log.write_bytes(seed * 200)  # ~260 MB: still reading when Ctrl-C comes, even on a fast machine
     env = {**os.environ, worker.CHILDREN_ENV: "1"}
     cmd = [sys.executable, "-m", "tcdebug", "open", str(log), "--dump", str(tmp_path / "out")]
     proc = subprocess.Popen(cmd, env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

@@ -34,7 +34,7 @@ async_compile = AsyncCompile()
 empty_strided_p2p = torch._C._distributed_c10d._SymmetricMemory.empty_strided_p2p
 
 
-# kernel path: /tmp/torchinductor_root/tmp0muscann/ai/caiul5dgpby3a4rbydo3rndbjkbnpwdtggvwmbikwixv6nqowj6h.py
+# kernel path: /tmp/torchinductor_root/tmpvhhqq846/ai/caiul5dgpby3a4rbydo3rndbjkbnpwdtggvwmbikwixv6nqowj6h.py
 # Topologically Sorted Source Nodes: [layer_norm], Original ATen: [aten.native_layer_norm]
 # Source node to ATen node mapping:
 #   layer_norm => add, add_1, mul, mul_1, rsqrt, sub, var_mean
@@ -118,7 +118,7 @@ def triton_per_fused_native_layer_norm_0(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2,
 ''', device_str='cuda')
 
 
-# kernel path: /tmp/torchinductor_root/tmp0muscann/a7/ca7tem6lab3i5n57dt4hxkvtwn5f46emh5megphbvswoivvmpyae.py
+# kernel path: /tmp/torchinductor_root/tmpvhhqq846/a7/ca7tem6lab3i5n57dt4hxkvtwn5f46emh5megphbvswoivvmpyae.py
 # Topologically Sorted Source Nodes: [, linear, split, view, q_1, matmul], Original ATen: [aten.addmm, aten.view, aten.split, aten.transpose, aten.clone]
 # Source node to ATen node mapping:
 #    => add_tensor_1
@@ -171,7 +171,7 @@ def triton_poi_fused_addmm_clone_split_transpose_view_1(in_ptr0, in_ptr1, out_pt
 ''', device_str='cuda')
 
 
-# kernel path: /tmp/torchinductor_root/tmp0muscann/v3/cv3su5mubow6255cdgn6fmbonhurh4cggnpol7pqx56wpj4hmbf2.py
+# kernel path: /tmp/torchinductor_root/tmpvhhqq846/v3/cv3su5mubow6255cdgn6fmbonhurh4cggnpol7pqx56wpj4hmbf2.py
 # Topologically Sorted Source Nodes: [, linear, split, view_1, k_1, transpose_3, matmul], Original ATen: [aten.addmm, aten.view, aten.split, aten.transpose, aten.clone]
 # Source node to ATen node mapping:
 #    => add_tensor_1
@@ -229,7 +229,7 @@ def triton_poi_fused_addmm_clone_split_transpose_view_2(in_ptr0, in_ptr1, out_pt
 ''', device_str='cuda')
 
 
-# kernel path: /tmp/torchinductor_root/tmp0muscann/5e/c5eonwnms74zc6nf46g2p32wtok7qonx4qncstnl73dppitg5g4t.py
+# kernel path: /tmp/torchinductor_root/tmpvhhqq846/5e/c5eonwnms74zc6nf46g2p32wtok7qonx4qncstnl73dppitg5g4t.py
 # Topologically Sorted Source Nodes: [ones, triu, bool_1], Original ATen: [aten.ones, aten.triu, aten._to_copy]
 # Source node to ATen node mapping:
 #   bool_1 => convert_element_type
@@ -282,7 +282,7 @@ def triton_poi_fused__to_copy_ones_triu_3(out_ptr0, xnumel, XBLOCK : tl.constexp
 ''', device_str='cuda')
 
 
-# kernel path: /tmp/torchinductor_root/tmp0muscann/km/ckmfwzwuj4qvlp7arntr5ij7pcjthgitqaakezpwr5m4ebfunvje.py
+# kernel path: /tmp/torchinductor_root/tmpvhhqq846/km/ckmfwzwuj4qvlp7arntr5ij7pcjthgitqaakezpwr5m4ebfunvje.py
 # Topologically Sorted Source Nodes: [matmul, att, masked_fill, , att_1], Original ATen: [aten.view, aten.div, aten.masked_fill, prims.prepare_softmax_online, aten.sub, aten.exp, aten._softmax]
 # Source node to ATen node mapping:
 #    => exp_default, prepare_softmax_online_default, sub_tensor
@@ -360,7 +360,7 @@ def triton_per_fused__softmax_div_exp_masked_fill_prepare_softmax_online_sub_vie
 ''', device_str='cuda')
 
 
-# kernel path: /tmp/torchinductor_root/tmp0muscann/h6/ch6776hqxey324ktvizifx4pgd7ixnfmpvxbrx4apvobyaa5layt.py
+# kernel path: /tmp/torchinductor_root/tmpvhhqq846/h6/ch6776hqxey324ktvizifx4pgd7ixnfmpvxbrx4apvobyaa5layt.py
 # Topologically Sorted Source Nodes: [, linear, split, view_2, v_1, matmul_1], Original ATen: [aten.addmm, aten.view, aten.split, aten.transpose, aten.clone]
 # Source node to ATen node mapping:
 #    => add_tensor_1
@@ -413,7 +413,7 @@ def triton_poi_fused_addmm_clone_split_transpose_view_5(in_ptr0, in_ptr1, out_pt
 ''', device_str='cuda')
 
 
-# kernel path: /tmp/torchinductor_root/tmp0muscann/ap/cap5pv4d45hfn226u6ijmtac7wd555gzzor5g6q3fs2ocygaz7mt.py
+# kernel path: /tmp/torchinductor_root/tmpvhhqq846/ap/cap5pv4d45hfn226u6ijmtac7wd555gzzor5g6q3fs2ocygaz7mt.py
 # Topologically Sorted Source Nodes: [matmul_1, transpose_4, y], Original ATen: [aten.view, aten.transpose, aten.clone]
 # Source node to ATen node mapping:
 #   matmul_1 => view_10
@@ -457,7 +457,7 @@ def triton_poi_fused_clone_transpose_view_6(in_ptr0, out_ptr0, xnumel, XBLOCK : 
 ''', device_str='cuda')
 
 
-# kernel path: /tmp/torchinductor_root/tmp0muscann/nx/cnx4wnmxt3dzlz7ybhn5kf6p3wx4onmtmheysj2asqunkw7cedos.py
+# kernel path: /tmp/torchinductor_root/tmpvhhqq846/nx/cnx4wnmxt3dzlz7ybhn5kf6p3wx4onmtmheysj2asqunkw7cedos.py
 # Topologically Sorted Source Nodes: [linear_1, x, layer_norm_1], Original ATen: [aten.view, aten.add, aten.native_layer_norm]
 # Source node to ATen node mapping:
 #   layer_norm_1 => add_3, add_4, mul_2, mul_3, rsqrt_1, sub_3, var_mean_1
@@ -548,7 +548,7 @@ def triton_per_fused_add_native_layer_norm_view_7(in_out_ptr0, in_ptr0, in_ptr1,
 ''', device_str='cuda')
 
 
-# kernel path: /tmp/torchinductor_root/tmp0muscann/br/cbrmhg6pqlxczru3w4mn54kdby3dth4hw7kgb6v7pmm4jhkwxqqd.py
+# kernel path: /tmp/torchinductor_root/tmpvhhqq846/br/cbrmhg6pqlxczru3w4mn54kdby3dth4hw7kgb6v7pmm4jhkwxqqd.py
 # Topologically Sorted Source Nodes: [input_1, input_2], Original ATen: [aten.view, aten.gelu]
 # Source node to ATen node mapping:
 #   input_1 => view_15
@@ -598,7 +598,7 @@ def triton_poi_fused_gelu_view_8(in_ptr0, out_ptr0, xnumel, XBLOCK : tl.constexp
 ''', device_str='cuda')
 
 
-# kernel path: /tmp/torchinductor_root/tmp0muscann/2p/c2pfjdfb7nizxqit2t3kt2j2a56jwfqnchegfv3nxqaiagmjquwx.py
+# kernel path: /tmp/torchinductor_root/tmpvhhqq846/2p/c2pfjdfb7nizxqit2t3kt2j2a56jwfqnchegfv3nxqaiagmjquwx.py
 # Topologically Sorted Source Nodes: [linear_1, x, , input_3, add_1], Original ATen: [aten.view, aten.add, aten.addmm]
 # Source node to ATen node mapping:
 #    => add_tensor

@@ -34,7 +34,7 @@ async_compile = AsyncCompile()
 empty_strided_p2p = torch._C._distributed_c10d._SymmetricMemory.empty_strided_p2p
 
 
-# kernel path: /tmp/torchinductor_root/tmpml9m2z63/t7/ct7qeecgvq7d7c2m3vzrjigyvd63c4a2danux5q2flovkx33kdtz.py
+# kernel path: /tmp/torchinductor_root/tmp65n3o9pi/t7/ct7qeecgvq7d7c2m3vzrjigyvd63c4a2danux5q2flovkx33kdtz.py
 # Topologically Sorted Source Nodes: [sum_1], Original ATen: [aten.sum]
 # Source node to ATen node mapping:
 #   sum_1 => sum_1
@@ -83,7 +83,7 @@ def triton_per_fused_sum_0(in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK : tl.cons
 ''', device_str='cuda')
 
 
-# kernel path: /tmp/torchinductor_root/tmpml9m2z63/dk/cdkld7bpw7slinfskjbnrbd4ohojchxmnh22z5352zj4imji74ss.py
+# kernel path: /tmp/torchinductor_root/tmp65n3o9pi/dk/cdkld7bpw7slinfskjbnrbd4ohojchxmnh22z5352zj4imji74ss.py
 # Topologically Sorted Source Nodes: [le, scalar_tensor, where, sum_2], Original ATen: [aten.threshold_backward, aten.sum]
 # Source node to ATen node mapping:
 #   le => le

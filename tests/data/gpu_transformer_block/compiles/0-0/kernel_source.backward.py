@@ -34,7 +34,7 @@ async_compile = AsyncCompile()
 empty_strided_p2p = torch._C._distributed_c10d._SymmetricMemory.empty_strided_p2p
 
 
-# kernel path: /tmp/torchinductor_root/tmp4vv4xws5/6c/c6cvyeaxtz4va3wzuc7iwmz3dm6tzwcx6t2vyyywnrgv6sascgww.py
+# kernel path: /tmp/torchinductor_root/tmpkl38yb5s/6c/c6cvyeaxtz4va3wzuc7iwmz3dm6tzwcx6t2vyyywnrgv6sascgww.py
 # Topologically Sorted Source Nodes: [view_18, sum_2], Original ATen: [aten.view, aten.sum]
 # Source node to ATen node mapping:
 #   sum_2 => sum_2
@@ -85,7 +85,7 @@ def triton_per_fused_sum_view_0(in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK : tl
 ''', device_str='cuda')
 
 
-# kernel path: /tmp/torchinductor_root/tmp4vv4xws5/h5/ch5462zd5caozevomve6f7pg7gltrfygyqveogkbxadgbtqldfjq.py
+# kernel path: /tmp/torchinductor_root/tmpkl38yb5s/h5/ch5462zd5caozevomve6f7pg7gltrfygyqveogkbxadgbtqldfjq.py
 # Topologically Sorted Source Nodes: [view_20, input_1, input_2, mul_8, mul_9, mul_10, exp_1, mul_11, mul_12, add_8, mul_13], Original ATen: [aten.view, aten.gelu, aten.gelu_backward]
 # Source node to ATen node mapping:
 #   add_8 => add_8
@@ -161,7 +161,7 @@ def triton_poi_fused_gelu_gelu_backward_view_1(in_out_ptr0, in_ptr0, xnumel, XBL
 ''', device_str='cuda')
 
 
-# kernel path: /tmp/torchinductor_root/tmp4vv4xws5/it/citev6a5d3y4m4rjvfrrvgd2oyelqsiy3gbwiko6itxu3m6fashg.py
+# kernel path: /tmp/torchinductor_root/tmpkl38yb5s/it/citev6a5d3y4m4rjvfrrvgd2oyelqsiy3gbwiko6itxu3m6fashg.py
 # Topologically Sorted Source Nodes: [view_20, input_1, input_2, mul_8, mul_9, mul_10, exp_1, mul_11, mul_12, add_8, mul_13, view_21, sum_3], Original ATen: [aten.view, aten.gelu, aten.gelu_backward, aten.sum]
 # Source node to ATen node mapping:
 #   add_8 => add_8
@@ -236,7 +236,7 @@ def triton_per_fused_gelu_gelu_backward_sum_view_2(in_ptr0, out_ptr0, xnumel, r0
 ''', device_str='cuda')
 
 
-# kernel path: /tmp/torchinductor_root/tmp4vv4xws5/5u/c5ufqxnrqua5dfofxyhg27fq74tpg2yexdfy3e7qcvtjyygoctha.py
+# kernel path: /tmp/torchinductor_root/tmpkl38yb5s/5u/c5ufqxnrqua5dfofxyhg27fq74tpg2yexdfy3e7qcvtjyygoctha.py
 # Topologically Sorted Source Nodes: [view_23, mul_15, mul_16, sum_4, linear_1, x, layer_norm_1, mul_17, sum_5, mul_18, sub_5, sub_6, div_2, mul_19, add_9], Original ATen: [aten.view, aten.native_layer_norm_backward, aten.add, aten.native_layer_norm]
 # Source node to ATen node mapping:
 #   add_9 => add_9
@@ -345,7 +345,7 @@ def triton_per_fused_add_native_layer_norm_native_layer_norm_backward_view_3(in_
 ''', device_str='cuda')
 
 
-# kernel path: /tmp/torchinductor_root/tmp4vv4xws5/ev/cevdcnt4den7ynmnfs3daba45fynbhmz33uttrarussry2met7pb.py
+# kernel path: /tmp/torchinductor_root/tmpkl38yb5s/ev/cevdcnt4den7ynmnfs3daba45fynbhmz33uttrarussry2met7pb.py
 # Topologically Sorted Source Nodes: [view_26, view_27, permute_21, clone_4], Original ATen: [aten.view, aten.transpose, aten.clone]
 # Source node to ATen node mapping:
 #   clone_4 => clone_4
@@ -391,7 +391,7 @@ def triton_poi_fused_clone_transpose_view_4(in_ptr0, out_ptr0, xnumel, XBLOCK : 
 ''', device_str='cuda')
 
 
-# kernel path: /tmp/torchinductor_root/tmp4vv4xws5/hf/chfctxkijd3o6wcotogmcr73zwwq6j5aptnxjpeg7mnh2agkooxj.py
+# kernel path: /tmp/torchinductor_root/tmpkl38yb5s/hf/chfctxkijd3o6wcotogmcr73zwwq6j5aptnxjpeg7mnh2agkooxj.py
 # Topologically Sorted Source Nodes: [view_30, mul_21, sum_9, neg, fma, triu, where_2, div_3], Original ATen: [aten.view, aten._softmax_backward_data, aten.triu, aten.masked_fill, aten.div]
 # Source node to ATen node mapping:
 #   div_3 => div_3
@@ -467,7 +467,7 @@ def triton_per_fused__softmax_backward_data_div_masked_fill_triu_view_5(in_out_p
 ''', device_str='cuda')
 
 
-# kernel path: /tmp/torchinductor_root/tmp4vv4xws5/no/cnoinc7onyciegqknq7nwqyvlx24mbgfnpq6cmgit5rccp247svd.py
+# kernel path: /tmp/torchinductor_root/tmpkl38yb5s/no/cnoinc7onyciegqknq7nwqyvlx24mbgfnpq6cmgit5rccp247svd.py
 # Topologically Sorted Source Nodes: [view_29, view_32, view_33, permute_26, permute_27, clone_5, view_34, permute_28, view_35, permute_29, clone_6, view_36, cat], Original ATen: [aten.view, aten.transpose, aten.clone, aten._unsafe_view, aten.cat]
 # Source node to ATen node mapping:
 #   cat => cat
@@ -552,7 +552,7 @@ def triton_poi_fused__unsafe_view_cat_clone_transpose_view_6(in_ptr0, in_ptr1, i
 ''', device_str='cuda')
 
 
-# kernel path: /tmp/torchinductor_root/tmp4vv4xws5/o5/co53phii4ltrzhb57cxwwhyodrn37jus6orfr6w5on3bjr6ell5g.py
+# kernel path: /tmp/torchinductor_root/tmpkl38yb5s/o5/co53phii4ltrzhb57cxwwhyodrn37jus6orfr6w5on3bjr6ell5g.py
 # Topologically Sorted Source Nodes: [view_29, view_32, view_33, permute_26, permute_27, clone_5, view_34, permute_28, view_35, permute_29, clone_6, view_36, cat, view_37, sum_10], Original ATen: [aten.view, aten.transpose, aten.clone, aten._unsafe_view, aten.cat, aten.sum]
 # Source node to ATen node mapping:
 #   cat => cat
@@ -629,7 +629,7 @@ def triton_per_fused__unsafe_view_cat_clone_sum_transpose_view_7(in_ptr0, out_pt
 ''', device_str='cuda')
 
 
-# kernel path: /tmp/torchinductor_root/tmp4vv4xws5/yr/cyr67op3d44kmf7rdvdfpngffmy4h7a37w7nfeaqy46r2txjha36.py
+# kernel path: /tmp/torchinductor_root/tmpkl38yb5s/yr/cyr67op3d44kmf7rdvdfpngffmy4h7a37w7nfeaqy46r2txjha36.py
 # Topologically Sorted Source Nodes: [view_23, linear_1, x, layer_norm_1, mul_20, sum_6, sum_7, view_39, layer_norm, mul_27, sum_13, sum_14], Original ATen: [aten.view, aten.add, aten.native_layer_norm, aten.native_layer_norm_backward]
 # Source node to ATen node mapping:
 #   layer_norm => mul, sub

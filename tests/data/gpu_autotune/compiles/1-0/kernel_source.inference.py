@@ -36,7 +36,7 @@ from torch._C import _cuda_getCurrentRawStream as get_raw_stream
 
 
 
-# kernel path: /tmp/torchinductor_root/tmppglhmzat/te/cteitzox4g6bqebbybkooexozt6cemnxhkydbhr7qxrkv5q4iv2g.py
+# kernel path: /tmp/torchinductor_root/tmplfw48r_j/te/cteitzox4g6bqebbybkooexozt6cemnxhkydbhr7qxrkv5q4iv2g.py
 # Topologically Sorted Source Nodes: [, softmax], Original ATen: [aten.mul, aten.amax, aten.sub, aten._softmax]
 # Source node to ATen node mapping:
 #    => amax_default, mul_tensor, mul_tensor_1, sub_tensor

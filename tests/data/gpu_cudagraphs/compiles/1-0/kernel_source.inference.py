@@ -36,7 +36,7 @@ from torch._C import _cuda_getCurrentRawStream as get_raw_stream
 
 
 
-# kernel path: /tmp/torchinductor_root/tmp0_u2gpmj/vy/cvye4vcwbq4gteuyzkux5eazzhtkjbvcyniajwhma2zsebuyfphm.py
+# kernel path: /tmp/torchinductor_root/tmpk02vq03b/vy/cvye4vcwbq4gteuyzkux5eazzhtkjbvcyniajwhma2zsebuyfphm.py
 # Topologically Sorted Source Nodes: [sum_1, add_, mul], Original ATen: [aten.sum, aten.add, aten.mul, aten.copy_]
 # Source node to ATen node mapping:
 #   add_ => add

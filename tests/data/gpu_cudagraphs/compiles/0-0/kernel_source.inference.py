@@ -36,7 +36,7 @@ from torch._C import _cuda_getCurrentRawStream as get_raw_stream
 
 
 
-# kernel path: /tmp/torchinductor_root/tmp91amku7e/b6/cb6wzppfftzq7ykusnw6lye3ioecgonv6bxk6c3u5v4rbf363dgo.py
+# kernel path: /tmp/torchinductor_root/tmpkh_cjh5m/b6/cb6wzppfftzq7ykusnw6lye3ioecgonv6bxk6c3u5v4rbf363dgo.py
 # Topologically Sorted Source Nodes: [, relu], Original ATen: [aten.addmm, aten.relu]
 # Source node to ATen node mapping:
 #    => add_tensor
@@ -80,7 +80,7 @@ def triton_poi_fused_addmm_relu_0(in_out_ptr0, in_ptr0, xnumel, XBLOCK : tl.cons
 ''', device_str='cuda')
 
 
-# kernel path: /tmp/torchinductor_root/tmp91amku7e/wf/cwfctcgjevjiiwtsht7lgvvhoeeuw76t2qvxc6h7tnbcdpepl7a7.py
+# kernel path: /tmp/torchinductor_root/tmpkh_cjh5m/wf/cwfctcgjevjiiwtsht7lgvvhoeeuw76t2qvxc6h7tnbcdpepl7a7.py
 # Topologically Sorted Source Nodes: [, softmax], Original ATen: [prims.prepare_softmax_online, aten.sub, aten.exp, aten._softmax]
 # Source node to ATen node mapping:
 #    => exp_default, prepare_softmax_online_default, sub_tensor

@@ -1,8 +1,9 @@
 """Following an op on CUDA: the relu of samples/mlp.py reaches its Triton kernels, and every backward
 Triton kernel carries torch's FX-node mapping.
 
-Live on a GPU box (`python -m pytest -m gpu tests/test_gpu_provenance.py`: also the lines inside
-the Triton kernels), and on the CPU from the dumps recorded there with the same code (`tests/data/gpu_mlp`, `tests/data/gpu_transformer_block`).
+Live on a GPU box (`python -m pytest -m gpu tests/test_gpu_provenance.py`), and on the CPU from
+the dumps recorded there with the same code (`tests/data/gpu_mlp`, `tests/data/gpu_transformer_block`),
+down to the lines inside the Triton kernels.
 """
 
 from __future__ import annotations
@@ -40,8 +41,8 @@ def check_relu_trail(session: Session) -> None:
 
 
 def check_triton_kernel_lines(session: Session) -> None:
-    """Live capture only (the recorded dumps predate it): the relu trail marks the lines inside
-    the Triton kernels that Inductor wrote while generating relu's (and its gradient's) node."""
+    """The relu trail marks the lines inside the Triton kernels that Inductor wrote while
+    generating relu's (and its gradient's) node: live on CUDA, and in the recorded dump."""
     index = session.compiles["0/1"].provenance
     trail = index.trail(["dynamo_graph|relu"])
     # The backward kernel fuses relu's gradient (op3) with the bias gradient's sum (op5): only
@@ -88,7 +89,9 @@ def test_mlp_relu_trail_reaches_triton_kernels(tmp_path_factory: pytest.TempPath
 
 
 def test_recorded_gpu_mlp_relu_trail_reaches_triton_kernels() -> None:
-    check_relu_trail(load_dump(DATA / "gpu_mlp"))
+    session = load_dump(DATA / "gpu_mlp")
+    check_relu_trail(session)
+    check_triton_kernel_lines(session)
 
 
 def test_recorded_gpu_backward_kernels_have_fx_nodes() -> None:

@@ -377,3 +377,32 @@ def test_guard_sources_first_keeps_every_guard_line(text: str) -> None:
     for line in text.split("\n"):
         if "  # " not in line:
             assert line in out
+
+
+async def test_the_footer_follows_the_stage_without_remounting_keys_it_already_has():
+    """`]` (next kernel) shows on kernel stages only. Moving away hides it and moving back shows
+    it again in place: the footer shows exactly the keys the screen's bindings say, in order."""
+    app = open_app()
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        screen = main_screen(app)
+        footer = app.screen.query_one(KeyFooter)
+
+        def wanted() -> list[str]:
+            return [app.get_key_display(binding) for binding, _, _ in footer._shown()]
+
+        async def show(ref: Ref) -> list[str]:
+            screen.select(ref)
+            for _ in range(20):
+                await pilot.pause()
+                if footer.shown_keys() == wanted():
+                    break
+            return footer.shown_keys()
+
+        kernels, guards = Ref("0/1", "kernel_source.backward"), Ref("0/1", "guards")
+        assert "]" in await show(kernels)
+        mounted = set(footer.query_children())
+        assert "]" not in await show(guards)
+        assert "]" in await show(kernels)
+        assert footer.shown_keys() == wanted()
+        assert set(footer.query_children()) == mounted  # shown and hidden in place, none remounted

@@ -89,6 +89,8 @@ class CodeView(ScrollView, can_focus=True):
         self._max_width = 0
         self._strips: LRUCache[tuple[int, int], Strip] = LRUCache(maxsize=2000)
         self._highlighted_docs: LRUCache[Hashable, list[Text]] = LRUCache(maxsize=16)
+        # a document's text, display lines and widest line, for switching back to it
+        self._plain_docs: LRUCache[Hashable, tuple[str, list[str], int]] = LRUCache(maxsize=16)
         self._lowered: list[str] | None = None
         self.search_term = ""
         self.matches: list[Match] = []
@@ -107,9 +109,14 @@ class CodeView(ScrollView, can_focus=True):
         self.marked = frozenset()
         self.gutter_labels = {}
         self.language = language
-        self.lines = plain_lines(text)
+        plain = self._plain_docs.get(key) if key is not None else None
+        if plain is None or plain[0] != text:  # the same text only (a memcmp), whatever the key
+            lines = plain_lines(text)
+            plain = (text, lines, max((len(line) for line in lines), default=0))
+            if key is not None:
+                self._plain_docs[key] = plain
+        _, self.lines, self._max_width = plain
         self._lowered = None
-        self._max_width = max((len(line) for line in self.lines), default=0)
         cached = self._highlighted_docs.get(key) if key is not None else None
         self.styled = cached
         self._strips.clear()

@@ -123,6 +123,10 @@ def plain_lines(text: str) -> list[str]:
     lines = text.split("\n")
     if len(lines) > 1 and lines[-1] == "":
         lines.pop()
+    if is_safe(text):  # one scan in C: no control characters but tabs and newlines, no \r
+        if "\t" not in text:
+            return lines
+        return [line.expandtabs(TAB_SIZE) if "\t" in line else line for line in lines]
     return [clean_line(line) for line in lines]
 
 

@@ -64,9 +64,39 @@ class KeyFooter(Footer):
             self.call_after_refresh(self._recompose_if_changed)
 
     async def _recompose_if_changed(self) -> None:
-        if not self.is_attached or self._signature(self._shown()) == self._painted:
+        if not self.is_attached:
+            return
+        shown = self._shown()
+        signature = self._signature(shown)
+        if signature == self._painted:
+            return
+        if self._update_in_place(shown):
+            self._painted = signature
             return
         await self.recompose()
+
+    def _update_in_place(self, shown: list[tuple[Binding, bool, str]]) -> bool:
+        """Show, hide, enable and disable the keys already mounted, when every key wanted is
+        among them in the order wanted: moving between stages then mounts nothing (a `]` that
+        comes and goes with kernel stages). False when a recompose is needed."""
+        mounted = list(self.query_children(FooterKey))
+        by_name = {(key.key, key.action, key.description): key for key in mounted}
+        wanted = [(binding.key, binding.action, binding.description) for binding, _, _ in shown]
+        if len(set(wanted)) != len(wanted) or any(name not in by_name for name in wanted):
+            return False
+        places = [mounted.index(by_name[name]) for name in wanted]
+        if places != sorted(places):
+            return False
+        showing = set(wanted)
+        for key in mounted:
+            key.display = (key.key, key.action, key.description) in showing
+        for (_, enabled, tooltip), name in zip(shown, wanted, strict=True):
+            key = by_name[name]
+            key._disabled = not enabled  # what FooterKey reads on a click
+            key.set_class(not enabled, "-disabled")
+            key.tooltip = tooltip or None
+        self.styles.grid_size_columns = len(shown)
+        return True
 
     def compose(self) -> ComposeResult:
         if not self._bindings_ready:
@@ -86,4 +116,4 @@ class KeyFooter(Footer):
 
     def shown_keys(self) -> list[str]:
         """The keys on show, as displayed (for tests)."""
-        return [key.key_display for key in self.query(FooterKey)]
+        return [key.key_display for key in self.query(FooterKey) if key.display]

@@ -338,6 +338,10 @@ class TargetController:
 
     def _close_listener(self) -> None:
         if self._listener is not None:
+            try:  # close() alone leaves a thread blocked in accept() on Linux: shutdown wakes it
+                self._listener.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
             try:
                 self._listener.close()
             except OSError:

@@ -8,6 +8,7 @@ import queue
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -115,6 +116,13 @@ def test_killed_target_keeps_the_session(tmp_path):
     reloaded = load_dump(tmp_path / "out")
     assert reloaded.compiles["0/0"].stages["dynamo_graph"].captured
     assert "now sleeping" in (tmp_path / "out" / "output.txt").read_text()
+    # The controller's threads end with it: the one accepting forked children was left blocked
+    # in accept() when closing its listening socket did not wake it.
+    mine = {"tcdebug-children", "tcdebug-channel", "tcdebug-tree", "tcdebug-wait"}
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(t.name in mine for t in threading.enumerate()):
+        time.sleep(0.05)
+    assert not [t.name for t in threading.enumerate() if t.name in mine]
 
 
 def test_a_python_without_torch_gets_a_one_line_error(tmp_path):

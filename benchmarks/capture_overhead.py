@@ -108,9 +108,10 @@ def build_section(results: dict[str, dict[str, list]], rounds: int, target: floa
     )
     tcdebug_ratios: list[float] = []
     for name, by_variant in results.items():
-        base = [median([run[i] for run in by_variant["python"]]) for i in range(4)]
+        measures = len(by_variant["python"][0])  # the fields of `run_once`
+        base = [median([run[i] for run in by_variant["python"]]) for i in range(measures)]
         for variant, runs in by_variant.items():
-            values = [median([run[i] for run in runs]) for i in range(4)]
+            values = [median([run[i] for run in runs]) for i in range(measures)]
             cells = [name, variant]
             for value, reference in zip(values, base, strict=True):
                 cells += [secs(value), f"{value / reference:.3f}"]

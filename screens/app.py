@@ -294,8 +294,7 @@ class TcdebugApp(App[int]):
 
     async def on_unmount(self) -> None:
         """However the app ends (quit, a crash, a test), the target does not outlive it."""
-        if self._trace_children is not None:  # the log's reader processes end with the app
-            self._trace_children.close()
+        self._end_trace_children()
         controller = self.controller
         if controller is not None and controller.proc is not None and controller.alive:
             await asyncio.to_thread(controller.close, 2.0)
@@ -346,9 +345,13 @@ class TcdebugApp(App[int]):
             self.notify(f"{path}: reading stopped: {type(exc).__name__}: {exc}", severity="error", timeout=12)
         finally:
             sys.setswitchinterval(interval)
-            if self._trace_children is not None:
-                self._trace_children.close()
+            self._end_trace_children()
         self.post_message(TraceEvents(batch, done=True, stats=stats))
+
+    def _end_trace_children(self) -> None:
+        """The processes reading a big log end with the reading, and with the app."""
+        if self._trace_children is not None:
+            self._trace_children.close()
 
     def _yield_to_input(self) -> None:
         """Called by the reader thread: while the user is pressing keys, let the UI thread have
@@ -798,8 +801,7 @@ class TcdebugApp(App[int]):
         if self._quitting:
             return
         self._quitting = True
-        if self._trace_children is not None:  # the log's reader processes end with the app
-            self._trace_children.close()
+        self._end_trace_children()
         controller = self.controller
         if controller is not None and controller.proc is not None and controller.alive:
             self.notify("stopping the target…", timeout=10)

@@ -246,13 +246,10 @@ def _open_child(parent: int, part: str) -> int:
     raise AssertionError("unreachable")
 
 
-def _write_new(dfd: int, name: str, data: bytes, flags: int) -> bool:
-    """Write `name` in `dfd` if no file of that name is there (False: one is, nothing done). A
-    file only this call created and could not finish is removed."""
-    try:
-        fd = os.open(name, flags, 0o644, dir_fd=dfd)
-    except FileExistsError:
-        return False
+def _write_created(dfd: int, name: str, data: bytes, flags: int) -> None:
+    """Create `name` in `dfd` with `flags` (exclusive: FileExistsError when one is there, nothing
+    done) and write `data` to it. A file this call created and could not finish is removed."""
+    fd = os.open(name, flags, 0o644, dir_fd=dfd)
     try:
         try:
             view = memoryview(data)
@@ -264,7 +261,6 @@ def _write_new(dfd: int, name: str, data: bytes, flags: int) -> bool:
         with contextlib.suppress(OSError):
             os.unlink(name, dir_fd=dfd)
         raise
-    return True
 
 
 def write_file(
@@ -289,17 +285,15 @@ def write_file(
         dfd = dirs.fd(tuple(parts[:-1])) if dirs is not None else _open_dir(root, parts[:-1], create=True)
         try:
             flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-            if fresh and _write_new(dfd, parts[-1], data, flags):
-                return
-            tmp = f".{parts[-1][:80]}.{os.getpid()}.{next(_tmp_names)}.tmp"
-            fd = os.open(tmp, flags, 0o644, dir_fd=dfd)
-            try:
+            if fresh:
                 try:
-                    view = memoryview(data)
-                    while view:
-                        view = view[os.write(fd, view) :]
-                finally:
-                    os.close(fd)
+                    _write_created(dfd, parts[-1], data, flags)
+                    return
+                except FileExistsError:
+                    pass  # one is there: replaced as below
+            tmp = f".{parts[-1][:80]}.{os.getpid()}.{next(_tmp_names)}.tmp"
+            _write_created(dfd, tmp, data, flags)
+            try:
                 os.replace(tmp, parts[-1], src_dir_fd=dfd, dst_dir_fd=dfd)
             except BaseException:
                 with contextlib.suppress(OSError):
@@ -639,26 +633,16 @@ def _write_in_two(
         code = 1
         try:
             gc.disable()  # a collection would write to every object's page: copies of them all
-            with DirCache(out) as dirs:
-                for comp, stage in theirs:
-                    write_stage_files(out, comp.compile_id, stage, _kernel_files(comp, but=stage), dirs=dirs)
-                write_why_files(session, out, dirs=dirs, compiles=their_compiles)
-                for comp in their_compiles:
-                    write_provenance(out, comp, dirs=dirs)
+            _write_share(out, session, theirs, their_compiles)
             code = 0
         finally:
             os._exit(code)
     index: str | None = None
     names = [(stage, stage.file, [k.meta.get("file") for k in stage.kernels]) for _, stage in pending]
     try:
-        with DirCache(out) as dirs:
-            for comp, stage in mine:
-                write_stage_files(out, comp.compile_id, stage, _kernel_files(comp, but=stage), dirs=dirs)
-            for comp, stage in theirs:
-                write_stage_files(out, comp.compile_id, stage, _kernel_files(comp, but=stage), write=False)
-            write_why_files(session, out, dirs=dirs, compiles=my_compiles)
-            for comp in my_compiles:
-                write_provenance(out, comp, dirs=dirs)
+        for comp, stage in theirs:  # named as the child names them
+            write_stage_files(out, comp.compile_id, stage, _kernel_files(comp, but=stage), write=False)
+        _write_share(out, session, mine, my_compiles)
         index = index_json(session_index(session, complete=complete))
     except DumpError:
         os.kill(pid, signal.SIGKILL)
@@ -674,6 +658,19 @@ def _write_in_two(
             else:
                 kernel.meta["file"] = kernel_file
     return None
+
+
+def _write_share(
+    out: Path, session: Session, stages: list[tuple[Compile, Stage]], compiles: list[Compile]
+) -> None:
+    """One process's share of `_write_in_two`: the files of `stages`, and the why.md and
+    provenance.json of `compiles`."""
+    with DirCache(out) as dirs:
+        for comp, stage in stages:
+            write_stage_files(out, comp.compile_id, stage, _kernel_files(comp, but=stage), dirs=dirs)
+        write_why_files(session, out, dirs=dirs, compiles=compiles)
+        for comp in compiles:
+            write_provenance(out, comp, dirs=dirs)
 
 
 def _try_write_index(session: Session, out: Path, *, complete: bool) -> None:

@@ -40,7 +40,7 @@ def aot_id_part(code: str | None) -> str | None:
 
 
 # AOTAutograd's stages, by the mode they show it runs in.
-AOT_MODES: dict[str, str] = dict(stage_catalog.AOT_MODES)
+AOT_MODES: dict[str, str] = stage_catalog.AOT_MODES
 
 
 def inductor_part(aot_mode: str, keys: Container[str]) -> str:

@@ -31,6 +31,11 @@ ORDER = (
 )
 
 
+def _name(key: Binding | FooterKey) -> tuple[str, str, str]:
+    """What tells one footer key from another: a binding's, or a mounted key's."""
+    return (key.key, key.action, key.description)
+
+
 def _rank(binding: Binding) -> int:
     return ORDER.index(binding.id) if binding.id in ORDER else len(ORDER)
 
@@ -80,8 +85,8 @@ class KeyFooter(Footer):
         among them in the order wanted: moving between stages then mounts nothing (a `]` that
         comes and goes with kernel stages). False when a recompose is needed."""
         mounted = list(self.query_children(FooterKey))
-        by_name = {(key.key, key.action, key.description): key for key in mounted}
-        wanted = [(binding.key, binding.action, binding.description) for binding, _, _ in shown]
+        by_name = {_name(key): key for key in mounted}
+        wanted = [_name(binding) for binding, _, _ in shown]
         if len(set(wanted)) != len(wanted) or any(name not in by_name for name in wanted):
             return False
         places = [mounted.index(by_name[name]) for name in wanted]
@@ -89,7 +94,7 @@ class KeyFooter(Footer):
             return False
         showing = set(wanted)
         for key in mounted:
-            key.display = (key.key, key.action, key.description) in showing
+            key.display = _name(key) in showing
         for (_, enabled, tooltip), name in zip(shown, wanted, strict=True):
             key = by_name[name]
             key._disabled = not enabled  # what FooterKey reads on a click

@@ -22,7 +22,7 @@ ALWAYS = stage_catalog.ALWAYS_STAGES  # sent for every compile: `not captured` w
 # Stages whose facts keep arriving after they were sent (`update_stage`): Triton kernels are
 # loaded, autotuned and mapped to FX nodes only after Inductor logged the output code.
 UPDATABLE = ("kernel_source",)
-AOT_MODES = (stage_catalog.TRAINING, stage_catalog.INFERENCE)  # the order the no-AOTAutograd rows go out
+MODE_ORDER = (stage_catalog.TRAINING, stage_catalog.INFERENCE)  # the order the no-AOTAutograd rows go out
 
 
 class Recorder:
@@ -196,7 +196,7 @@ class Recorder:
         if not has_graph:
             return
         if st.aot_mode == "":
-            for mode in AOT_MODES:  # one row per mode: its first graph
+            for mode in MODE_ORDER:  # one row per mode: its first graph
                 self.not_captured(
                     compile_id,
                     stage_catalog.marked_missing(mode)[0],
@@ -204,12 +204,12 @@ class Recorder:
                 )
             return
         parts = ["inference"] if st.aot_mode == stage_catalog.INFERENCE else ["forward", "backward"]
+        reason = (
+            "torch did not report the inference graph"
+            if st.aot_mode == stage_catalog.INFERENCE
+            else "torch did not report this AOTAutograd graph"
+        )
         for stage_id in stage_catalog.marked_missing(st.aot_mode):
-            reason = (
-                "torch did not report the inference graph"
-                if st.aot_mode == stage_catalog.INFERENCE
-                else "torch did not report this AOTAutograd graph"
-            )
             self.not_captured(compile_id, stage_id, reason)
         # Only stages torch reported count: the forward's own `not captured` marks must not make
         # an aot_eager backward look like an Inductor compile that never ran.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -14,6 +15,14 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
 DATA = Path(__file__).resolve().parent / "data"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The suite's processes start as from a terminal. Started where Ctrl-C is ignored (a
+    background job of a non-interactive shell ignores SIGINT), every tcdebug the tests start
+    would inherit the ignoring, and the tests that press Ctrl-C on one would wait in vain."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @dataclass

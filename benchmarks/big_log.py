@@ -26,7 +26,18 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from common import CACHE, ROOT, Section, finish, median, ms, parse_args, percentile, secs
+from common import (
+    CACHE,
+    ROOT,
+    Section,
+    byte_compile_tcdebug,
+    finish,
+    median,
+    ms,
+    parse_args,
+    percentile,
+    secs,
+)
 
 SEED = ROOT / "tests" / "data" / "traces" / "graph_breaks"
 SIZE = (120, 40)
@@ -162,6 +173,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "--child":
         return child_main(argv[1], int(argv[2]), argv[3])
+    byte_compile_tcdebug()
     sizes_arg = None
     if "--sizes" in argv:  # e.g. `--sizes 117`: only these logs (MB, as in TARGETS)
         at = argv.index("--sizes")

@@ -19,7 +19,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from common import BENCH, SAMPLES, Section, finish, median, secs
+from common import BENCH, SAMPLES, Section, byte_compile_tcdebug, finish, median, secs
 
 TIMED = BENCH / "timed_script.py"
 SCRIPTS = (SAMPLES / "mlp.py", SAMPLES / "transformer_block.py", BENCH / "scripts" / "gpt2_train.py")
@@ -78,6 +78,7 @@ def measure(
 ) -> dict[str, dict[str, list]]:
     """Runs every variant of every script once a round, in rotating order; after each round the
     results so far go to `partial` as JSON, so a run cut short still leaves its rounds."""
+    byte_compile_tcdebug()
     results: dict[str, dict[str, list]] = {s.name: {v: [] for v in variants} for s in scripts}
     for r in range(rounds):
         for script in scripts:

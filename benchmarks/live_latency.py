@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from common import BENCH, Section, finish, median, ms, parse_args, percentile
+from common import BENCH, Section, byte_compile_tcdebug, finish, median, ms, parse_args, percentile
 
 SCRIPT = BENCH / "scripts" / "eager_shapes.py"
 SIZE = (120, 40)
@@ -170,6 +170,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv and argv[0] == "--child":
         return child(argv[1], int(argv[2]), int(argv[3]), argv[4])
     ns = parse_args(__doc__.splitlines()[0], argv)
+    byte_compile_tcdebug()
     breaks, steps = (2, 5) if ns.quick else (20, 40)
     free = run_child("run", breaks, 0)
     stepping = run_child("step", breaks, steps)

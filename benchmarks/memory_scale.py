@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from common import BENCH, CACHE, Section, finish, median, ms, percentile, secs
+from common import BENCH, CACHE, Section, byte_compile_tcdebug, finish, median, ms, percentile, secs
 
 SCRIPT = BENCH / "scripts" / "many_breaks.py"
 TARGET_RSS_MB = 200
@@ -147,6 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ns = parser.parse_args(argv)
     if ns.child:
         return child_main(Path(ns.child), ns.samples)
+    byte_compile_tcdebug()
     breaks, shapes, samples = (2, 2, 5) if ns.quick else (50, 4, 40)
     dump, dump_s = cached_dump(breaks, shapes)
     result = open_in_app(dump, samples)

@@ -15,7 +15,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from common import MLP_DUMP, Section, finish, median, ms, parse_args, percentile
+from common import MLP_DUMP, Section, byte_compile_tcdebug, finish, median, ms, parse_args, percentile
 from ui_harness import render_frames_fully, settle, timed_press, wait_for
 
 from tcdebug.dump import load_dump
@@ -117,6 +117,7 @@ async def measure_app(dump: Path, samples: int) -> dict[str, list[float]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ns = parse_args(__doc__.splitlines()[0], argv)
+    byte_compile_tcdebug()
     samples = 6 if ns.quick else 40
     with tempfile.TemporaryDirectory(prefix="tcdebug-bench-") as tmp:
         dump = make_big_dump(Path(tmp))

@@ -21,7 +21,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from common import MLP_DUMP, Section, finish, median, ms, parse_args, percentile
+from common import MLP_DUMP, Section, byte_compile_tcdebug, finish, median, ms, parse_args, percentile
 
 TARGET_S = 0.5
 FIRST_FRAME_MARK = b"Timeline"
@@ -114,6 +114,7 @@ def import_report(dump: Path) -> tuple[list[str], list[tuple[str, float]], float
 
 def main(argv: Sequence[str] | None = None) -> int:
     ns = parse_args(__doc__.splitlines()[0], argv)
+    byte_compile_tcdebug()
     runs = 2 if ns.quick else 10
     times = [time_to_first_frame(MLP_DUMP)[0] for _ in range(runs)]
     torch_modules, top, total = import_report(MLP_DUMP)

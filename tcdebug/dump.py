@@ -36,7 +36,6 @@ from typing import Any
 from tcdebug import provenance
 from tcdebug import stages as stage_catalog
 from tcdebug.events import Event, StageEvent
-from tcdebug.indented_json import dumps_indented
 from tcdebug.session import (
     LOADED,
     Compile,
@@ -482,8 +481,12 @@ def _file_kind(mode: int) -> str:
     return "not a regular file"
 
 
-def session_index(session: Session, *, complete: bool = True, compiles: bool = True) -> dict[str, Any]:
-    """session.json's content; `compiles=False` leaves the compiles out (an empty list)."""
+def session_index(
+    session: Session, *, complete: bool = True, compiles: bool = True, cache: IndexCache | None = None
+) -> dict[str, Any]:
+    """session.json's content; `compiles=False` leaves the compiles out (an empty list). Each
+    compile's entry comes from `cache` where given, else is made afresh."""
+    cache = cache if cache is not None else IndexCache(session)
     return {
         "format": FORMAT,
         "version": FORMAT_VERSION,
@@ -506,55 +509,129 @@ def session_index(session: Session, *, complete: bool = True, compiles: bool = T
         "divergences": [asdict(d) if is_dataclass(d) and not isinstance(d, type) else d for d in session.divergences],
         "main_pid": session.main_pid,
         "processes": [asdict(p) for p in session.processes.values()],
-        "compiles": [
-            {
-                "compile_id": c.compile_id,
-                "function": c.function,
-                "filename": c.filename,
-                "firstlineno": c.firstlineno,
-                "status": c.status,
-                "error": c.error,
-                "rank": c.rank,
-                "process": c.process,
-                "pid": c.pid,
-                "recompile_reason": c.recompile_reason,
-                "elapsed_s": round(c.elapsed_s, 6),
-                "metrics": c.metrics,
-                "times": c.times,
-                "autotune_tables": c.autotune_tables,
-                "guard_provenance": c.guard_provenance,
-                "why": _why_dict(session, c.compile_id),
-                "graph_breaks": [{"reason": gb.reason, "user_stack": gb.user_stack} for gb in c.graph_breaks],
-                "stages": [stage_to_dict(s, with_text=False) for s in c.ordered_stages()],
-            }
-            for c in (session.ordered_compiles() if compiles else ())
-        ],
+        "compiles": [cache.entry(c) for c in (session.ordered_compiles() if compiles else ())],
         "reruns": [_rerun_dict(r) for r in session.reruns],
         "calls": [_rerun_dict(c) for c in session.calls],
     }
 
 
-def _why_dict(session: Session, compile_id: str) -> list[dict[str, Any]]:
-    from tcdebug.why import why_dict
+# Events that change no compile. Any other event without a compile id (a rerun, the target's
+# death) may change any compile's why.
+_COMPILE_NEUTRAL = frozenset(
+    ("hello", "process", "process_end", "process_exit", "ready", "resumed", "note", "output", "trace_info")
+)
 
-    try:
-        return why_dict(session, compile_id)
-    except Exception as exc:  # noqa: BLE001 - a why that cannot be built must not cost the dump
-        return [{"kind": "error", "title": "why", "lines": [f"could not explain: {exc}"]}]
+
+def _changed_compile(event: Event) -> str | None:
+    """The id of the compile `event` may change, "" for none, None for any."""
+    compile_id = getattr(event, "compile_id", None)
+    if isinstance(compile_id, str):
+        return compile_id
+    return "" if event.type in _COMPILE_NEUTRAL else None
+
+
+class IndexCache:
+    """What session.json says of each compile (its entry, its JSON line, its why from
+    `tcdebug.why.explain`), made once and kept until an event may change it (`forget`). A live
+    dump rewrites session.json every second and at every compile's end; explaining and encoding
+    every compile each time cost more than the rest of the run's dump writing."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self._parts: dict[str, list[Any] | str] = {}  # compile id -> its WhyParts, or why it has none
+        self._whys: dict[str, list[dict[str, Any]]] = {}
+        self._entries: dict[str, dict[str, Any]] = {}
+        self._lines: dict[str, str] = {}
+
+    def parts(self, compile_id: str) -> list[Any] | str:
+        """The compile's `WhyPart`s, or the error that stopped explaining it."""
+        from tcdebug.why import explain
+
+        if compile_id not in self._parts:
+            try:
+                self._parts[compile_id] = explain(self.session, compile_id)
+            except Exception as exc:  # noqa: BLE001 - a why that cannot be built must not cost the dump
+                self._parts[compile_id] = str(exc)
+        return self._parts[compile_id]
+
+    def as_dicts(self, compile_id: str) -> list[dict[str, Any]]:
+        """session.json's `why` of the compile."""
+        from tcdebug.why import why_dict
+
+        if compile_id not in self._whys:
+            parts = self.parts(compile_id)
+            self._whys[compile_id] = (
+                [{"kind": "error", "title": "why", "lines": [f"could not explain: {parts}"]}]
+                if isinstance(parts, str)
+                else why_dict(self.session, compile_id, parts)
+            )
+        return self._whys[compile_id]
+
+    def markdown(self, compile_id: str) -> str:
+        """why.md of the compile."""
+        from tcdebug.why import why_markdown
+
+        parts = self.parts(compile_id)
+        if isinstance(parts, str):
+            return f"could not explain {compile_id}: {parts}\n"
+        return why_markdown(self.session, compile_id, parts)
+
+    def entry(self, c: Compile) -> dict[str, Any]:
+        """The compile's entry in session.json's `compiles`."""
+        if c.compile_id not in self._entries:
+            self._entries[c.compile_id] = self._entry(c)
+        return self._entries[c.compile_id]
+
+    def line(self, c: Compile) -> str:
+        """`entry` as session.json's line of it (see `index_json`)."""
+        if c.compile_id not in self._lines:
+            self._lines[c.compile_id] = json.dumps(self.entry(c), default=str)
+        return self._lines[c.compile_id]
+
+    def _entry(self, c: Compile) -> dict[str, Any]:
+        return {
+            "compile_id": c.compile_id,
+            "function": c.function,
+            "filename": c.filename,
+            "firstlineno": c.firstlineno,
+            "status": c.status,
+            "error": c.error,
+            "rank": c.rank,
+            "process": c.process,
+            "pid": c.pid,
+            "recompile_reason": c.recompile_reason,
+            "elapsed_s": round(c.elapsed_s, 6),
+            "metrics": c.metrics,
+            "times": c.times,
+            "autotune_tables": c.autotune_tables,
+            "guard_provenance": c.guard_provenance,
+            "why": self.as_dicts(c.compile_id),
+            "graph_breaks": [{"reason": gb.reason, "user_stack": gb.user_stack} for gb in c.graph_breaks],
+            "stages": [stage_to_dict(s, with_text=False) for s in c.ordered_stages()],
+        }
+
+    def forget(self, event: Event) -> None:
+        """Drop what `event` (applied to the session) may have changed."""
+        changed = _changed_compile(event)
+        for kept in (self._parts, self._whys, self._entries, self._lines):
+            if changed is None:
+                kept.clear()
+            elif changed:
+                kept.pop(changed, None)
 
 
 def write_why_files(
-    session: Session, out: Path, *, dirs: DirCache | None = None, compiles: list[Compile] | None = None
+    session: Session,
+    out: Path,
+    *,
+    dirs: DirCache | None = None,
+    compiles: list[Compile] | None = None,
+    cache: IndexCache | None = None,
 ) -> None:
     """`compiles/F-C/why.md` for every compile (or those of `compiles`)."""
-    from tcdebug.why import why_markdown
-
+    cache = cache if cache is not None else IndexCache(session)
     for comp in session.compiles.values() if compiles is None else compiles:
-        try:
-            text = why_markdown(session, comp.compile_id)
-        except Exception as exc:  # noqa: BLE001
-            text = f"could not explain {comp.compile_id}: {exc}\n"
-        write_file(out, f"{compile_dir(comp.compile_id)}/why.md", text, dirs=dirs)
+        write_file(out, f"{compile_dir(comp.compile_id)}/why.md", cache.markdown(comp.compile_id), dirs=dirs)
 
 
 def _rerun_dict(rerun: Any) -> dict[str, Any]:
@@ -563,8 +640,15 @@ def _rerun_dict(rerun: Any) -> dict[str, Any]:
     return asdict(rerun)
 
 
-def write_dump(session: Session, out: str | os.PathLike[str], *, complete: bool = True) -> Path:
-    """Write the whole session to `out` (stage files, output.txt, session.json)."""
+def write_dump(
+    session: Session,
+    out: str | os.PathLike[str],
+    *,
+    complete: bool = True,
+    provenance_written: frozenset[str] = frozenset(),
+) -> Path:
+    """Write the whole session to `out` (stage files, output.txt, session.json). The compiles of
+    `provenance_written` already have their provenance.json as the session holds it."""
     out_path = Path(out)
     out_path.mkdir(parents=True, exist_ok=True)
     if not _is_file(out_path, "session.json"):  # openable from the start, whatever happens next
@@ -581,7 +665,10 @@ def write_dump(session: Session, out: str | os.PathLike[str], *, complete: bool 
         if stage.captured and not (stage.file and _is_file(out_path, stage.file))
     ]
     done = 0
-    index = _write_in_two(out_path, session, pending, complete=complete)
+    cache = IndexCache(session)  # each compile explained once, for why.md and session.json
+    index = _write_in_two(
+        out_path, session, pending, complete=complete, cache=cache, provenance_written=provenance_written
+    )
     if index is not None:  # all written but the index, last as always (see `write_index`)
         write_file(out_path, "output.txt", session.output_text())
         write_file(out_path, "session.json", index)
@@ -596,10 +683,11 @@ def write_dump(session: Session, out: str | os.PathLike[str], *, complete: bool 
                 stage.file = ""
             _try_write_index(session, out_path, complete=complete)
             raise
-        write_why_files(session, out_path, dirs=dirs)
+        write_why_files(session, out_path, dirs=dirs, cache=cache)
         for comp in session.compiles.values():
-            write_provenance(out_path, comp, dirs=dirs)
-        write_index(session, out_path, complete=complete, dirs=dirs)
+            if comp.compile_id not in provenance_written:
+                write_provenance(out_path, comp, dirs=dirs)
+        write_index(session, out_path, complete=complete, dirs=dirs, cache=cache)
     return out_path
 
 
@@ -607,7 +695,13 @@ PARALLEL_MIN_STAGES = 1000  # below this, a second process costs more than it sa
 
 
 def _write_in_two(
-    out: Path, session: Session, pending: list[tuple[Compile, Stage]], *, complete: bool
+    out: Path,
+    session: Session,
+    pending: list[tuple[Compile, Stage]],
+    *,
+    complete: bool,
+    cache: IndexCache | None = None,
+    provenance_written: frozenset[str] = frozenset(),
 ) -> str | None:
     """Write the dump's files but the index on two cores: a forked child writes every other
     compile's (stage files, why.md, provenance.json), this process the rest, names the child's
@@ -633,7 +727,7 @@ def _write_in_two(
         code = 1
         try:
             gc.disable()  # a collection would write to every object's page: copies of them all
-            _write_share(out, session, theirs, their_compiles)
+            _write_share(out, session, theirs, their_compiles, IndexCache(session), provenance_written)
             code = 0
         finally:
             os._exit(code)
@@ -642,8 +736,9 @@ def _write_in_two(
     try:
         for comp, stage in theirs:  # named as the child names them
             write_stage_files(out, comp.compile_id, stage, _kernel_files(comp, but=stage), write=False)
-        _write_share(out, session, mine, my_compiles)
-        index = index_json(session_index(session, complete=complete))
+        cache = cache if cache is not None else IndexCache(session)
+        _write_share(out, session, mine, my_compiles, cache, provenance_written)
+        index = index_text(session, complete=complete, cache=cache)
     except DumpError:
         os.kill(pid, signal.SIGKILL)
     finally:
@@ -661,16 +756,22 @@ def _write_in_two(
 
 
 def _write_share(
-    out: Path, session: Session, stages: list[tuple[Compile, Stage]], compiles: list[Compile]
+    out: Path,
+    session: Session,
+    stages: list[tuple[Compile, Stage]],
+    compiles: list[Compile],
+    cache: IndexCache,
+    provenance_written: frozenset[str],
 ) -> None:
     """One process's share of `_write_in_two`: the files of `stages`, and the why.md and
     provenance.json of `compiles`."""
     with DirCache(out) as dirs:
         for comp, stage in stages:
             write_stage_files(out, comp.compile_id, stage, _kernel_files(comp, but=stage), dirs=dirs)
-        write_why_files(session, out, dirs=dirs, compiles=compiles)
+        write_why_files(session, out, dirs=dirs, compiles=compiles, cache=cache)
         for comp in compiles:
-            write_provenance(out, comp, dirs=dirs)
+            if comp.compile_id not in provenance_written:
+                write_provenance(out, comp, dirs=dirs)
 
 
 def _try_write_index(session: Session, out: Path, *, complete: bool) -> None:
@@ -692,30 +793,67 @@ def _is_file(root: Path, rel: str) -> bool:
         os.close(dfd)
 
 
-def write_index(session: Session, out: Path, *, complete: bool = True, dirs: DirCache | None = None) -> None:
+def write_index(
+    session: Session,
+    out: Path,
+    *,
+    complete: bool = True,
+    dirs: DirCache | None = None,
+    cache: IndexCache | None = None,
+) -> None:
     """output.txt, then session.json: each replaced whole (see `write_file`). `complete` is false
     while a live run still writes it: a dump whose tcdebug was killed says so."""
     write_file(out, "output.txt", session.output_text(), dirs=dirs)
-    write_file(out, "session.json", index_json(session_index(session, complete=complete)), dirs=dirs)
+    text = index_text(session, complete=complete, cache=cache)
+    write_file(out, "session.json", text, dirs=dirs)
 
 
 def index_json(index: dict[str, Any]) -> str:
     """session.json's text: indented, one compile per line. Indenting everything would use
     json's pure-Python encoder, seconds for a session of hundreds of compiles."""
-    rest = {k: v for k, v in index.items() if k != "compiles"}
     compiles = index.get("compiles", [])
+    return _index_text(index, [json.dumps(c, default=str) for c in compiles])
+
+
+def index_text(session: Session, *, complete: bool = True, cache: IndexCache | None = None) -> str:
+    """`index_json(session_index(...))`, each compile's line taken from `cache` where it has it."""
+    cache = cache if cache is not None else IndexCache(session)
+    head = session_index(session, complete=complete, compiles=False, cache=cache)
+    return _index_text(head, [cache.line(c) for c in session.ordered_compiles()])
+
+
+def _index_text(index: dict[str, Any], compile_lines: list[str]) -> str:
+    rest = {k: v for k, v in index.items() if k != "compiles"}
     head = json.dumps({**rest, "compiles": []}, indent=1, default=str)
-    if not compiles:
+    if not compile_lines:
         return head
-    body = ",\n  ".join(json.dumps(c, default=str) for c in compiles)
+    body = ",\n  ".join(compile_lines)
     return head.removesuffix("[]\n}").removesuffix("[]}") + "[\n  " + body + "\n ]\n}"
+
+
+def entries_json(data: dict[str, Any]) -> str:
+    """`data` as JSON, each entry of a top-level list or dict on a line of its own. json's C
+    encoder makes every line; `json.dumps(indent=...)` would encode in Python, generator by
+    generator: seconds for the provenance files of a big session."""
+    if not all(type(k) is str for k in data):
+        return json.dumps(data, default=str)
+    fields = []
+    for key, value in data.items():
+        if isinstance(value, list) and value:
+            body = "[\n  " + ",\n  ".join(json.dumps(v, default=str) for v in value) + "\n ]"
+        elif isinstance(value, dict) and value and all(type(k) is str for k in value):
+            entries = (f"{json.dumps(k)}: {json.dumps(v, default=str)}" for k, v in value.items())
+            body = "{\n  " + ",\n  ".join(entries) + "\n }"
+        else:
+            body = json.dumps(value, default=str)
+        fields.append(f" {json.dumps(key)}: {body}")
+    return "{\n" + ",\n".join(fields) + "\n}" if fields else "{}"
 
 
 def write_provenance(out: Path, comp: Compile, *, dirs: DirCache | None = None) -> None:
     """`compiles/F-C/provenance.json`: the compile's provenance index (see tcdebug.provenance)."""
     if comp.provenance.items:
-        data = provenance.index_to_dict(comp.provenance, comp.compile_id)
-        text = dumps_indented(data, indent=1)  # json.dumps(data, indent=1), faster
+        text = entries_json(provenance.index_to_dict(comp.provenance, comp.compile_id))
         write_file(out, f"{compile_dir(comp.compile_id)}/provenance.json", text, dirs=dirs)
 
 
@@ -750,11 +888,16 @@ class DumpWriter:
         self.out = Path(out)
         self.out.mkdir(parents=True, exist_ok=True)
         self._dirty = False
+        self._index = IndexCache(session)  # what the index says of each compile, kept between rewrites
+        self._provenance_written: set[str] = set()  # compiles whose provenance.json is up to date
         self._write_index()
 
     def on_event(self, event: Event) -> None:
         """Write what `event` (already applied to the session) brought."""
         kind = event.type
+        self._index.forget(event)
+        changed = _changed_compile(event)
+        self._provenance_written.discard(changed or "")  # only a compile's own events change it
         if isinstance(event, StageEvent):
             stage = self.session.stage(event.compile_id, event.key)
             if stage is not None:
@@ -769,6 +912,10 @@ class DumpWriter:
                     stage.text = None  # the file holds it now
                     stage.loader = _file_loader(self.out, stage.file)
         self._dirty = True
+        ended = self.session.compiles.get(changed or "") if kind == "compile_end" else None
+        if ended is not None:  # written now, not all at the end
+            write_provenance(self.out, ended)
+            self._provenance_written.add(ended.compile_id)
         if kind in ("compile_end", "script_end", "rerun", "target_died", "target_exited"):
             self._write_index()
         else:
@@ -780,13 +927,15 @@ class DumpWriter:
             self._write_index()
 
     def _write_index(self) -> None:
-        write_index(self.session, self.out, complete=False)
+        write_index(self.session, self.out, complete=False, cache=self._index)
         self._index_written = time.monotonic()
         self._dirty = False
 
     def finish(self) -> Path:
         """The final index (`"complete": true`): the run ended, or was interrupted and says so."""
-        return write_dump(self.session, self.out, complete=True)
+        return write_dump(
+            self.session, self.out, complete=True, provenance_written=frozenset(self._provenance_written)
+        )
 
 
 def _file_loader(root: Path, rel: str):  # noqa: ANN202 - returns a zero-arg callable

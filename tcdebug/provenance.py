@@ -211,14 +211,21 @@ def trail_order(key: str) -> tuple[float, int]:
 # ----- (de)serialisation ------------------------------------------------------------
 def item_to_dict(item: ProvItem) -> dict[str, Any]:
     """`asdict(item)`, written out: asdict is slow, and a dump writes thousands of items."""
+    out = item_fields(item)
+    out["lines"], out["meta"] = copy.deepcopy(item.lines), copy.deepcopy(item.meta)
+    return out
+
+
+def item_fields(item: ProvItem) -> dict[str, Any]:
+    """`item_to_dict` sharing the item's lists and dicts: for text made at once (a file, an event)."""
     return {
         "item_id": item.item_id,
         "stage": item.stage,
         "name": item.name,
         "kind": item.kind,
-        "lines": copy.deepcopy(item.lines),
+        "lines": item.lines,
         "detail": item.detail,
-        "meta": copy.deepcopy(item.meta),
+        "meta": item.meta,
     }
 
 
@@ -247,11 +254,12 @@ def link_from_list(v: Any) -> ProvLink | None:
 
 
 def index_to_dict(index: ProvenanceIndex, compile_id: str = "") -> dict[str, Any]:
+    """provenance.json's content. It shares the index's lists and dicts: encode it, do not keep it."""
     return {
         "format": "tcdebug-provenance",
         "version": FORMAT_VERSION,
         "compile_id": compile_id,
-        "items": [item_to_dict(i) for i in index.items.values()],
+        "items": [item_fields(i) for i in index.items.values()],
         "links": [link_to_list(link) for link in index.links],
         "notes": list(index.notes),
         "symbols": index.symbols,

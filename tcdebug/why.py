@@ -8,8 +8,9 @@ inferred rather than read from torch says so in its text.
 
 from __future__ import annotations
 
+import functools
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from tcdebug import compile_times
@@ -390,6 +391,17 @@ def kernel_nodes(ir_text: str, output_code: str, kernel_names: list[str]) -> dic
     return out
 
 
+@functools.lru_cache(maxsize=32)
+def _fusion_facts(
+    fusion_log: str, ir_text: str, output_code: str, kernel_names: tuple[str, ...]
+) -> tuple[dict[str, list[tuple[str, str]]], dict[str, str], dict[str, list[str]]]:
+    """`refused_pairs`, `node_descriptions` and `kernel_nodes` of one graph, kept: a live dump
+    explains a compile again whenever it changes, and these scans are most of the cost. Callers
+    copy what they keep."""
+    mapping = kernel_nodes(ir_text, output_code, list(kernel_names)) if kernel_names else {}
+    return refused_pairs(fusion_log), node_descriptions(fusion_log), mapping
+
+
 def fusion_parts(comp: Compile) -> list[WhyPart]:
     parts = []
     for stage in comp.ordered_stages():
@@ -397,8 +409,13 @@ def fusion_parts(comp: Compile) -> list[WhyPart]:
             continue
         log = str(stage.meta.get("fusion_log") or "")
         lines: list[str] = []
-        groups = refused_pairs(log)
-        desc = node_descriptions(log)
+        kstage = comp.stages.get(stage.key.replace("inductor_ir_post_fusion", "kernel_source"))
+        if kstage is not None and not (kstage.captured and kstage.kernels):
+            kstage = None
+        ir_text, code, kernel_names = (
+            (stage.get_text(), kstage.get_text(), tuple(k.name for k in kstage.kernels)) if kstage else ("", "", ())
+        )
+        groups, desc, mapping = _fusion_facts(log, ir_text, code, kernel_names)
         tag = f" ({stage.part})" if stage.part else ""
         if not log:
             lines.append("torch logged no fusion decisions for this graph.")
@@ -416,9 +433,7 @@ def fusion_parts(comp: Compile) -> list[WhyPart]:
             before, after = found[-1]
             lines.append(f"Scheduler: {before} nodes became {after}.")
         data: dict[str, Any] = {"refused": {r: [list(p) for p in ps] for r, ps in groups.items()}}
-        kstage = comp.stages.get(stage.key.replace("inductor_ir_post_fusion", "kernel_source"))
-        if kstage is not None and kstage.captured and kstage.kernels:
-            mapping = kernel_nodes(stage.get_text(), kstage.get_text(), [k.name for k in kstage.kernels])
+        if kstage is not None:
             lines.append("IR nodes in each kernel (matched by the buffers each kernel call passes):")
             for kname, ir_nodes in mapping.items():
                 names = ", ".join(ir_nodes) or "?"
@@ -430,7 +445,7 @@ def fusion_parts(comp: Compile) -> list[WhyPart]:
                         "codegen (loop fusion in CppScheduling), after the scheduler's decisions above"
                     )
                 lines.append(f"  {kname}: {names}{note}")
-            data["kernels"] = mapping
+            data["kernels"] = {kname: list(ir_nodes) for kname, ir_nodes in mapping.items()}
         parts.append(WhyPart(FUSION, f"Fusion{tag}", lines, comp.compile_id, stage.key, data))
     return parts
 
@@ -601,16 +616,23 @@ def explain(session: Session, compile_id: str) -> list[WhyPart]:
     ]
 
 
-def why_dict(session: Session, compile_id: str) -> list[dict[str, Any]]:
-    return [asdict(p) for p in explain(session, compile_id)]
+def why_dict(session: Session, compile_id: str, parts: list[WhyPart] | None = None) -> list[dict[str, Any]]:
+    """session.json's `why`: `parts` (explained already) or the compile's explanation. Like
+    `asdict` of each part, but sharing its lists and dicts (asdict copies them, deeply: most of
+    a live dump's index cost): encode it, do not keep it."""
+    return [
+        {"kind": p.kind, "title": p.title, "lines": p.lines, "compile_id": p.compile_id, "stage": p.stage, "data": p.data}
+        for p in (explain(session, compile_id) if parts is None else parts)
+    ]
 
 
-def why_markdown(session: Session, compile_id: str) -> str:
+def why_markdown(session: Session, compile_id: str, parts: list[WhyPart] | None = None) -> str:
+    """why.md: `parts` (explained already) or the compile's explanation, as Markdown."""
     comp = session.compiles.get(compile_id)
     if comp is None:
         return ""
     out = [f"# Why {comp.label}", ""]
-    for part in explain(session, compile_id):
+    for part in explain(session, compile_id) if parts is None else parts:
         link = f" (stage `{part.stage}` of {part.compile_id})" if part.stage else ""
         out += [f"## {part.title}{link}", "", "```", *part.lines, "```", ""]
     return "\n".join(out)

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import inspect
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import CodeType, SimpleNamespace
+
+from conftest import SAMPLES, SCRIPTS
 
 from tcdebug import stages as stage_catalog
+from tcdebug.capture.frame import source_lines
+from tcdebug.capture.inductor_ir import print_loop_bodies_cheaply
 from tcdebug.dump import load_dump
 
 
@@ -112,3 +122,81 @@ def test_shape_change_recompiles_with_dynamos_reason(dynamic_dump):
     marked = session.compiles["1/0"]
     assert marked.function == "layer" and "Sym(s" in marked.stages["dynamo_graph"].get_text()
     assert "expected 4, actual 8" in dynamic_dump.stdout
+
+
+def test_loop_bodies_print_as_torch_prints_them_on_a_real_compile(tmp_path):
+    """The IR stages print loop bodies without torch's throwaway GraphModule per block: on a real
+    Inductor compile (reductions, a masked subblock), every block is torch's text, byte for byte."""
+    proc = subprocess.run(
+        [sys.executable, str(SCRIPTS / "loop_body_text.py")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "TORCHINDUCTOR_CACHE_DIR": str(tmp_path / "cache")},
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    counts = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert counts["blocks"] >= 10 and counts["subblocks"] >= 1
+    assert counts["differ"] == 0
+
+
+class _Graph:
+    def __init__(self, src: str) -> None:
+        self.src = src
+
+    def python_code(self, root_module: str) -> SimpleNamespace:
+        return SimpleNamespace(src=self.src)
+
+
+def test_loop_body_printing_turns_to_torchs_own_for_good_once_a_text_differs():
+    class Block:
+        calls = 0
+
+        def __init__(self, src: str, torch_text: str) -> None:
+            self.graph, self.torch_text = _Graph(src), torch_text
+
+        def debug_str(self, name: str = "block") -> str:
+            type(self).calls += 1
+            return self.torch_text
+
+    print_loop_bodies_cheaply(Block)
+    same = Block("def forward(self, ops):\n    return None; del ops\n", "def body(self, ops):\n    return None")
+    assert same.debug_str("body") == "def body(self, ops):\n    return None" and Block.calls == 1
+    differs = Block("def forward(self, ops):\n    return 1\n", "torch's text")
+    assert differs.debug_str("body") == "torch's text"
+    assert [Block("def forward(self):\n    pass\n", "torch's").debug_str() for _ in range(20)] == ["torch's"] * 20
+    assert Block.calls == 22  # torch printed every block after the mismatch
+
+
+def _code_objects(code: CodeType) -> list[CodeType]:
+    inner = [c for c in code.co_consts if isinstance(c, CodeType)]
+    return [code, *(x for c in inner for x in _code_objects(c))]
+
+
+def test_source_lines_are_what_inspect_gives_for_every_code_object():
+    """The source stage reads a file's lines without inspect's walk over every module: for every
+    code object (functions, methods, lambdas, comprehensions, decorated and nested ones) of real
+    modules, it gives inspect's lines and first line number, or fails where inspect fails."""
+    import torch._dynamo.eval_frame
+    import torch.nn.modules.activation
+    import torch.nn.modules.transformer
+
+    from tcdebug import why
+
+    codes = []
+    for module in (torch.nn.modules.activation, torch.nn.modules.transformer, torch._dynamo.eval_frame, why):
+        source = Path(module.__file__).read_text()
+        codes += _code_objects(compile(source, module.__file__, "exec"))
+    for sample in SAMPLES.glob("*.py"):
+        codes += _code_objects(compile(sample.read_text(), str(sample), "exec"))
+    assert len(codes) > 300
+    for code in codes:
+        try:
+            expected: object = inspect.getsourcelines(code)
+        except OSError as exc:
+            expected = type(exc)
+        try:
+            got: object = source_lines(code)
+        except OSError as exc:
+            got = type(exc)
+        assert got == expected, (code.co_filename, code.co_name, code.co_firstlineno)

@@ -7,8 +7,10 @@ headless re-run test writes.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable
+from dataclasses import asdict
 from typing import Any
 
 import pytest
@@ -19,14 +21,24 @@ from test_rerun_cli import rerun_dump, rerun_session  # noqa: F401 - shared sess
 from textual.app import App
 from textual.widgets import Checkbox, Input, Select, Static
 
-from tcdebug import protocol
+from tcdebug import protocol, provenance
 from tcdebug import session as model
 from tcdebug.controller import TargetController
+from tcdebug.dump import (
+    DumpWriter,
+    IndexCache,
+    entries_json,
+    index_json,
+    index_text,
+    load_dump,
+    session_index,
+)
 from tcdebug.screens.diff_screen import DiffScreen, side_by_side_rows, unified_lines
 from tcdebug.screens.messages import TargetEvent
 from tcdebug.screens.rerun_screen import RerunScreen
 from tcdebug.screens.widgets.guard_view import GuardView, guard_lines
 from tcdebug.session import Session
+from tcdebug.why import explain
 
 
 class Target:
@@ -37,6 +49,7 @@ class Target:
         self.lock = threading.Lock()
         self.sink: Callable[[dict[str, Any]], None] | None = None
         self.ready = threading.Event()
+        self.events: list[Any] = []  # every event up to the first `ready`
         self.controller = TargetController(
             [str(SAMPLES / "mlp.py")], mode=protocol.MODE_RUN, on_event=self.on_event
         )
@@ -48,6 +61,8 @@ class Target:
             return
         with self.lock:
             self.session.apply(event)
+            if not self.ready.is_set():
+                self.events.append(event)
         if event.type == "ready":
             self.ready.set()
 
@@ -107,6 +122,35 @@ async def set_shape(pilot, app: App, text: str) -> None:
     field = editor(app).query_one("#shape-0", Input)
     field.value = text
     await pilot.pause()
+
+
+def test_a_live_dump_says_of_each_compile_what_it_would_afresh_after_every_event(target, tmp_path):
+    """The live dump keeps what session.json says of each compile (entry, line, why) between
+    rewrites; replayed event by event, the kept index is always the one made afresh, and the
+    finished dump says what a fresh explanation of it says."""
+    session = Session()
+    writer = DumpWriter(session, tmp_path / "out")
+    kept = writer._index
+    for event in target.events:
+        session.apply(event)
+        writer.on_event(event)
+        assert index_text(session, complete=False, cache=kept) == index_json(session_index(session, complete=False))
+        for cid in session.compiles:
+            assert kept.as_dicts(cid) == IndexCache(session).as_dicts(cid), (event.type, cid)
+    writer.finish()
+    assert {"0/0", "0/1"} <= set(session.compiles)
+    for cid in session.compiles:  # session.json's why is asdict of each part
+        assert kept.as_dicts(cid) == [asdict(part) for part in explain(session, cid)]
+    for cid, comp in session.compiles.items():  # written at each compile's end, never left stale
+        written = (tmp_path / "out" / "compiles" / cid.replace("/", "-") / "provenance.json").read_text()
+        assert written == entries_json(provenance.index_to_dict(comp.provenance, cid))
+    reloaded = load_dump(tmp_path / "out")
+    index = json.loads((tmp_path / "out" / "session.json").read_text())
+    for comp in index["compiles"]:
+        assert comp["why"] == IndexCache(reloaded).as_dicts(comp["compile_id"])
+        assert any(part["kind"] == "fusion" for part in comp["why"])
+        why_md = (tmp_path / "out" / "compiles" / comp["compile_id"].replace("/", "-") / "why.md").read_text()
+        assert why_md == IndexCache(reloaded).markdown(comp["compile_id"])
 
 
 async def test_editor_shows_the_call_and_rejects_bad_input(target):

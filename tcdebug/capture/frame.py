@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import dis
+import functools
 import inspect
 import io
+import linecache
+import os
+import re
 import sys
 from types import CodeType, FrameType
 from typing import Any
@@ -31,6 +35,7 @@ def backend_name(compiler_fn: Any) -> str:
     return str(name) if isinstance(name, str) else ""
 
 
+@functools.lru_cache(maxsize=8)  # the frame unit and the provenance unit list the same code
 def dis_listing(code: CodeType, title: str) -> str:
     buf = io.StringIO()
     buf.write(f"# {title}: {code.co_name}  ({code.co_filename}:{code.co_firstlineno})\n")
@@ -40,13 +45,32 @@ def dis_listing(code: CodeType, title: str) -> str:
     return buf.getvalue()
 
 
+_DEF_LINE = re.compile(r"^(\s*def\s)|(\s*async\s+def\s)|(.*(?<!\w)lambda(:|\s))|^(\s*@)")  # inspect's
+
+
+def source_lines(code: CodeType) -> tuple[list[str], int]:
+    """`inspect.getsourcelines(code)`, reading a file on disk straight from linecache: inspect
+    first maps the file to its module (`inspect.getmodule`), which walks every loaded module,
+    a tenth of a second with torch loaded, only to hand linecache the module's loader, which a
+    file on disk does not need. Where the code's first line is not a `def`, decorator or lambda
+    (inspect then searches upwards, differently across Python versions) inspect does it all."""
+    lnum = code.co_firstlineno - 1
+    if lnum >= 0 and os.path.isfile(code.co_filename):
+        linecache.checkcache(code.co_filename)
+        lines = linecache.getlines(code.co_filename)
+        if lnum < len(lines) and _DEF_LINE.match(lines[lnum]):
+            return inspect.getblock(lines[lnum:]), lnum + 1
+    return inspect.getsourcelines(code)
+
+
+@functools.lru_cache(maxsize=8)
 def source_text(code: CodeType) -> tuple[str, int]:
     """The frame's source under a `# File:` header line; returns (text, line offset).
 
     Line i (1-based) of the text is line i + offset of the file.
     """
     try:
-        lines, start = inspect.getsourcelines(code)
+        lines, start = source_lines(code)
     except (OSError, TypeError) as exc:
         return f"# source not available for {code.co_name}: {exc}\n", 0
     start = max(start, 1)

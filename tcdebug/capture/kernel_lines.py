@@ -13,6 +13,7 @@ provenance unit links whole kernels and says so.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +21,7 @@ from tcdebug.capture.base import CaptureContext
 
 STAGES: tuple[str, ...] = ()
 MAX_LINES_PER_NODE = 4000  # a guard against pathological kernels, far above real ones
+_ALNUM = re.compile(r"[^\W_]")  # a letter or digit: str.isalnum's characters
 
 
 @dataclass
@@ -42,7 +44,7 @@ class KernelLineRecorder:
         if not isinstance(text, str):
             return
         text = text.strip()
-        if not text or not any(c.isalnum() for c in text):
+        if not _ALNUM.search(text):
             return  # `{`, `}`: every node has them
         name = str(node.get_name())
         entry = self.nodes.get(name)

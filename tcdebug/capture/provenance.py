@@ -76,7 +76,7 @@ class ProvenanceCapture:
         self.rec.emit(
             Provenance(
                 compile_id=cid,
-                items=[prov.item_to_dict(i) for i in items],
+                items=[prov.item_fields(i) for i in items],  # encoded at once: no copies
                 links=[prov.link_to_list(link) for link in links],
                 **extra,
             )
@@ -184,6 +184,7 @@ class ProvenanceCapture:
         stage_id, part = key.partition(".")[0], key.partition(".")[2]
         aot_of_part = "aot_inference" if part == "inference" else f"aot_{part}" if part else ""
         forward = facts.nodes.get("aot_forward", {})
+        frames_of: dict[str, list[dict[str, Any]]] = {}  # nodes of one line share its stack trace
         for node in gm.graph.nodes:
             if node.op not in ("call_function", "call_method", "call_module"):
                 continue
@@ -198,7 +199,10 @@ class ProvenanceCapture:
                 detail.append(f"from {aten}")
             if seq >= 0:
                 detail.append(f"seq_nr {seq}")
-            frames = prov.stack_frames(meta.get("stack_trace") or "")
+            trace = meta.get("stack_trace") or ""
+            frames = frames_of.get(trace)
+            if frames is None:
+                frames = frames_of[trace] = prov.stack_frames(trace)
             span = next((f.get("span") for f in reversed(frames) if f.get("span")), "")
             items.append(
                 ProvItem(

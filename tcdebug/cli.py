@@ -209,6 +209,17 @@ def cmd_torchrun(parser: argparse.ArgumentParser, options: list[str], torchrun_a
     return run_live(target_argv, module=True, mode=mode, breakpoints=set(ns.breakpoints))
 
 
+DUMP_NICENESS = 10
+
+
+def _yield_cpu_to_the_script() -> None:
+    """Lower this process's CPU priority, once the script's process has started (it keeps its
+    own): writing the dump can wait for a free core, the script and its compile workers cannot.
+    With every core busy compiling, the dump's bookkeeping otherwise takes its share of them."""
+    with contextlib.suppress(OSError, AttributeError):  # no os.nice (Windows), or not allowed
+        os.nice(DUMP_NICENESS)
+
+
 def run_headless(
     target_argv: list[str],
     *,
@@ -245,6 +256,7 @@ def run_headless(
     interrupted: int | None = None
     try:
         controller.start()
+        _yield_cpu_to_the_script()
         while True:
             try:
                 event = events.get(timeout=DumpWriter.INDEX_INTERVAL_S)

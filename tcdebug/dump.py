@@ -515,10 +515,13 @@ def session_index(
     }
 
 
-# Events that change no compile. Any other event without a compile id (a rerun, the target's
-# death) may change any compile's why.
+# Events that change no compile (`Session.apply`; a why reads no session state they set). Any
+# other event without a compile id (a rerun) may change any compile's why.
 _COMPILE_NEUTRAL = frozenset(
-    ("hello", "process", "process_end", "process_exit", "ready", "resumed", "note", "output", "trace_info")
+    (
+        "hello", "process", "process_end", "process_exit", "ready", "resumed", "note", "output",
+        "trace_info", "error", "script_end", "calls", "target_died", "target_exited",
+    )
 )
 
 
@@ -610,6 +613,11 @@ class IndexCache:
             "stages": [stage_to_dict(s, with_text=False) for s in c.ordered_stages()],
         }
 
+    def forget_entry(self, compile_id: str) -> None:
+        """Drop the compile's entry (its stages' files changed), keeping its why."""
+        self._entries.pop(compile_id, None)
+        self._lines.pop(compile_id, None)
+
     def forget(self, event: Event) -> None:
         """Drop what `event` (applied to the session) may have changed."""
         changed = _changed_compile(event)
@@ -646,9 +654,11 @@ def write_dump(
     *,
     complete: bool = True,
     provenance_written: frozenset[str] = frozenset(),
+    cache: IndexCache | None = None,
 ) -> Path:
     """Write the whole session to `out` (stage files, output.txt, session.json). The compiles of
-    `provenance_written` already have their provenance.json as the session holds it."""
+    `provenance_written` already have their provenance.json as the session holds it; `cache`
+    holds what is known of the compiles (see `IndexCache`), where a live dump kept it."""
     out_path = Path(out)
     out_path.mkdir(parents=True, exist_ok=True)
     if not _is_file(out_path, "session.json"):  # openable from the start, whatever happens next
@@ -665,7 +675,9 @@ def write_dump(
         if stage.captured and not (stage.file and _is_file(out_path, stage.file))
     ]
     done = 0
-    cache = IndexCache(session)  # each compile explained once, for why.md and session.json
+    cache = cache if cache is not None else IndexCache(session)  # one why per compile, for why.md and the index
+    for compile_id in {comp.compile_id for comp, _ in pending}:
+        cache.forget_entry(compile_id)  # its stages get file names now
     index = _write_in_two(
         out_path, session, pending, complete=complete, cache=cache, provenance_written=provenance_written
     )
@@ -934,7 +946,11 @@ class DumpWriter:
     def finish(self) -> Path:
         """The final index (`"complete": true`): the run ended, or was interrupted and says so."""
         return write_dump(
-            self.session, self.out, complete=True, provenance_written=frozenset(self._provenance_written)
+            self.session,
+            self.out,
+            complete=True,
+            provenance_written=frozenset(self._provenance_written),
+            cache=self._index,
         )
 
 

@@ -212,6 +212,15 @@ def test_dump_exit_code_of_os_exit_and_of_a_signal(tmp_path: Path) -> None:
     assert "SIGKILL" in proc.stderr
 
 
+def test_dump_writing_yields_the_cpu_to_the_script(tmp_path: Path) -> None:
+    """`--dump` lowers tcdebug's own priority once the script runs; the script keeps its own."""
+    proc = run_tcdebug("--dump", str(tmp_path / "out"), str(SCRIPTS / "niceness.py"), timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    line = next(x for x in (tmp_path / "out" / "output.txt").read_text().splitlines() if x.startswith("script"))
+    _, script, _, parent = line.split()
+    assert int(parent) == min(int(script) + 10, 19)
+
+
 # ----- pseudo-terminal helpers ----------------------------------------------------------------
 class Pty:
     """`tcdebug ARGS` on a real 80x24 pseudo-terminal."""

@@ -613,10 +613,11 @@ class IndexCache:
             "stages": [stage_to_dict(s, with_text=False) for s in c.ordered_stages()],
         }
 
-    def forget_entry(self, compile_id: str) -> None:
-        """Drop the compile's entry (its stages' files changed), keeping its why."""
-        self._entries.pop(compile_id, None)
-        self._lines.pop(compile_id, None)
+    def forget_entries(self, compile_ids: set[str]) -> None:
+        """Drop these compiles' entries (their stages' files changed), keeping their whys."""
+        for compile_id in compile_ids:
+            self._entries.pop(compile_id, None)
+            self._lines.pop(compile_id, None)
 
     def forget(self, event: Event) -> None:
         """Drop what `event` (applied to the session) may have changed."""
@@ -676,8 +677,8 @@ def write_dump(
     ]
     done = 0
     cache = cache if cache is not None else IndexCache(session)  # one why per compile, for why.md and the index
-    for compile_id in {comp.compile_id for comp, _ in pending}:
-        cache.forget_entry(compile_id)  # its stages get file names now
+    named = {comp.compile_id for comp, _ in pending}  # their stages get file names now
+    cache.forget_entries(named)
     index = _write_in_two(
         out_path, session, pending, complete=complete, cache=cache, provenance_written=provenance_written
     )
@@ -685,6 +686,7 @@ def write_dump(
         write_file(out_path, "output.txt", session.output_text())
         write_file(out_path, "session.json", index)
         return out_path
+    cache.forget_entries(named)  # entries made on names `_write_in_two` then took back
     with DirCache(out_path) as dirs:
         try:
             for comp, stage in pending:

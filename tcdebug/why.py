@@ -391,7 +391,7 @@ def kernel_nodes(ir_text: str, output_code: str, kernel_names: list[str]) -> dic
     return out
 
 
-@functools.lru_cache(maxsize=32)
+@functools.lru_cache(maxsize=8)  # a few graphs' texts: a compile's parts, not a whole session's
 def _fusion_facts(
     fusion_log: str, ir_text: str, output_code: str, kernel_names: tuple[str, ...]
 ) -> tuple[dict[str, list[tuple[str, str]]], dict[str, str], dict[str, list[str]]]:

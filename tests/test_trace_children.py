@@ -215,6 +215,33 @@ def test_a_dump_written_by_two_processes_is_the_serial_dump(
         assert any(name.endswith("provenance.json") for name in tree)
 
 
+def test_when_the_writing_child_fails_the_dump_is_written_serially_as_always(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A child that fails leaves its share unwritten; this process then names and writes every
+    file itself, and the index (made once already, on names it took back) says what the serial
+    dump says."""
+    from tcdebug import dump
+
+    log = next((TRACES / "mlp_provenance").glob("*.log"))
+    dump.write_dump(load(log, False, monkeypatch), tmp_path / "serial")
+    session = load(log, True, monkeypatch)
+    parent, real_share = os.getpid(), dump._write_share
+    shares = []
+
+    def failing_in_the_child(*args: object) -> None:
+        if os.getpid() != parent:
+            raise OSError("the child's disk is full")
+        shares.append(1)
+        real_share(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(dump, "_write_share", failing_in_the_child)
+    monkeypatch.setattr(dump, "PARALLEL_MIN_STAGES", 1)
+    dump.write_dump(session, tmp_path / "two")
+    assert shares == [1]  # this process's share ran (the child's ran in the child), then the fallback
+    assert _tree(tmp_path / "two") == _tree(tmp_path / "serial")
+
+
 def _children_of(pid: int) -> list[int]:
     try:
         return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]

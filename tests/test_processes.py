@@ -172,7 +172,8 @@ async def test_app_steps_dataloader_workers_chosen_to_step() -> None:
         assert app.session.state == model.FINISHED, app.session.status_line
         workers = sorted(c.process for c in app.session.compiles.values())
         assert workers == ["worker 0", "worker 1"]
-        assert any("total 11.826" in chunk.text for chunk in app.session.output)
+        # The output has its own socket: its last chunk may land just after the script's end.
+        await wait_until(pilot, lambda: "total 11.826" in app.session.output_text(), what="the script's output")
         await pilot.press("q")
 
 

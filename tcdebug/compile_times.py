@@ -15,6 +15,7 @@ Stdlib only: the live capture, the trace reader and the dump share it.
 from __future__ import annotations
 
 import json
+import math
 import sys
 from dataclasses import dataclass, field
 from typing import Any
@@ -119,17 +120,23 @@ class PhaseCollector:
             return None
         if ph not in ("B", "E"):
             return None
+        try:
+            at = float(ts)
+        except OverflowError:  # an int no float holds
+            return None
+        if not math.isfinite(at):  # NaN or infinity: not a time (a phase's share would be NaN)
+            return None
         comp = self.compiles.setdefault(cid, _CompileEvents())
         name = sys.intern(name)  # the same few phase names, each decoded afresh from its event
         key = (name, event.get("tid", 0))
         if ph == "B":
-            comp.open.setdefault(key, []).append(float(ts))
+            comp.open.setdefault(key, []).append(at)
             return None
         starts = comp.open.get(key)
         if not starts:
             return None
         start = starts.pop()
-        comp.intervals.append(_Interval(name, start, float(ts), key[1]))
+        comp.intervals.append(_Interval(name, start, at, key[1]))
         return cid if not any(comp.open.values()) else None
 
     def times(self, compile_id: str) -> dict[str, Any]:

@@ -7,7 +7,7 @@ import json
 
 import pytest
 from conftest import DATA, SAMPLES, DumpRun, run_tcdebug
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from pilot import main_screen, wait_until
 
@@ -69,6 +69,13 @@ def test_each_moment_goes_to_the_innermost_named_phase():
         max_size=30,
     )
 )
+@example(  # an end at infinity made a phase's share NaN (a crash in `text_bar`)
+    [
+        {"name": "compile_file", "ph": "B", "ts": 0.0, "args": {"compile_id": "0/0"}},
+        {"name": "compile_file", "ph": "E", "ts": float("inf"), "args": {"compile_id": "0/0"}},
+    ]
+)
+@example([{"name": "dynamo", "ph": "B", "ts": 10**400, "args": {"compile_id": "0/0"}}])  # no float holds it
 def test_bad_chromium_events_never_raise(events):
     pc = PhaseCollector()
     for ev in events:

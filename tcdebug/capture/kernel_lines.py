@@ -3,7 +3,8 @@
 While Inductor generates a kernel's body (C++ on CPU, Triton on GPU) it sets the scheduler node
 being generated as `V.kernel.current_node` (`Kernel.set_current_node`), and every line of the
 body goes through `IndentedBuffer.writeline`. This unit wraps `writeline` (calling torch's own
-first, changing nothing it writes) and, while a node is current, keeps the text of each line
+first, changing nothing it writes) and `set_current_node` (to know when a node can be current),
+and, while a node is current, keeps the text of each line
 under that node with the post-grad FX nodes the node computes (its IR `origins`).
 `tcdebug.capture.provenance` takes these records when the output code is logged and finds each
 node's lines inside its kernel's source, so a trail reaches the lines that compute an op rather
@@ -13,7 +14,9 @@ provenance unit links whole kernels and says so.
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,9 +81,25 @@ def install(ctx: CaptureContext) -> None:
         raise AttributeError("Inductor's Kernel.set_current_node / IndentedBuffer.writeline")
     recorder = KernelLineRecorder()
     original = IndentedBuffer.writeline
+    original_set_current_node = Kernel.set_current_node
+    # How many `set_current_node` blocks are open, in any thread. `Kernel.current_node` is set
+    # only there, so while none is open no kernel has a current node, and `writeline` skips
+    # `V.kernel` (which builds a throwaway NullKernelHandler per line outside kernels).
+    open_blocks = [0]
+
+    @contextlib.contextmanager
+    def set_current_node(self: Any, node: Any) -> Iterator[None]:
+        open_blocks[0] += 1
+        try:
+            with original_set_current_node(self, node):
+                yield
+        finally:
+            open_blocks[0] -= 1
 
     def writeline(self: Any, line: Any) -> None:
         original(self, line)
+        if not open_blocks[0]:
+            return
         try:
             node = getattr(V.kernel, "current_node", None)
             if node is not None and hasattr(node, "get_name"):
@@ -88,6 +107,8 @@ def install(ctx: CaptureContext) -> None:
         except Exception:  # noqa: BLE001 - never break torch's codegen
             pass
 
+    set_current_node.__wrapped__ = original_set_current_node  # type: ignore[attr-defined]
     writeline.__wrapped__ = original  # type: ignore[attr-defined]
+    Kernel.set_current_node = set_current_node
     IndentedBuffer.writeline = writeline
     ctx.options.kernel_lines = recorder

@@ -14,7 +14,7 @@ from conftest import SAMPLES, SCRIPTS
 
 from tcdebug import stages as stage_catalog
 from tcdebug.capture.frame import source_lines
-from tcdebug.capture.inductor_ir import print_loop_bodies_cheaply
+from tcdebug.capture.inductor_ir import print_ir_with_sympy_memo, print_loop_bodies_cheaply
 from tcdebug.dump import load_dump
 
 
@@ -160,12 +160,56 @@ def test_loop_body_printing_turns_to_torchs_own_for_good_once_a_text_differs():
             return self.torch_text
 
     print_loop_bodies_cheaply(Block)
-    same = Block("def forward(self, ops):\n    return None; del ops\n", "def body(self, ops):\n    return None")
+    same = Block(
+        "def forward(self, ops):\n    return None; del ops\n", "def body(self, ops):\n    return None"
+    )
     assert same.debug_str("body") == "def body(self, ops):\n    return None" and Block.calls == 1
     differs = Block("def forward(self, ops):\n    return 1\n", "torch's text")
     assert differs.debug_str("body") == "torch's text"
-    assert [Block("def forward(self):\n    pass\n", "torch's").debug_str() for _ in range(20)] == ["torch's"] * 20
+    assert [Block("def forward(self):\n    pass\n", "torch's").debug_str() for _ in range(20)] == [
+        "torch's"
+    ] * 20
     assert Block.calls == 22  # torch printed every block after the mismatch
+
+
+def test_ir_printed_with_the_sympy_memo_is_torchs_text_on_real_compiles(tmp_path):
+    """The IR stages print each sympy expression once per text: on real Inductor compiles (static
+    and dynamic shapes), every text is torch's, byte for byte, with far fewer sympy `str()` calls,
+    and sympy's own `__str__` is back in place afterwards."""
+    proc = subprocess.run(
+        [sys.executable, str(SCRIPTS / "ir_text_memo.py")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "TORCHINDUCTOR_CACHE_DIR": str(tmp_path / "cache")},
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    counts = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert counts["texts"] >= 4 and counts["differ"] == 0
+    assert counts["str_calls_memo"] * 3 < counts["str_calls_torch"]
+    assert counts["restored"]
+
+
+def test_ir_printing_turns_to_torchs_own_for_good_once_a_text_differs():
+    prints = [0]
+
+    class Printable:  # prints differently each time, so the memo's text is not torch's
+        def __str__(self) -> str:
+            prints[0] += 1
+            return f"p{prints[0]}"
+
+    class Formatter:
+        @staticmethod
+        def _write_ir(nodes: list[object]) -> str:
+            return " ".join(str(node) for node in nodes)
+
+    sympy_str = Printable.__dict__["__str__"]
+    print_ir_with_sympy_memo(Formatter, Printable)
+    node = Printable()
+    assert Formatter._write_ir([node, node]) == "p1 p2"  # torch's text; the memo's was "p3 p3"
+    assert prints == [3] and Printable.__dict__["__str__"] is sympy_str
+    assert Formatter._write_ir([node, node]) == "p4 p5"  # torch's way only, from now on
+    assert prints == [5]
 
 
 def _code_objects(code: CodeType) -> list[CodeType]:

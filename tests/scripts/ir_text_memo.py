@@ -1,0 +1,84 @@
+"""Prints the IR stages both ways on real Inductor compiles and says whether they agree.
+
+Every `DebugFormatter._write_ir` call prints torch's text, then the text printed with tcdebug's
+sympy memo (`tcdebug.capture.inductor_ir.print_ir_with_sympy_memo`, its checks off), counting the
+sympy `str()` calls each way. Two compiles: static shapes, and dynamic ones (symbolic sizes and
+indices). Each stops once the IR after fusion is logged. Prints one JSON line:
+{"texts": N, "differ": K, "str_calls_torch": A, "str_calls_memo": B, "restored": bool}.
+"""
+
+import json
+import logging
+
+import torch
+from sympy.core._print_helpers import Printable
+from torch._inductor import debug as inductor_debug
+
+from tcdebug.capture import inductor_ir
+
+counts = {"texts": 0, "differ": 0, "str_calls_torch": 0, "str_calls_memo": 0}
+calls = [0]
+sympy_str = Printable.__dict__["__str__"]
+
+
+def counted_str(self):
+    calls[0] += 1
+    return sympy_str(self)
+
+
+Printable.__str__ = counted_str
+formatter = inductor_debug.DebugFormatter
+torch_write_ir = formatter._write_ir
+inductor_ir.IR_TEXT_CHECKS = 0
+inductor_ir.print_ir_with_sympy_memo(formatter, Printable)
+memo_write_ir = formatter._write_ir
+
+
+def both_ways(nodes):
+    calls[0] = 0
+    torch_text = torch_write_ir(nodes)
+    counts["str_calls_torch"] += calls[0]
+    calls[0] = 0
+    memo_text = memo_write_ir(nodes)
+    counts["str_calls_memo"] += calls[0]
+    counts["texts"] += 1
+    counts["differ"] += memo_text != torch_text
+    return torch_text
+
+
+class IRLogged(Exception):
+    pass
+
+
+log_post_fusion = inductor_debug.log_ir_post_fusion
+
+
+def stop_after_post_fusion(nodes):
+    log_post_fusion(nodes)
+    raise IRLogged
+
+
+formatter._write_ir = staticmethod(both_ways)
+inductor_debug.log_ir_post_fusion = stop_after_post_fusion
+torch.compiler.config.force_disable_caches = True
+torch._logging.set_logs(ir_pre_fusion=True, ir_post_fusion=True)
+for name in ("torch._inductor.debug.__ir_pre_fusion", "torch._inductor.debug.__ir_post_fusion"):
+    log = logging.getLogger(name)
+    log.handlers[:] = [logging.NullHandler()]
+    log.propagate = False
+
+
+def f(x, w):
+    y = torch.nn.functional.layer_norm(x @ w, (16,))
+    y = torch.cat([y, torch.nn.functional.pad(y, (1, 0))[:, :16]], dim=0)
+    return torch.softmax(y, dim=-1).amax(0) + torch.where(x[:1] > 0, x[:1], 0.5).sum()
+
+
+for dynamic in (False, True):
+    try:
+        torch.compile(f, dynamic=dynamic)(torch.randn(8, 16), torch.randn(16, 16))
+    except Exception as exc:  # Dynamo wraps it: BackendCompilerFailed
+        assert "IRLogged" in repr(exc) or isinstance(exc.__cause__, IRLogged), exc
+    torch._dynamo.reset()
+counts["restored"] = Printable.__dict__["__str__"] is counted_str
+print(json.dumps(counts))

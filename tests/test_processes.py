@@ -142,13 +142,16 @@ async def palette(pilot, command: str) -> None:
     await pilot.press("enter")
 
 
-async def test_app_steps_dataloader_workers_chosen_to_step() -> None:
+async def test_app_steps_dataloader_workers_chosen_to_step(tmp_path: Path, monkeypatch) -> None:
+    go = tmp_path / "go"  # the script forks its workers once this exists: after the command below
+    monkeypatch.setenv("DATALOADER_WORKERS_GO", str(go))
     app = build_live_app([WORKERS])
     async with app.run_test(size=(100, 40)) as pilot:
         # Before any worker exists: every process the script forks pauses at its first stage.
         await wait_until(pilot, lambda: app.is_live and app.controller.pid is not None, what="start")
         await palette(pilot, "step new processes")
         await wait_until(pilot, lambda: app.controller.step_new_processes, what="the palette command")
+        go.write_text("")
         # Both workers pause at their first stage; `n` then steps the one paused last.
         await wait_until(pilot, lambda: len(app.session.pauses) >= 2, what="both workers' pauses")
         pid = app.session.paused_pid

@@ -14,6 +14,7 @@ import pytest
 from pilot import column_text, screen_lines, wait_until
 from textual.widgets import DataTable, Static
 
+from tcdebug import proctree
 from tcdebug import session as model
 from tcdebug.launch import split_torchrun
 from tcdebug.live_ranks import LiveRanks, lockstep_plan, rank_processes, rank_sessions, tagged_output
@@ -75,8 +76,18 @@ def run_dump(out: Path, *args: str) -> subprocess.CompletedProcess[str]:
     try:
         stdout, stderr = proc.communicate(timeout=150)
     except subprocess.TimeoutExpired:
-        tree = subprocess.run(["ps", "-o", "pid,ppid,stat,wchan:20,args", "-s", str(proc.pid)], capture_output=True, text=True).stdout
-        os.killpg(proc.pid, signal.SIGKILL)
+        # The target runs in a session of its own: list and end every descendant, not one session.
+        family = [proc.pid, *(p.pid for p in proctree.tree_of(proc.pid))]
+        tree = subprocess.run(
+            ["ps", "-o", "pid,ppid,sid,stat,wchan:20,args", "-p", ",".join(map(str, family))],
+            capture_output=True,
+            text=True,
+        ).stdout
+        for pid in family:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
         stdout, stderr = proc.communicate()
         pytest.fail(f"tcdebug --dump torchrun did not end in 150 s; its processes:\n{tree}\nstderr:\n{stderr[-3000:]}")
     return subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)

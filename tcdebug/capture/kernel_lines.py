@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -82,19 +83,23 @@ def install(ctx: CaptureContext) -> None:
     recorder = KernelLineRecorder()
     original = IndentedBuffer.writeline
     original_set_current_node = Kernel.set_current_node
-    # How many `set_current_node` blocks are open, in any thread. `Kernel.current_node` is set
-    # only there, so while none is open no kernel has a current node, and `writeline` skips
-    # `V.kernel` (which builds a throwaway NullKernelHandler per line outside kernels).
+    # How many `set_current_node` blocks are open, in any thread (counted under a lock: `+=` is
+    # not atomic). `Kernel.current_node` is set only there, so while none is open no kernel has a
+    # current node, and `writeline` skips `V.kernel` (which builds a throwaway NullKernelHandler
+    # per line outside kernels).
     open_blocks = [0]
+    count_lock = threading.Lock()
 
     @contextlib.contextmanager
     def set_current_node(self: Any, node: Any) -> Iterator[None]:
-        open_blocks[0] += 1
+        with count_lock:
+            open_blocks[0] += 1
         try:
             with original_set_current_node(self, node):
                 yield
         finally:
-            open_blocks[0] -= 1
+            with count_lock:
+                open_blocks[0] -= 1
 
     def writeline(self: Any, line: Any) -> None:
         original(self, line)

@@ -136,7 +136,7 @@ def build_section(results: dict[str, dict[str, list]], rounds: int, target: floa
             section.notes.append(
                 f"{name}: whole-process ratio of each round (tcdebug / python, run next to each other): "
                 + ", ".join(f"{r:.3f}" for r in paired)
-                + f"; median {median(paired):.3f}"
+                + f"; median {round_medians[-1]:.3f}"
             )
         section.data[name] = {v: [list(x) for x in runs] for v, runs in by_variant.items()}
     target = target or TARGET_RATIO

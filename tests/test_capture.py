@@ -124,18 +124,23 @@ def test_shape_change_recompiles_with_dynamos_reason(dynamic_dump):
     assert "expected 4, actual 8" in dynamic_dump.stdout
 
 
-def test_loop_bodies_print_as_torch_prints_them_on_a_real_compile(tmp_path):
-    """The IR stages print loop bodies without torch's throwaway GraphModule per block: on a real
-    Inductor compile (reductions, a masked subblock), every block is torch's text, byte for byte."""
+def _ir_script_counts(script: str, tmp_path: Path) -> dict:
+    """Run a script of tests/scripts that prints IR both ways; its last line: the JSON counts."""
     proc = subprocess.run(
-        [sys.executable, str(SCRIPTS / "loop_body_text.py")],
+        [sys.executable, str(SCRIPTS / script)],
         capture_output=True,
         text=True,
         timeout=300,
         env={**os.environ, "TORCHINDUCTOR_CACHE_DIR": str(tmp_path / "cache")},
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
-    counts = json.loads(proc.stdout.strip().splitlines()[-1])
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_loop_bodies_print_as_torch_prints_them_on_a_real_compile(tmp_path):
+    """The IR stages print loop bodies without torch's throwaway GraphModule per block: on a real
+    Inductor compile (reductions, a masked subblock), every block is torch's text, byte for byte."""
+    counts = _ir_script_counts("loop_body_text.py", tmp_path)
     assert counts["blocks"] >= 10 and counts["subblocks"] >= 1
     assert counts["differ"] == 0
 
@@ -160,15 +165,11 @@ def test_loop_body_printing_turns_to_torchs_own_for_good_once_a_text_differs():
             return self.torch_text
 
     print_loop_bodies_cheaply(Block)
-    same = Block(
-        "def forward(self, ops):\n    return None; del ops\n", "def body(self, ops):\n    return None"
-    )
+    same = Block("def forward(self, ops):\n    return None; del ops\n", "def body(self, ops):\n    return None")
     assert same.debug_str("body") == "def body(self, ops):\n    return None" and Block.calls == 1
     differs = Block("def forward(self, ops):\n    return 1\n", "torch's text")
     assert differs.debug_str("body") == "torch's text"
-    assert [Block("def forward(self):\n    pass\n", "torch's").debug_str() for _ in range(20)] == [
-        "torch's"
-    ] * 20
+    assert [Block("def forward(self):\n    pass\n", "torch's").debug_str() for _ in range(20)] == ["torch's"] * 20
     assert Block.calls == 22  # torch printed every block after the mismatch
 
 
@@ -176,15 +177,7 @@ def test_ir_printed_with_the_sympy_memo_is_torchs_text_on_real_compiles(tmp_path
     """The IR stages print each sympy expression once per text: on real Inductor compiles (static
     and dynamic shapes), every text is torch's, byte for byte, with far fewer sympy `str()` calls,
     and sympy's own `__str__` is back in place afterwards."""
-    proc = subprocess.run(
-        [sys.executable, str(SCRIPTS / "ir_text_memo.py")],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, "TORCHINDUCTOR_CACHE_DIR": str(tmp_path / "cache")},
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    counts = json.loads(proc.stdout.strip().splitlines()[-1])
+    counts = _ir_script_counts("ir_text_memo.py", tmp_path)
     assert counts["texts"] >= 4 and counts["differ"] == 0
     assert counts["str_calls_memo"] * 3 < counts["str_calls_torch"]
     assert counts["restored"]

@@ -7,10 +7,8 @@ logged: the C++ build that would follow prints no IR and takes most of the time.
 """
 
 import json
-import logging
 
-import torch
-from torch._inductor import debug as inductor_debug
+from ir_until_fusion import compile_until_post_fusion, log_ir_quietly
 from torch._inductor.loop_body import LoopBodyBlock
 
 from tcdebug.capture.inductor_ir import _block_text
@@ -27,36 +25,7 @@ def both_ways(self, name="block"):
     return text
 
 
-class IRLogged(Exception):
-    pass
-
-
-log_post_fusion = inductor_debug.log_ir_post_fusion
-
-
-def stop_after_post_fusion(nodes):
-    log_post_fusion(nodes)
-    raise IRLogged
-
-
 LoopBodyBlock.debug_str = both_ways
-inductor_debug.log_ir_post_fusion = stop_after_post_fusion
-torch.compiler.config.force_disable_caches = True
-torch._logging.set_logs(ir_pre_fusion=True, ir_post_fusion=True)
-for name in ("torch._inductor.debug.__ir_pre_fusion", "torch._inductor.debug.__ir_post_fusion"):
-    log = logging.getLogger(name)
-    log.handlers[:] = [logging.NullHandler()]
-    log.propagate = False
-
-
-def f(x, w):
-    y = torch.nn.functional.layer_norm(x @ w, (16,))
-    y = torch.cat([y, torch.nn.functional.pad(y, (1, 0))[:, :16]], dim=0)
-    return torch.softmax(y, dim=-1).amax(0) + torch.where(x[:1] > 0, x[:1], 0.5).sum()
-
-
-try:
-    torch.compile(f)(torch.randn(8, 16), torch.randn(16, 16))
-except Exception as exc:  # Dynamo wraps it: BackendCompilerFailed
-    assert "IRLogged" in repr(exc) or isinstance(exc.__cause__, IRLogged), exc
+log_ir_quietly()
+compile_until_post_fusion()
 print(json.dumps(counts))

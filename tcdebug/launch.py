@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tcdebug.dump import make_dirs, remove_dump_files, write_dump
-from tcdebug.live_ranks import LAUNCHER, LiveRanks, rank_processes, rank_sessions, rank_state
-from tcdebug.session import ProcessInfo, Session
+from tcdebug.live_ranks import LAUNCHER, LiveRanks, rank_processes, rank_sessions, rank_state, tagged_output
+from tcdebug.session import OutputChunk, ProcessInfo, Session
 from tcdebug.trace.ranks import label_folder
 
 __all__ = ["LiveRanks", "TORCHRUN_MODULE", "check_torchrun_args", "split_torchrun", "write_rank_dumps"]
@@ -63,6 +63,11 @@ def write_rank_dumps(session: Session, out: str) -> list[str]:
         write_dump(rank_session, make_dirs(out, f"ranks/{label_folder(label)}"))
     root = next(iter(sessions.values()))
     root.notes = [*session.notes, *root.notes]
+    if session.output:
+        # OUT/output.txt: the whole job's output as the output pane shows it. It also holds what
+        # only the launcher's output has: torchrun's own lines, and what a worker writes below
+        # Python or after its script ended (atexit, teardown), which reaches no rank's channel.
+        root.output = [OutputChunk("stdout", tagged_output(session))]
     root.extra = {
         **root.extra,
         "job": {

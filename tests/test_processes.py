@@ -206,6 +206,15 @@ async def test_app_output_is_one_ordered_stream_tagged_by_stream() -> None:
         await pilot.press("q")
 
 
+# ----- the script's objects -------------------------------------------------------------------
+def test_dump_lets_go_of_the_scripts_compiled_module_before_the_interpreter_finalizes(tmp_path: Path) -> None:
+    """The re-run records keep a compiled module alive after the script ends; the target drops
+    them when it is ended, so the module the script dropped is gone when `atexit` handlers run."""
+    proc = run_tcdebug("--dump", str(tmp_path / "out"), str(SCRIPTS / "model_lifetime.py"), timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "model at exit: freed" in (tmp_path / "out" / "output.txt").read_text()
+
+
 # ----- exit codes -----------------------------------------------------------------------------
 def test_dump_exit_code_of_os_exit_and_of_a_signal(tmp_path: Path) -> None:
     proc = run_tcdebug("--dump", str(tmp_path / "a"), str(SCRIPTS / "exits_hard.py"), "5", timeout=300)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -83,14 +84,37 @@ def run_dump(out: Path, *args: str) -> subprocess.CompletedProcess[str]:
             capture_output=True,
             text=True,
         ).stdout
+        stacks = "".join(native_stacks(pid) for pid in family)
         for pid in family:
             try:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
         stdout, stderr = proc.communicate()
-        pytest.fail(f"tcdebug --dump torchrun did not end in 150 s; its processes:\n{tree}\nstderr:\n{stderr[-3000:]}")
+        pytest.fail(
+            f"tcdebug --dump torchrun did not end in 150 s; its processes:\n{tree}\n"
+            f"their threads' native stacks:\n{stacks}\nstderr:\n{stderr[-3000:]}"
+        )
     return subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
+
+
+def native_stacks(pid: int) -> str:
+    """Every thread's native stack of a process, where gdb is installed (the frames of a hang:
+    a futex wait says little without them)."""
+    gdb = shutil.which("gdb")
+    if gdb is None:
+        return ""
+    try:
+        proc = subprocess.run(
+            [gdb, "-p", str(pid), "-batch", "-nx", "-ex", "thread apply all bt 30"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    except subprocess.TimeoutExpired:
+        return f"== {pid}: gdb did not answer in 60 s\n"
+    frames = [line for line in proc.stdout.splitlines() if line.startswith(("#", "Thread"))]
+    return f"== {pid}\n" + "\n".join(frames[:400]) + "\n"
 
 
 def index(path: Path) -> dict:
@@ -114,6 +138,21 @@ def test_dump_of_a_ddp_job_writes_both_ranks(tmp_path: Path) -> None:
     assert split.startswith("DDPOptimizer split (not a Dynamo graph break): 2 subgraphs (submod_0, submod_1)")
     assert "rank 1: loss" in (out / "ranks" / "1" / "output.txt").read_text()
     assert "ranks: 0 in ranks/0/" in proc.stdout
+
+
+@pytest.mark.slow
+def test_dump_keeps_the_launchers_output_and_each_rank_lets_go_of_the_scripts_module(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    proc = run_dump(out, str(ROOT / "tests" / "scripts" / "model_lifetime.py"))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    job = (out / "output.txt").read_text()
+    # torchrun's own lines, and each rank's atexit print (after the rank's channel closed): they
+    # reach tcdebug only through the launcher's output.
+    assert "Setting OMP_NUM_THREADS environment variable for each process" in job
+    assert job.count("model at exit: freed") == 2 and "alive" not in job, job
+    assert "[rank 1] called the compiled module" in job  # a rank's own lines, marked
+    rank1 = (out / "ranks" / "1" / "output.txt").read_text()
+    assert "OMP_NUM_THREADS" not in rank1 and "dynamo_pgo" not in rank1  # tcdebug's PGO switch: no noise
 
 
 @pytest.mark.slow

@@ -15,6 +15,7 @@ import functools
 import inspect
 import sys
 import threading
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from types import CodeType
@@ -250,7 +251,8 @@ class CallLog:
         self._local = threading.local()
         self.errors: list[str] = []
         self.targets: dict[int, CallTarget] = {}  # every target called at least once
-        self.hooked: dict[int, list[Any]] = {}  # id(Dynamo's `_fn`) -> [its CallTarget, the `_fn`]
+        # id(Dynamo's `_fn`) -> [its CallTarget, a weak reference to the `_fn`]
+        self.hooked: dict[int, list[Any]] = {}
 
     @property
     def suspended(self) -> bool:
@@ -312,6 +314,18 @@ class CallLog:
 
     def ordered(self) -> list[LastCall]:
         return list(self.calls.values())
+
+    def release(self) -> None:
+        """Let go of the user's objects (compiled callables, the modules they belong to, kept
+        tensors) once no re-run can come. Without this they outlive the script and are freed
+        while the interpreter finalizes, where python would have freed them at the script's end
+        (and where torch's C++ threads, gloo's among them, can deadlock on a tensor's last decref).
+        Calls made after this are not recorded."""
+        for entry in self.hooked.values():
+            entry[0] = None  # Dynamo's context keeps the enter hook, and the hook its target
+        self.hooked.clear()
+        self.targets.clear()
+        self.calls.clear()
 
 
 class _Suspend:
@@ -455,10 +469,11 @@ def add_enter_hook(ctx: Any, result: Any, target: CallTarget, log: CallLog) -> b
     if inspect.isfunction(inner) and all(inner is not fn for fn in target.chain):
         target.entry = inner
     current = log.hooked.get(id(dynamo_fn))
-    if current is not None and current[1] is dynamo_fn:
+    if current is not None and current[1]() is dynamo_fn:
         current[0] = target  # a module's OptimizedModule, after its inner `__call__`: the same calls
         return True
-    current = log.hooked[id(dynamo_fn)] = [target, dynamo_fn]
+    # Weak: the hook lives in the context that `_fn` holds, so a strong `_fn` would be a cycle.
+    current = log.hooked[id(dynamo_fn)] = [target, weakref.ref(dynamo_fn)]
     fn_code = dynamo_fn.__code__
     getframe = sys._getframe
 
@@ -469,7 +484,7 @@ def add_enter_hook(ctx: Any, result: Any, target: CallTarget, log: CallLog) -> b
                 frame = frame.f_back  # Python < 3.12 runs the hooks from a list comprehension's frame
             if frame.f_code is fn_code:
                 local = frame.f_locals
-                if local.get("fn") is inner:
+                if current[0] is not None and local.get("fn") is inner:
                     log.record(current[0], local.get("args", ()), local.get("kwargs") or {})
         except Exception as exc:  # noqa: BLE001 - recording must never break the user's call
             if len(log.errors) < 5:

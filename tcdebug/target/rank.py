@@ -23,7 +23,7 @@ from tcdebug.events import Note, Output, Process, ProcessExit
 from tcdebug.protocol import CHILD_SOCKET_ENV
 from tcdebug.target.children import ChildChannel
 from tcdebug.target.pauser import Pauser
-from tcdebug.target.runner import check_script, run_captured
+from tcdebug.target.runner import check_script, release_user_objects, run_captured
 
 
 def env_int(name: str) -> int | None:
@@ -122,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     run = run_captured(torch, channel, pauser, ns, note_prefix=f"rank {rank}: ")  # type: ignore[arg-type]
     if run.forked:
         return run.exit_code
+    release_user_objects(run.ctx)  # a rank serves no re-runs
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
     channel.send(ProcessExit(exit_code=run.exit_code, error=run.error).to_wire())

@@ -119,10 +119,6 @@ def main(argv: list[str] | None = None) -> int:
         if error:
             return _end_before_torch(reader, emit, ns, 2 if error.startswith("no such") else 1, error)
 
-    import warnings
-
-    # tcdebug itself switches PGO off with the caches; torch's warning about it is noise.
-    warnings.filterwarnings("ignore", message="dynamo_pgo force disabled")
     try:
         import torch  # noqa: E402 - only now: the UI paints before this costs seconds
     except ImportError as exc:
@@ -150,7 +146,9 @@ def main(argv: list[str] | None = None) -> int:
     from tcdebug.target.rerun import RerunService
 
     service = RerunService(torch, recorder, pauser, ctx)
-    return _serve(reader, emit, exit_code, service)
+    code = _serve(reader, emit, exit_code, service)
+    release_user_objects(ctx)  # no re-run can come now
+    return code
 
 
 @dataclass
@@ -170,8 +168,12 @@ def run_captured(
     """Install the capture hooks, run the script, then end its compiles: what the target's main
     process and a torchrun rank (`tcdebug.target.rank`) share. Capture errors become notes
     (`note_prefix` says whose). A forked child that returns here has flushed its output."""
+    import warnings
+
     from tcdebug.capture.setup import install_capture
 
+    # tcdebug itself switches PGO off with the caches; torch's warning about it is noise.
+    warnings.filterwarnings("ignore", message="dynamo_pgo force disabled")
     main_pid = os.getpid()
     recorder = Recorder(channel, pauser)
     ctx = install_capture(torch, recorder)
@@ -187,6 +189,17 @@ def run_captured(
     for err in ctx.handler.errors[:5]:
         channel.send(Note(text=f"{note_prefix}capture error: {err}").to_wire())
     return CapturedRun(exit_code, error, recorder, ctx, forked=False)
+
+
+def release_user_objects(ctx: CaptureContext | None) -> None:
+    """Drop what the capture keeps of the user's objects for re-runs (see `CallLog.release`), so
+    they are freed now rather than while the interpreter finalizes."""
+    calls = getattr(getattr(ctx, "options", None), "calls", None)
+    if calls is not None:
+        try:
+            calls.release()
+        except Exception:  # noqa: BLE001 - a partly installed capture
+            pass
 
 
 def _module_exists(name: str) -> bool:

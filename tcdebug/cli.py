@@ -284,6 +284,12 @@ def run_headless(
                     if pending_reruns:
                         session.notes.append("--rerun skipped: the script did not finish cleanly")
                         pending_reruns = []
+                    controller.ask_to_quit()
+                    if writer is not None:  # while the target exits
+                        try:
+                            writer.prepare_finish()
+                        except DumpError as exc:
+                            write_error, writer = str(exc), None
                     controller.close()
             elif kind == "target_exited":
                 break

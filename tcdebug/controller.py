@@ -85,6 +85,7 @@ class TargetController:
         self._output_threads: list[threading.Thread] = []
         self._said_goodbye = False
         self._closing = False
+        self._told_to_quit: set[protocol.Channel] = set()  # the channels `ask_to_quit` sent quit on
         self._done = threading.Event()
         self._tree_lock = threading.Lock()
         self._listener: socket.socket | None = None
@@ -401,16 +402,23 @@ class TargetController:
         """Wait until the target process is gone and its output drained."""
         return self._done.wait(timeout)
 
+    def ask_to_quit(self) -> None:
+        """Tell the target and every child process to quit, and return at once (`close` then
+        waits for them)."""
+        self._closing = True
+        for channel in [*self.children.values(), self.channel]:
+            if channel is not None and channel not in self._told_to_quit:
+                self._told_to_quit.add(channel)
+                channel.send(protocol.command("quit"))
+
     def close(self, timeout: float = 2.0) -> None:
         """End the target and every process of the script: ask it to quit, wait up to
         `timeout` seconds, then SIGTERM the whole tree and, after a grace period, SIGKILL."""
-        self._closing = True
-        for channel in list(self.children.values()):
-            channel.send(protocol.command("quit"))
-            channel.close()
-        if self.channel is not None:
-            self.channel.send(protocol.command("quit"))
-            self.channel.close()
+        self.ask_to_quit()
+        # Closing a channel waits for its reader's blocked read: until the process is gone.
+        for channel in [*self.children.values(), self.channel]:
+            if channel is not None:
+                channel.close()
         proc = self.proc
         if proc is None:
             self._close_listener()

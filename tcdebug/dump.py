@@ -945,6 +945,11 @@ class DumpWriter:
         self._index_written = time.monotonic()
         self._dirty = False
 
+    def prepare_finish(self) -> None:
+        """Write every compile's why.md now (the script has ended): the target takes a second or
+        more to exit, and `finish` then only rewrites what changed meanwhile."""
+        write_why_files(self.session, self.out, cache=self._index)
+
     def finish(self) -> Path:
         """The final index (`"complete": true`): the run ended, or was interrupted and says so."""
         return write_dump(

@@ -215,6 +215,31 @@ def test_dump_lets_go_of_the_scripts_compiled_module_before_the_interpreter_fina
     assert "model at exit: freed" in (tmp_path / "out" / "output.txt").read_text()
 
 
+def test_dump_writes_the_why_files_while_the_target_exits(tmp_path: Path) -> None:
+    """The script has ended; the target's exit (here an atexit handler that waits) can take a
+    second or more. The dump writes each compile's why.md meanwhile, not after."""
+    out, go = tmp_path / "out", tmp_path / "go"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tcdebug", "--dump", str(out), str(SCRIPTS / "slow_exit.py")],
+        cwd=ROOT,
+        env={**os.environ, "SLOW_EXIT_GO": str(go)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not list(out.glob("compiles/*/why.md")) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert list(out.glob("compiles/*/why.md")), "no why.md while the target exits"
+        assert proc.poll() is None  # still exiting: the atexit handler waits for `go`
+    finally:
+        go.write_text("")
+        _, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 0, stderr
+    assert index(out)["complete"] is True
+
+
 # ----- exit codes -----------------------------------------------------------------------------
 def test_dump_exit_code_of_os_exit_and_of_a_signal(tmp_path: Path) -> None:
     proc = run_tcdebug("--dump", str(tmp_path / "a"), str(SCRIPTS / "exits_hard.py"), "5", timeout=300)

@@ -213,6 +213,11 @@ def test_dump_lets_go_of_the_scripts_compiled_module_before_the_interpreter_fina
     proc = run_tcdebug("--dump", str(tmp_path / "out"), str(SCRIPTS / "model_lifetime.py"), timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert "model at exit: freed" in (tmp_path / "out" / "output.txt").read_text()
+    # A forked child that runs on to the script's end serves no re-runs: it lets go at its end.
+    proc = run_tcdebug("--dump", str(tmp_path / "fork"), str(SCRIPTS / "model_lifetime.py"), "fork", timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    text = (tmp_path / "fork" / "output.txt").read_text()
+    assert "model at exit (child): freed" in text and "model at exit: freed" in text, text
 
 
 def test_dump_writes_the_why_files_while_the_target_exits(tmp_path: Path) -> None:

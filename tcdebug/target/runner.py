@@ -137,8 +137,9 @@ def main(argv: list[str] | None = None) -> int:
         )
     )
     run = run_captured(torch, channel, pauser, ns)
-    if run.forked:
-        return run.exit_code  # a forked child ran on to the end of the script, as under python
+    if run.forked:  # a forked child ran on to the end of the script, as under python
+        release_user_objects(run.ctx)  # it serves no re-runs
+        return run.exit_code
     exit_code, error, recorder, ctx = run.exit_code, run.error, run.recorder, run.ctx
     reader.script_done = True
     _flush()

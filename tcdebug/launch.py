@@ -66,7 +66,7 @@ def write_rank_dumps(session: Session, out: str) -> list[str]:
     if session.output:
         # OUT/output.txt: the whole job's output as the output pane shows it. It also holds what
         # only the launcher's output has: torchrun's own lines, and what a worker writes below
-        # Python or after its script ended (atexit, teardown), which reaches no rank's channel.
+        # Python, which reaches no rank's channel.
         root.output = [OutputChunk("stdout", tagged_output(session))]
     root.extra = {
         **root.extra,

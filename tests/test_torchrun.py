@@ -146,12 +146,13 @@ def test_dump_keeps_the_launchers_output_and_each_rank_lets_go_of_the_scripts_mo
     proc = run_dump(out, str(ROOT / "tests" / "scripts" / "model_lifetime.py"))
     assert proc.returncode == 0, proc.stderr[-3000:]
     job = (out / "output.txt").read_text()
-    # torchrun's own lines, and each rank's atexit print (after the rank's channel closed): they
-    # reach tcdebug only through the launcher's output.
-    assert "Setting OMP_NUM_THREADS environment variable for each process" in job
+    assert "Setting OMP_NUM_THREADS environment variable for each process" in job  # torchrun's own
+    # Each rank's lines, marked; what a rank prints from an atexit handler (after it reported its
+    # exit) is its output too.
+    assert "[rank 1] called the compiled module\n[rank 1] model at exit: freed\n" in job, job
     assert job.count("model at exit: freed") == 2 and "alive" not in job, job
-    assert "[rank 1] called the compiled module" in job  # a rank's own lines, marked
     rank1 = (out / "ranks" / "1" / "output.txt").read_text()
+    assert rank1.endswith("model at exit: freed\n"), rank1
     assert "OMP_NUM_THREADS" not in rank1 and "dynamo_pgo" not in rank1  # tcdebug's PGO switch: no noise
 
 

@@ -121,14 +121,16 @@ class ChildChannel:
         if self.channel is not None:
             self.channel.close()
 
-    def shutdown(self) -> None:
-        """End the connection both ways without taking the channel's locks: a blocked read
-        returns at end of stream. Only for a connection this process made itself (a forked
-        child's inherited one is shared with its parent: see `let_go`)."""
+    def stop_reading(self) -> None:
+        """End the connection's reading side without taking the channel's locks: the command
+        reader's blocked read returns at end of stream and its thread ends, while this process can
+        still send (what it prints from `atexit` handlers or while it tears down). Only for a
+        connection this process made itself (a forked child's inherited one is shared with its
+        parent: see `let_go`)."""
         channel = self.channel
         if channel is not None:
             try:
-                channel.sock.shutdown(socket.SHUT_RDWR)
+                channel.sock.shutdown(socket.SHUT_RD)
             except OSError:
                 pass
 

@@ -126,11 +126,12 @@ def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
     channel.send(ProcessExit(exit_code=run.exit_code, error=run.error).to_wire())
-    # Shut the connection down now (not `close`, which would wait on the lock of the command
-    # reader's blocked read): the reader wakes at end of stream and returns, so no thread is left
-    # inside the socket's buffered reader while the interpreter finalizes (an exit that could
-    # otherwise hang on that lock, about one run in ten).
-    channel.shutdown()
+    # Stop reading now (not `close`, which would wait on the lock of the command reader's blocked
+    # read): the reader wakes at end of stream and returns, so no thread is left inside the
+    # socket's buffered reader while the interpreter finalizes (an exit that could otherwise hang
+    # on that lock, about one run in ten). Sending goes on: what the rank prints from here on
+    # (atexit handlers, teardown warnings) is still its output.
+    channel.stop_reading()
     return run.exit_code
 
 

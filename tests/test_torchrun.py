@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import SCRIPTS
 from pilot import column_text, screen_lines, wait_until
 from textual.widgets import DataTable, Static
 
@@ -143,7 +144,7 @@ def test_dump_of_a_ddp_job_writes_both_ranks(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_dump_keeps_the_launchers_output_and_each_rank_lets_go_of_the_scripts_module(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    proc = run_dump(out, str(ROOT / "tests" / "scripts" / "model_lifetime.py"))
+    proc = run_dump(out, str(SCRIPTS / "model_lifetime.py"))
     assert proc.returncode == 0, proc.stderr[-3000:]
     job = (out / "output.txt").read_text()
     assert "Setting OMP_NUM_THREADS environment variable for each process" in job  # torchrun's own

@@ -120,9 +120,9 @@ def main(argv: list[str] | None = None) -> int:
     sys.stderr = RankStream(channel, "stderr", sys.__stderr__)
     # The channel only sends, as a Channel does.
     run = run_captured(torch, channel, pauser, ns, note_prefix=f"rank {rank}: ")  # type: ignore[arg-type]
-    release_user_objects(run.ctx)  # a rank (or a process it forked) serves no re-runs
     if run.forked:
         return run.exit_code
+    release_user_objects(run.ctx)  # a rank serves no re-runs
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
     channel.send(ProcessExit(exit_code=run.exit_code, error=run.error).to_wire())

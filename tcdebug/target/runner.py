@@ -137,9 +137,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     )
     run = run_captured(torch, channel, pauser, ns)
-    if run.forked:  # a forked child ran on to the end of the script, as under python
-        release_user_objects(run.ctx)  # it serves no re-runs
-        return run.exit_code
+    if run.forked:
+        return run.exit_code  # a forked child ran on to the end of the script, as under python
     exit_code, error, recorder, ctx = run.exit_code, run.error, run.recorder, run.ctx
     reader.script_done = True
     _flush()
@@ -182,6 +181,7 @@ def run_captured(
     exit_code, error = run_user_code(ns)
     if os.getpid() != main_pid:
         _flush()
+        release_user_objects(ctx)  # a forked child serves no re-runs
         return CapturedRun(exit_code, error, recorder, ctx, forked=True)
     try:
         recorder.finalize_all()

@@ -4,10 +4,8 @@ With `$DATALOADER_WORKERS_GO` set to a path, the workers are forked only once th
 (up to 120 s): a test that must set something up in the debugger before the fork creates it then.
 """
 
-import os
-import time
-
 import torch
+from go_file import wait_for_go_file
 from torch.utils.data import DataLoader, Dataset
 
 
@@ -25,10 +23,7 @@ class Numbers(Dataset):
 
 
 if __name__ == "__main__":
-    go = os.environ.get("DATALOADER_WORKERS_GO")
-    deadline = time.monotonic() + 120
-    while go and not os.path.exists(go) and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_for_go_file("DATALOADER_WORKERS_GO")
     loader = DataLoader(Numbers(), batch_size=2, num_workers=2, multiprocessing_context="fork")
     total = sum(batch.sum().item() for batch in loader)
     print("total", round(total, 3))

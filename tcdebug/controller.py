@@ -41,6 +41,7 @@ from tcdebug.protocol import (
     STDERR_TAG,
     STDOUT_TAG,
 )
+from tcdebug.pythonpath import add_tcdebug_path
 
 EventCallback = Callable[[Event], None]
 
@@ -110,15 +111,14 @@ class TargetController:
             env[OUTPUT_FD_ENV] = str(out_fds[0])
         env[CHILD_SOCKET_ENV] = self._listen()
         env.setdefault("PYTHONUNBUFFERED", "1")
-        # The target's own package must be importable even when tcdebug runs from a checkout.
-        pkg_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        env["TCDEBUG_PKG_ROOT"] = pkg_root
         cmd = [self.python, "-m", "tcdebug.target", "--mode", self.mode]
         for bp in sorted(self.breakpoints):
             cmd += ["--break", bp]
         cmd += ["-m"] if self.module else []
         cmd += ["--", *self.argv]
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (pkg_root, env.get("PYTHONPATH", "")) if p)
+        # tcdebug must be importable even from a checkout; the target takes the entry out again
+        # before the script runs (`tcdebug.pythonpath`).
+        add_tcdebug_path(env)
         if self.adopt_orphans:
             proctree.become_subreaper()
         try:

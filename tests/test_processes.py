@@ -206,6 +206,40 @@ async def test_app_output_is_one_ordered_stream_tagged_by_stream() -> None:
         await pilot.press("q")
 
 
+# ----- the script's environment ---------------------------------------------------------------
+def _path_report(text: str) -> dict:
+    line = next(line for line in text.splitlines() if line.startswith("PATH_REPORT "))
+    return json.loads(line.split(" ", 1)[1])
+
+
+@pytest.mark.parametrize("user_path", [None, ["user-libs"], ["user-libs", "ROOT"]])
+def test_the_script_sees_the_users_pythonpath_not_tcdebugs(tmp_path: Path, user_path: list[str] | None) -> None:
+    """tcdebug starts its target with its own package root first on PYTHONPATH; the script, and
+    what it starts, see PYTHONPATH and sys.path exactly as under python (run from the checkout,
+    whose root is that package root here; "ROOT" puts it in the user's PYTHONPATH too)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    if user_path is not None:
+        (tmp_path / "user-libs").mkdir()
+        entries = [str(ROOT) if entry == "ROOT" else str(tmp_path / entry) for entry in user_path]
+        env["PYTHONPATH"] = os.pathsep.join(entries)
+    script = str(SCRIPTS / "show_path.py")
+    plain = subprocess.run([sys.executable, script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert plain.returncode == 0, plain.stderr
+    out = tmp_path / "out"
+    proc = subprocess.run(
+        [sys.executable, "-m", "tcdebug", "--dump", str(out), script],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    expected = _path_report(plain.stdout)
+    assert expected["pythonpath"] == env.get("PYTHONPATH")
+    assert _path_report((out / "output.txt").read_text()) == expected
+
+
 # ----- the script's objects -------------------------------------------------------------------
 def test_dump_lets_go_of_the_scripts_compiled_module_before_the_interpreter_finalizes(tmp_path: Path) -> None:
     """The re-run records keep a compiled module alive after the script ends; the target drops

@@ -157,6 +157,20 @@ def test_dump_keeps_the_launchers_output_and_each_rank_lets_go_of_the_scripts_mo
     assert "OMP_NUM_THREADS" not in rank1 and "dynamo_pgo" not in rank1  # tcdebug's PGO switch: no noise
 
 
+def test_each_rank_sees_the_users_pythonpath_not_tcdebugs(tmp_path: Path) -> None:
+    """The ranks start with tcdebug's package root first on PYTHONPATH; each rank's script sees
+    PYTHONPATH and sys.path as `python SCRIPT` does, with the job's PYTHONPATH."""
+    out, script = tmp_path / "out", str(SCRIPTS / "show_path.py")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    plain = subprocess.run([sys.executable, script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    expected = json.loads(plain.stdout.split("PATH_REPORT ", 1)[1])
+    proc = run_dump(out, script)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    for rank in (0, 1):
+        text = (out / "ranks" / str(rank) / "output.txt").read_text()
+        assert json.loads(text.split("PATH_REPORT ", 1)[1]) == expected, text
+
+
 @pytest.mark.slow
 def test_dump_flags_a_forced_divergence_and_a_rank_that_left_early(tmp_path: Path) -> None:
     out = tmp_path / "out"

@@ -21,6 +21,7 @@ from typing import Any
 from tcdebug import protocol
 from tcdebug.events import Note, Output, Process, ProcessExit
 from tcdebug.protocol import CHILD_SOCKET_ENV
+from tcdebug.pythonpath import restore_user_path
 from tcdebug.target.children import ChildChannel
 from tcdebug.target.pauser import Pauser
 from tcdebug.target.runner import check_script, release_user_objects, run_captured
@@ -100,6 +101,7 @@ class RankStream(io.TextIOBase):
 
 
 def main(argv: list[str] | None = None) -> int:
+    restore_user_path()  # before torch and the script, as in the target (`tcdebug.pythonpath`)
     parser = argparse.ArgumentParser(prog="tcdebug.target.rank")
     parser.add_argument("-m", dest="module", action="store_true")
     parser.add_argument("argv", nargs=argparse.REMAINDER)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from tcdebug import protocol
 from tcdebug.errors import headline
 from tcdebug.events import Error, Event, Hello, Note, Ready, ScriptEnd
+from tcdebug.pythonpath import restore_user_path
 from tcdebug.target.children import install_fork_hooks
 from tcdebug.target.commands import CommandReader
 from tcdebug.target.pauser import Pauser, StopRequested
@@ -98,6 +99,7 @@ def device_name(torch: Any) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    restore_user_path()  # before torch and the script: the user's sys.path picks their torch
     ns = parse_args(sys.argv[1:] if argv is None else argv)
     fd = int(os.environ["TCDEBUG_CHANNEL_FD"])
     os.set_inheritable(fd, False)  # the script's own subprocesses never see it

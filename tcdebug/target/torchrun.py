@@ -12,6 +12,8 @@ from __future__ import annotations
 import os
 import sys
 
+from tcdebug.pythonpath import add_tcdebug_path
+
 # NVLink multicast stays off on shared GPU hosts: the workers inherit these.
 WORKER_ENV = {
     "NCCL_NVLS_ENABLE": "0",
@@ -40,6 +42,7 @@ def main() -> int:
         return 2
     new_argv = worker_argv(argv, args.training_script, list(args.training_script_args), bool(args.module))
     os.environ.update(WORKER_ENV)
+    add_tcdebug_path(os.environ)  # the workers start as `-m tcdebug.target.rank`, which takes it out
     sys.argv = ["torchrun", *new_argv]
     from torch.distributed.elastic.multiprocessing.errors import ChildFailedError
 

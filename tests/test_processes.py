@@ -240,6 +240,28 @@ def test_the_script_sees_the_users_pythonpath_not_tcdebugs(tmp_path: Path, user_
     assert _path_report((out / "output.txt").read_text()) == expected
 
 
+def test_a_module_sees_sys_path_as_under_python_m(tmp_path: Path) -> None:
+    """`tcdebug -m MODULE` puts the working folder first on sys.path once, as `python -m` does."""
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    plain = subprocess.run(
+        [sys.executable, "-m", "show_path"], cwd=SCRIPTS, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert plain.returncode == 0, plain.stderr
+    out = tmp_path / "out"
+    proc = subprocess.run(
+        [sys.executable, "-m", "tcdebug", "--dump", str(out), "-m", "show_path"],
+        cwd=SCRIPTS,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    expected = _path_report(plain.stdout)
+    assert expected["sys_path"][:2] == [str(SCRIPTS), str(tmp_path)]
+    assert _path_report((out / "output.txt").read_text()) == expected
+
+
 # ----- the script's objects -------------------------------------------------------------------
 def test_dump_lets_go_of_the_scripts_compiled_module_before_the_interpreter_finalizes(tmp_path: Path) -> None:
     """The re-run records keep a compiled module alive after the script ends; the target drops

@@ -229,7 +229,7 @@ def run_user_code(ns: argparse.Namespace) -> tuple[int, str]:
     try:
         if ns.module:
             sys.argv = [target, *args]
-            sys.path.insert(0, os.getcwd())
+            sys.path[0] = os.getcwd()  # as `python -m` has it (the target's own `-m` put it there too)
             if not _module_exists(target):
                 return 1, f"no module named {target}"
             runpy.run_module(target, run_name="__main__", alter_sys=True)

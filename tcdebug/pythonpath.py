@@ -24,13 +24,14 @@ def package_root() -> str:
     return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def add_tcdebug_path(env: MutableMapping[str, str], root: str | None = None) -> None:
+def add_tcdebug_path(env: MutableMapping[str, str]) -> None:
     """Put tcdebug's package root first on `env`'s PYTHONPATH, keeping what to put back."""
-    root = root or package_root()
-    user = env.get(USER_ENV) if ADDED_ENV in env else env.get("PYTHONPATH")
-    env.pop(USER_ENV, None)
+    root = package_root()
+    user = env.get("PYTHONPATH")
     if user is not None:
         env[USER_ENV] = user
+    else:
+        env.pop(USER_ENV, None)  # none to put back: no stale one either
     env[ADDED_ENV] = root
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, user or "") if p)
 

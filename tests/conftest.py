@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -44,6 +45,12 @@ def run_tcdebug(
         timeout=timeout,
         env={**os.environ, **(env or {})},
     )
+
+
+def path_report(text: str) -> dict:
+    """The JSON line `tests/scripts/show_path.py` prints, from a run's output."""
+    line = next(line for line in text.splitlines() if line.startswith("PATH_REPORT "))
+    return json.loads(line.split(" ", 1)[1])
 
 
 def dump_run(tmp_path_factory: pytest.TempPathFactory, name: str, *script: str) -> DumpRun:

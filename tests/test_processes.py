@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, SCRIPTS, run_tcdebug
+from conftest import ROOT, SCRIPTS, path_report, run_tcdebug
 from pilot import status_text, wait_until
 
 from tcdebug import session as model
@@ -207,9 +207,20 @@ async def test_app_output_is_one_ordered_stream_tagged_by_stream() -> None:
 
 
 # ----- the script's environment ---------------------------------------------------------------
-def _path_report(text: str) -> dict:
-    line = next(line for line in text.splitlines() if line.startswith("PATH_REPORT "))
-    return json.loads(line.split(" ", 1)[1])
+def _path_reports(args: list[str], cwd: Path, env: dict[str, str], out: Path) -> tuple[dict, dict]:
+    """`show_path`'s report under `python ARGS` and under `tcdebug --dump OUT ARGS`."""
+    plain = subprocess.run([sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
+    assert plain.returncode == 0, plain.stderr
+    proc = subprocess.run(
+        [sys.executable, "-m", "tcdebug", "--dump", str(out), *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return path_report(plain.stdout), path_report((out / "output.txt").read_text())
 
 
 @pytest.mark.parametrize("user_path", [None, ["user-libs"], ["user-libs", "ROOT"]])
@@ -222,44 +233,17 @@ def test_the_script_sees_the_users_pythonpath_not_tcdebugs(tmp_path: Path, user_
         (tmp_path / "user-libs").mkdir()
         entries = [str(ROOT) if entry == "ROOT" else str(tmp_path / entry) for entry in user_path]
         env["PYTHONPATH"] = os.pathsep.join(entries)
-    script = str(SCRIPTS / "show_path.py")
-    plain = subprocess.run([sys.executable, script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
-    assert plain.returncode == 0, plain.stderr
-    out = tmp_path / "out"
-    proc = subprocess.run(
-        [sys.executable, "-m", "tcdebug", "--dump", str(out), script],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stderr
-    expected = _path_report(plain.stdout)
+    expected, seen = _path_reports([str(SCRIPTS / "show_path.py")], ROOT, env, tmp_path / "out")
     assert expected["pythonpath"] == env.get("PYTHONPATH")
-    assert _path_report((out / "output.txt").read_text()) == expected
+    assert seen == expected
 
 
 def test_a_module_sees_sys_path_as_under_python_m(tmp_path: Path) -> None:
     """`tcdebug -m MODULE` puts the working folder first on sys.path once, as `python -m` does."""
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
-    plain = subprocess.run(
-        [sys.executable, "-m", "show_path"], cwd=SCRIPTS, env=env, capture_output=True, text=True, timeout=60
-    )
-    assert plain.returncode == 0, plain.stderr
-    out = tmp_path / "out"
-    proc = subprocess.run(
-        [sys.executable, "-m", "tcdebug", "--dump", str(out), "-m", "show_path"],
-        cwd=SCRIPTS,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stderr
-    expected = _path_report(plain.stdout)
+    expected, seen = _path_reports(["-m", "show_path"], SCRIPTS, env, tmp_path / "out")
     assert expected["sys_path"][:2] == [str(SCRIPTS), str(tmp_path)]
-    assert _path_report((out / "output.txt").read_text()) == expected
+    assert seen == expected
 
 
 # ----- the script's objects -------------------------------------------------------------------

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import SCRIPTS
+from conftest import SCRIPTS, path_report
 from pilot import column_text, screen_lines, wait_until
 from textual.widgets import DataTable, Static
 
@@ -163,12 +163,13 @@ def test_each_rank_sees_the_users_pythonpath_not_tcdebugs(tmp_path: Path) -> Non
     out, script = tmp_path / "out", str(SCRIPTS / "show_path.py")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     plain = subprocess.run([sys.executable, script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
-    expected = json.loads(plain.stdout.split("PATH_REPORT ", 1)[1])
+    assert plain.returncode == 0, plain.stderr
+    expected = path_report(plain.stdout)
     proc = run_dump(out, script)
     assert proc.returncode == 0, proc.stderr[-3000:]
     for rank in (0, 1):
         text = (out / "ranks" / str(rank) / "output.txt").read_text()
-        assert json.loads(text.split("PATH_REPORT ", 1)[1]) == expected, text
+        assert path_report(text) == expected, text
 
 
 @pytest.mark.slow

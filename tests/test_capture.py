@@ -14,7 +14,7 @@ from conftest import SAMPLES, SCRIPTS
 
 from tcdebug import stages as stage_catalog
 from tcdebug.capture.frame import source_lines
-from tcdebug.capture.inductor_ir import print_ir_with_sympy_memo, print_loop_bodies_cheaply
+from tcdebug.capture.inductor_ir import check_sample, print_ir_with_sympy_memo, print_loop_bodies_cheaply
 from tcdebug.dump import load_dump
 
 
@@ -176,9 +176,11 @@ def test_loop_body_printing_turns_to_torchs_own_for_good_once_a_text_differs():
 def test_ir_printed_with_the_sympy_memo_is_torchs_text_on_real_compiles(tmp_path):
     """The IR stages print each sympy expression once per text: on real Inductor compiles (static
     and dynamic shapes), every text is torch's, byte for byte, with far fewer sympy `str()` calls,
-    and sympy's own `__str__` is back in place afterwards."""
+    and sympy's own `__str__` is back in place afterwards. The capture's checks of its first texts
+    (a sample of nodes printed by torch too) pass, so the memo is trusted after them."""
     counts = _ir_script_counts("ir_text_memo.py", tmp_path)
     assert counts["texts"] >= 4 and counts["differ"] == 0
+    assert counts["checked_differ"] == 0 and counts["checked_trusted"]  # the checks passed
     assert counts["str_calls_memo"] * 3 < counts["str_calls_torch"]
     assert counts["restored"]
 
@@ -199,10 +201,19 @@ def test_ir_printing_turns_to_torchs_own_for_good_once_a_text_differs():
     sympy_str = Printable.__dict__["__str__"]
     print_ir_with_sympy_memo(Formatter, Printable)
     node = Printable()
-    assert Formatter._write_ir([node, node]) == "p1 p2"  # torch's text; the memo's was "p3 p3"
-    assert prints == [3] and Printable.__dict__["__str__"] is sympy_str
-    assert Formatter._write_ir([node, node]) == "p4 p5"  # torch's way only, from now on
-    assert prints == [5]
+    # The memo printed "p1 p1" and its check sample "p1 p1"; torch printed the sample "p2 p3".
+    assert Formatter._write_ir([node, node]) == "p4 p5"  # so the text is printed by torch
+    assert prints == [5] and Printable.__dict__["__str__"] is sympy_str
+    assert Formatter._write_ir([node, node]) == "p6 p7"  # torch's way only, from now on
+    assert prints == [7]
+
+
+def test_ir_check_sample_spreads_over_the_whole_text():
+    nodes = list(range(100))
+    sample = check_sample(nodes, 8)
+    assert len(sample) == 8 and sample[0] == 0 and sample[-1] == 99
+    assert sample == sorted(set(sample)) and max(b - a for a, b in zip(sample, sample[1:], strict=False)) <= 15
+    assert check_sample(nodes[:5], 8) == nodes[:5]
 
 
 def _code_objects(code: CodeType) -> list[CodeType]:

@@ -8,9 +8,12 @@ import inspect
 import logging
 import re
 import threading
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from tcdebug.capture.base import CaptureContext, artifact_logger_handler
+
+_T = TypeVar("_T")
 
 STAGES = ("inductor_ir_pre_fusion", "inductor_ir_post_fusion")
 
@@ -59,18 +62,34 @@ def print_loop_bodies_cheaply(block_class: Any) -> None:
     block_class.debug_str = debug_str
 
 
-IR_TEXT_CHECKS = 2  # IR texts printed both ways before printing with a sympy memo is trusted
+IR_TEXT_CHECKS = 2  # IR texts checked before printing with a sympy memo is trusted
+IR_CHECK_NODES = 8  # nodes of a checked text that torch prints too
 
 
-def print_ir_with_sympy_memo(formatter: Any, printable: Any) -> None:
+def check_sample(nodes: Any, count: int = IR_CHECK_NODES) -> list[Any]:
+    """Up to `count` nodes spread over the whole list (its first and last among them)."""
+    nodes = list(nodes)
+    if len(nodes) <= count:
+        return nodes
+    step = (len(nodes) - 1) / (count - 1)
+    return [nodes[round(i * step)] for i in range(count)]
+
+
+def print_ir_with_sympy_memo(formatter: Any, printable: Any, checks: int | None = None) -> None:
     """Print the IR stages (`DebugFormatter._write_ir`) with each sympy expression printed once
     per text: the IR names the same index expressions in every dependency, layout and loop body
     (about 18,000 `str()` calls on a 2-layer GPT-2, a quarter of the IR's cost). While a text is
     printed, `Printable.__str__` keeps the string of each expression object it printed; sympy
-    expressions are immutable and no user code runs meanwhile, so the text is torch's. The first
-    `IR_TEXT_CHECKS` texts are printed both ways; if one differs, or the memo fails, torch's own
-    printing is used from then on. The class attribute is put back after each text."""
+    expressions are immutable and no user code runs meanwhile, so the text is torch's.
+
+    The first `checks` texts (default `IR_TEXT_CHECKS`) are checked: with the memo still holding
+    what the text used, a sample of its nodes (`check_sample`) is printed again, then by torch
+    without the memo. If the two differ, or the memo fails, the text is printed by torch and
+    torch's own printing is used from then on. Torch prints only the sample, not a second whole text: on a 2-layer GPT-2
+    (forward and backward) the IR stages take 0.24 s of CPU instead of 0.48 s. The class
+    attribute is put back after each text."""
     original = formatter._write_ir
+    checks = IR_TEXT_CHECKS if checks is None else checks
     lock = threading.Lock()
     state: dict[str, Any] = {"depth": 0, "memo": {}, "saved": None, "checked": 0, "trusted": True}
 
@@ -83,14 +102,14 @@ def print_ir_with_sympy_memo(formatter: Any, printable: Any) -> None:
         memo[id(self)] = (self, text)  # the object is kept, so its id is not reused meanwhile
         return text
 
-    def with_memo(nodes: Any) -> str:
+    def with_memo(print_all: Callable[[], _T]) -> _T:
         with lock:
             if state["depth"] == 0:
                 state["saved"], state["memo"] = printable.__dict__["__str__"], {}
                 printable.__str__ = memo_str
             state["depth"] += 1
         try:
-            return original(nodes)
+            return print_all()
         finally:
             with lock:
                 state["depth"] -= 1
@@ -101,19 +120,22 @@ def print_ir_with_sympy_memo(formatter: Any, printable: Any) -> None:
     def write_ir(nodes: Any) -> str:
         if not state["trusted"]:
             return original(nodes)
-        if state["checked"] >= IR_TEXT_CHECKS:
-            return with_memo(nodes)
+        if state["checked"] >= checks:
+            return with_memo(lambda: original(nodes))
         state["checked"] += 1
-        torch_text = original(nodes)
+        sample = check_sample(nodes)
         try:
-            text = with_memo(nodes)
+            text, sample_text = with_memo(lambda: (original(nodes), original(sample)))
+            same = sample_text == original(sample)
         except Exception:  # noqa: BLE001 - torch's own way, from now on
-            text = None
-        if text != torch_text:
+            same = False
+        if not same:
             state["trusted"] = False
-        return torch_text
+            return original(nodes)
+        return text
 
     write_ir.__wrapped__ = original  # type: ignore[attr-defined]
+    write_ir.trusted = lambda: state["trusted"]  # type: ignore[attr-defined]  # read by the tests
     formatter._write_ir = staticmethod(write_ir)
 
 

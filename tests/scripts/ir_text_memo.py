@@ -2,9 +2,11 @@
 
 Every `DebugFormatter._write_ir` call prints torch's text, then the text printed with tcdebug's
 sympy memo (`tcdebug.capture.inductor_ir.print_ir_with_sympy_memo`, its checks off), counting the
-sympy `str()` calls each way. Two compiles: static shapes, and dynamic ones (symbolic sizes and
-indices). Each stops once the IR after fusion is logged. Prints one JSON line:
-{"texts": N, "differ": K, "str_calls_torch": A, "str_calls_memo": B, "restored": bool}.
+sympy `str()` calls each way, then the text printed as the capture does it, the first texts
+checked against torch's printing of a sample of their nodes. Two compiles: static shapes, and
+dynamic ones (symbolic sizes and indices). Each stops once the IR after fusion is logged. Prints
+one JSON line: {"texts": N, "differ": K, "checked_differ": C, "checked_trusted": bool,
+"str_calls_torch": A, "str_calls_memo": B, "restored": bool}.
 """
 
 import json
@@ -15,7 +17,7 @@ from torch._inductor import debug as inductor_debug
 
 from tcdebug.capture import inductor_ir
 
-counts = {"texts": 0, "differ": 0, "str_calls_torch": 0, "str_calls_memo": 0}
+counts = {"texts": 0, "differ": 0, "checked_differ": 0, "str_calls_torch": 0, "str_calls_memo": 0}
 calls = [0]
 sympy_str = Printable.__dict__["__str__"]
 
@@ -28,9 +30,15 @@ def counted_str(self):
 Printable.__str__ = counted_str
 formatter = inductor_debug.DebugFormatter
 torch_write_ir = formatter._write_ir
-inductor_ir.IR_TEXT_CHECKS = 0
-inductor_ir.print_ir_with_sympy_memo(formatter, Printable)
+inductor_ir.print_ir_with_sympy_memo(formatter, Printable, checks=0)
 memo_write_ir = formatter._write_ir
+
+
+class Checked:  # printed as the capture prints: its first texts checked
+    _write_ir = staticmethod(torch_write_ir)
+
+
+inductor_ir.print_ir_with_sympy_memo(Checked, Printable)
 
 
 def both_ways(nodes):
@@ -42,6 +50,7 @@ def both_ways(nodes):
     counts["str_calls_memo"] += calls[0]
     counts["texts"] += 1
     counts["differ"] += memo_text != torch_text
+    counts["checked_differ"] += Checked._write_ir(nodes) != torch_text
     return torch_text
 
 
@@ -50,4 +59,5 @@ log_ir_quietly()
 for dynamic in (False, True):
     compile_until_post_fusion(dynamic)
 counts["restored"] = Printable.__dict__["__str__"] is counted_str
+counts["checked_trusted"] = Checked._write_ir.trusted()
 print(json.dumps(counts))

@@ -208,6 +208,20 @@ def test_ir_printing_turns_to_torchs_own_for_good_once_a_text_differs():
     assert prints == [7]
 
 
+def test_a_checked_ir_text_is_whole_when_torch_passes_an_iterator():
+    class Printable:
+        def __str__(self) -> str:
+            return "p"
+
+    class Formatter:
+        @staticmethod
+        def _write_ir(nodes: list[object]) -> str:
+            return " ".join(str(node) for node in nodes)
+
+    print_ir_with_sympy_memo(Formatter, Printable)
+    assert Formatter._write_ir(iter([Printable(), Printable(), Printable()])) == "p p p"
+
+
 def test_ir_check_sample_spreads_over_the_whole_text():
     nodes = list(range(100))
     sample = check_sample(nodes, 8)

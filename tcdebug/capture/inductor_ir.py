@@ -123,6 +123,7 @@ def print_ir_with_sympy_memo(formatter: Any, printable: Any, checks: int | None 
         if state["checked"] >= checks:
             return with_memo(lambda: original(nodes))
         state["checked"] += 1
+        nodes = list(nodes)  # printed more than once: an iterator would be empty the second time
         sample = check_sample(nodes)
         try:
             text, sample_text = with_memo(lambda: (original(nodes), original(sample)))

@@ -49,7 +49,7 @@ from tcdebug.session import (
     stage_from_dict,
     stage_to_dict,
 )
-from tcdebug.stage_text import full_text
+from tcdebug.stage_text import FUSION_LOG_IN_FILE, full_text
 from tcdebug.trace_provenance import ensure_trace_provenance
 
 FORMAT = "tcdebug-session"  # the marker that says a folder is a tcdebug dump
@@ -610,7 +610,7 @@ class IndexCache:
             "guard_provenance": c.guard_provenance,
             "why": self.as_dicts(c.compile_id),
             "graph_breaks": [{"reason": gb.reason, "user_stack": gb.user_stack} for gb in c.graph_breaks],
-            "stages": [stage_to_dict(s, with_text=False) for s in c.ordered_stages()],
+            "stages": [_stage_entry(s) for s in c.ordered_stages()],
         }
 
     def forget_entries(self, compile_ids: set[str]) -> None:
@@ -627,6 +627,16 @@ class IndexCache:
                 kept.clear()
             elif changed:
                 kept.pop(changed, None)
+
+
+def _stage_entry(stage: Stage) -> dict[str, Any]:
+    """A stage in session.json: its text is in its file, and so is its fusion log (see
+    `full_text`), which is most of a big graph's index when kept inline."""
+    entry = stage_to_dict(stage, with_text=False)
+    if stage.file and stage.meta.get("fusion_log"):
+        entry["meta"] = {k: v for k, v in stage.meta.items() if k != "fusion_log"}
+        entry["meta"][FUSION_LOG_IN_FILE] = True
+    return entry
 
 
 def write_why_files(
@@ -946,9 +956,14 @@ class DumpWriter:
         self._dirty = False
 
     def prepare_finish(self) -> None:
-        """Write every compile's why.md now (the script has ended): the target takes a second or
-        more to exit, and `finish` then only rewrites what changed meanwhile."""
+        """Write every compile's why.md, and the provenance.json of those that changed since
+        their end, now (the script has ended): the target takes a second or more to exit, and
+        `finish` then only rewrites what changed meanwhile."""
         write_why_files(self.session, self.out, cache=self._index)
+        for comp in self.session.compiles.values():
+            if comp.compile_id not in self._provenance_written:
+                write_provenance(self.out, comp)
+                self._provenance_written.add(comp.compile_id)
 
     def finish(self) -> Path:
         """The final index (`"complete": true`): the run ended, or was interrupted and says so."""

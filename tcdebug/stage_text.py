@@ -1,6 +1,8 @@
 """The text of a stage as a reader sees it, the same in the app and in a dump's files.
 
-Inductor's fusion log belongs with the IR it produced, so it follows the post-fusion IR.
+Inductor's fusion log belongs with the IR it produced, so it follows the post-fusion IR. A live
+stage keeps it in `meta["fusion_log"]`; a dump keeps it only in the stage's file, after
+`FUSION_LOG_MARKER` (session.json says `"fusion_log_in_file": true` there instead).
 """
 
 from __future__ import annotations
@@ -8,6 +10,7 @@ from __future__ import annotations
 from tcdebug.session import Stage
 
 FUSION_LOG_MARKER = "# ===== Inductor fusion log ====="
+FUSION_LOG_IN_FILE = "fusion_log_in_file"  # a dump's stage meta: the log is in the stage's file
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
@@ -22,6 +25,25 @@ def full_text(stage: Stage) -> str:
     if not fusion_log or FUSION_LOG_MARKER in text:
         return text
     return f"{text.rstrip()}\n\n{FUSION_LOG_MARKER}\n{fusion_log}"
+
+
+def split_fusion_log(text: str) -> tuple[str, str]:
+    """(the IR, the fusion log) of a text `full_text` made; the log is "" where it has none."""
+    at = text.find(FUSION_LOG_MARKER)
+    if at < 0:
+        return text, ""
+    return text[:at].rstrip() + "\n", text[at + len(FUSION_LOG_MARKER) + 1 :]
+
+
+def fusion_log(stage: Stage) -> str:
+    """The stage's fusion log: from `meta` while live, from its file in a dump."""
+    inline = stage.meta.get("fusion_log")
+    return str(inline) if inline else split_fusion_log(stage.get_text())[1]
+
+
+def ir_text(stage: Stage) -> str:
+    """The stage's text without the fusion log that a dump's file appends to it."""
+    return split_fusion_log(stage.get_text())[0]
 
 
 def fusion_log_line(text: str) -> int:

@@ -17,9 +17,17 @@ from tcdebug.screens.app import TcdebugApp
 from tcdebug.screens.times_screen import TimesScreen
 from tcdebug.screens.why_screen import WhyScreen
 from tcdebug.screens.widgets.timeline import Ref
-from tcdebug.session import Session
+from tcdebug.session import Session, Stage
+from tcdebug.stage_text import (
+    FUSION_LOG_IN_FILE,
+    FUSION_LOG_MARKER,
+    full_text,
+    fusion_log,
+    ir_text,
+    split_fusion_log,
+)
 from tcdebug.trace import load_trace_session
-from tcdebug.why import FUSION, explain, parse_graph_break, why_markdown
+from tcdebug.why import FUSION, explain, parse_graph_break, why_dict, why_markdown
 
 MEASURED = "torch dynamo_timed events"
 
@@ -366,3 +374,35 @@ def test_why_parsers_take_any_text(text):
     refused_pairs(text)
     node_descriptions(text)
     kernel_nodes(text, text, ["op0", "buf0"])
+
+
+@pytest.mark.slow
+def test_a_dump_keeps_the_fusion_log_in_the_stage_file_and_explains_it_the_same(mlp_dump):
+    """session.json does not repeat the fusion log its stage file holds; loaded back, the fusion
+    why is the one the live run wrote."""
+    raw = (mlp_dump.out / "session.json").read_text()
+    assert FUSION_LOG_MARKER not in raw and "cannot fuse" not in raw.split('"why"')[0]
+    index = json.loads(raw)
+    post = [s for c in index["compiles"] for s in c["stages"] if s["id"] == "inductor_ir_post_fusion"]
+    assert post and all("fusion_log" not in s["meta"] and s["meta"][FUSION_LOG_IN_FILE] for s in post)
+    loaded = load_dump(mlp_dump.out)
+    for entry in index["compiles"]:
+        cid = entry["compile_id"]
+        assert why_dict(loaded, cid, explain(loaded, cid)) == entry["why"], cid
+    stage = loaded.compiles["0/1"].stages["inductor_ir_post_fusion.backward"]
+    assert "cannot fuse" in fusion_log(stage) and FUSION_LOG_MARKER not in ir_text(stage)
+    assert ir_text(stage).startswith("AFTER FUSION")
+
+
+@given(st.text(), st.text())
+@example("op0: x\n\n", "")
+def test_the_fusion_log_splits_off_the_text_it_was_appended_to(ir, log):
+    if FUSION_LOG_MARKER in ir or FUSION_LOG_MARKER in log:
+        return
+    stage = Stage("inductor_ir_post_fusion", text=ir, meta={"fusion_log": log})
+    text = full_text(stage)
+    if not log:
+        assert split_fusion_log(text) == (ir, "")
+        return
+    assert split_fusion_log(text) == (ir.rstrip() + "\n", log)
+    assert fusion_log(Stage("inductor_ir_post_fusion", text=text)) == log

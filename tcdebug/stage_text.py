@@ -35,15 +35,12 @@ def split_fusion_log(text: str) -> tuple[str, str]:
     return text[:at].rstrip() + "\n", text[at + len(FUSION_LOG_MARKER) + 1 :]
 
 
-def fusion_log(stage: Stage) -> str:
-    """The stage's fusion log: from `meta` while live, from its file in a dump."""
+def ir_and_fusion_log(stage: Stage) -> tuple[str, str]:
+    """(the stage's text without the fusion log a dump's file appends to it, its fusion log):
+    the log from `meta` while live, from the file in a dump. The text is read once."""
+    ir, in_file = split_fusion_log(stage.get_text())
     inline = stage.meta.get("fusion_log")
-    return str(inline) if inline else split_fusion_log(stage.get_text())[1]
-
-
-def ir_text(stage: Stage) -> str:
-    """The stage's text without the fusion log that a dump's file appends to it."""
-    return split_fusion_log(stage.get_text())[0]
+    return ir, str(inline) if inline else in_file
 
 
 def fusion_log_line(text: str) -> int:

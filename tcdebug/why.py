@@ -16,7 +16,7 @@ from typing import Any
 from tcdebug import compile_times
 from tcdebug.fsdp import FSDP2_HOOK_NOTE, is_fsdp2_hook
 from tcdebug.session import Compile, GraphBreak, Session, Stage
-from tcdebug.stage_text import fusion_log, ir_text
+from tcdebug.stage_text import ir_and_fusion_log
 from tcdebug.textsafe import safe_line
 
 EXISTS, BREAK, FUSION, KERNELS, CUDAGRAPH, CHOICE, TIME = (
@@ -408,13 +408,13 @@ def fusion_parts(comp: Compile) -> list[WhyPart]:
     for stage in comp.ordered_stages():
         if stage.stage_id != "inductor_ir_post_fusion" or not stage.captured:
             continue
-        log = fusion_log(stage)
+        ir, log = ir_and_fusion_log(stage)
         lines: list[str] = []
         kstage = comp.stages.get(stage.key.replace("inductor_ir_post_fusion", "kernel_source"))
         if kstage is not None and not (kstage.captured and kstage.kernels):
             kstage = None
         ir, code, kernel_names = (
-            (ir_text(stage), kstage.get_text(), tuple(k.name for k in kstage.kernels)) if kstage else ("", "", ())
+            (ir, kstage.get_text(), tuple(k.name for k in kstage.kernels)) if kstage else ("", "", ())
         )
         groups, desc, mapping = _fusion_facts(log, ir, code, kernel_names)
         tag = f" ({stage.part})" if stage.part else ""

@@ -7,11 +7,14 @@ the variants' order rotating every round), `--rounds N` (default 5).
 
 On the GPU box: `python benchmarks/gpu_overhead.py --rounds 5`; `--attribute` adds tcdebug runs
 with groups of capture units switched off (`$TCDEBUG_SKIP_UNITS`), to see what costs the time.
-`--script NAME` keeps one script (repeatable). `--quick` checks the harness with a one-op compile, on the CPU when there is no CUDA.
+`--script NAME` keeps one script (repeatable). `--serial-compile` runs every variant with
+`TORCHINDUCTOR_COMPILE_THREADS=1`. `--quick` checks the harness with a one-op compile, on the CPU when there is no CUDA.
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -35,6 +38,7 @@ ATTRIBUTE = (
     "tcdebug --dump -kernel_source -inductor_ir -inductor_graph",
 )
 TARGET_RATIO = 1.03
+COMPILE_THREADS = "TORCHINDUCTOR_COMPILE_THREADS"
 
 
 def cuda_device() -> str | None:
@@ -68,16 +72,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="append",
         metavar="V",
         help="measure these variants instead (repeatable): `python`, `tcdebug --dump`, "
-        "`tcdebug --dump -UNIT -UNIT` (units off), `tcdebug --dump -*` (every unit off), "
+        "`tcdebug --dump -UNIT -UNIT` (units off), `tcdebug --dump -*` (every unit off), `tcdebug --dump -* -trace` (and no trace handler), "
         "`TORCH_TRACE=dir`, `TORCH_COMPILE_DEBUG=1`",
+    )
+    parser.add_argument(
+        "--serial-compile",
+        action="store_true",
+        help="every variant with TORCHINDUCTOR_COMPILE_THREADS=1: Inductor compiles every Triton kernel "
+        "in the script's process, so no run depends on when its pool of compile workers is ready",
     )
     ns = parser.parse_args(argv)
     scripts = chosen_scripts(SCRIPTS, ns.script)
+    if ns.serial_compile:
+        os.environ[COMPILE_THREADS] = "1"  # every variant's environment starts from this one
     device = cuda_device()
     if ns.quick:
         section = build_section(measure((TINY,), 1, (*VARIANTS, ATTRIBUTE[0])), 1, target=TARGET_RATIO)
         section.title = f"GPU capture overhead (--quick: harness check on {device or 'the CPU, no CUDA'})"
-        return finish(section, ns.json)
+        return finish(with_setup_notes(section, ns), ns.json)
     if device is None:
         section = Section("GPU capture overhead", ["result"], rows=[["skipped: no CUDA device here"]])
         section.checks["a CUDA device to measure on"] = False
@@ -94,7 +106,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     section.title = f"GPU capture overhead on {device} (cold compiles, median of {rounds} rotating rounds)"
     if ns.warmup > 0:
         section.notes.append(f"{ns.warmup} untimed plain run(s) of each script first (cold disk on a fresh box)")
-    return finish(section, ns.json)
+    return finish(with_setup_notes(section, ns), ns.json)
+
+
+def with_setup_notes(section: Section, ns: argparse.Namespace) -> Section:
+    if ns.serial_compile:
+        section.notes.append(
+            f"{COMPILE_THREADS}={os.environ.get(COMPILE_THREADS)} for every variant (--serial-compile): "
+            "no pool of compile workers"
+        )
+    return section
 
 
 if __name__ == "__main__":

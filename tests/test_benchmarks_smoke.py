@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -57,3 +58,18 @@ def test_run_all_writes_the_results_table(tmp_path) -> None:
     assert proc.returncode == 0, proc.stderr[-3000:]
     text = out.read_text()
     assert "| load average" in text and "torch" in text and "first frame, median" in text
+
+
+def test_gpu_overhead_serial_compile_runs_every_variant_without_a_compile_pool(tmp_path) -> None:
+    out = tmp_path / "result.json"
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / "gpu_overhead.py"), "--quick", "--serial-compile", "--json", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        env={k: v for k, v in os.environ.items() if k != "TORCHINDUCTOR_COMPILE_THREADS"},
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    markdown = json.loads(out.read_text())["markdown"]
+    assert "TORCHINDUCTOR_COMPILE_THREADS=1 for every variant (--serial-compile)" in markdown

@@ -33,3 +33,12 @@ def test_a_switched_off_unit_leaves_its_stages_not_captured(tmp_path: Path) -> N
     guards = stages.get("guards")
     assert guards is None or guards["status"] != "captured"
     assert "guards: switched off (TCDEBUG_SKIP_UNITS)" in index["notes"]
+
+
+def test_every_unit_and_the_trace_handler_can_be_switched_off_together(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tcdebug.capture.setup import UNITS, skipped_units
+
+    monkeypatch.setenv("TCDEBUG_SKIP_UNITS", "*, trace")
+    assert skipped_units() == {unit.rsplit(".", 1)[-1] for unit in UNITS} | {"trace"}
+    monkeypatch.setenv("TCDEBUG_SKIP_UNITS", "*")
+    assert "trace" not in skipped_units()

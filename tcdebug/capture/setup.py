@@ -40,11 +40,11 @@ SKIP_UNITS_ENV = "TCDEBUG_SKIP_UNITS"
 
 def skipped_units() -> set[str]:
     """Capture units not installed: `$TCDEBUG_SKIP_UNITS`, comma-separated short names
-    (`cudagraph,triton_info`), `*` for all of them. Meant for measuring what each unit costs,
-    not for users."""
+    (`cudagraph,triton_info`), `*` for all of them, `trace` for the structured-trace handler itself.
+    Meant for measuring what each unit costs, not for users."""
     names = {part.strip() for part in os.environ.get(SKIP_UNITS_ENV, "").split(",") if part.strip()}
     if "*" in names:
-        names = {unit.rsplit(".", 1)[-1] for unit in UNITS}
+        names = (names - {"*"}) | {unit.rsplit(".", 1)[-1] for unit in UNITS}
     return names
 
 
@@ -94,6 +94,9 @@ def install_capture(torch: Any, recorder: Recording) -> CaptureContext:
             for stage_id in getattr(module, "STAGES", ()):
                 recorder.mark_unavailable(stage_id, reason)
             recorder.emit(Note(text=f"{name.rsplit('.', 1)[-1]}: {reason}"))
+    if "trace" in skipped:
+        recorder.emit(Note(text=f"trace: switched off ({SKIP_UNITS_ENV})"))
+        return ctx
     dispatcher.attach()
     _keep_attached(torch, ctx)
     return ctx

@@ -38,6 +38,7 @@ from tcdebug.protocol import (
     CHILD_SOCKET_ENV,
     MAX_OUTPUT_MESSAGE,
     OUTPUT_FD_ENV,
+    PRIVATE_DIR_PREFIX,
     STDERR_TAG,
     STDOUT_TAG,
 )
@@ -156,7 +157,7 @@ class TargetController:
 
     def _listen(self) -> str:
         """A listening socket for the script's forked processes, in a folder only we can enter."""
-        self._private_dir = tempfile.mkdtemp(prefix="tcdebug-")
+        self._private_dir = tempfile.mkdtemp(prefix=PRIVATE_DIR_PREFIX)
         path = os.path.join(self._private_dir, "children")
         self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self._listener.bind(path)

@@ -51,6 +51,7 @@ COMMANDS = frozenset({"step", "continue", "run", "stop", "breakpoints", "check_r
 # AF_UNIX socket in a private folder), and the socket `sys.stdout`/`sys.stderr` write to as one
 # ordered stream of messages, each starting with its stream's tag.
 CHILD_SOCKET_ENV = "TCDEBUG_CHILD_SOCKET"
+PRIVATE_DIR_PREFIX = "tcdebug-"  # the controller's private folder, which holds that socket
 OUTPUT_FD_ENV = "TCDEBUG_OUTPUT_FD"
 STDOUT_TAG = b"o"
 STDERR_TAG = b"e"

@@ -473,12 +473,18 @@ async def test_a_killed_dump_still_opens_marked_interrupted(tmp_path: Path) -> N
         while time.monotonic() < deadline and not index(out)["compiles"]:
             time.sleep(0.1)  # the index is rewritten at every compile's end
         target = index(out)["main_pid"]
+        environ = Path(f"/proc/{target}/environ").read_bytes().split(b"\0")
+        socket_path = next(e for e in environ if e.startswith(b"TCDEBUG_CHILD_SOCKET=")).split(b"=", 1)[1]
+        private = Path(os.fsdecode(socket_path)).parent
+        assert private.is_dir()
         proc.kill()
         proc.wait(timeout=10)
         data = index(out)
         assert data["complete"] is False
-        # With tcdebug gone, the target ends the script's processes and itself.
+        # With tcdebug gone, the target ends the script's processes and itself, and removes the
+        # private folder tcdebug had no time to remove.
         assert gone_soon([target, *helper]), "the script's processes outlived a killed tcdebug"
+        assert not private.exists(), f"{private} left behind by a killed tcdebug"
         session = load_dump(out)
         assert session.extra["recorded_state"] == "interrupted"
         assert list(session.compiles) == ["0/0"]

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import os
 import socket
+import stat
 import sys
 import threading
 from typing import Any
 
 from tcdebug import protocol
 from tcdebug.events import Process
-from tcdebug.protocol import CHILD_SOCKET_ENV
+from tcdebug.protocol import CHILD_SOCKET_ENV, PRIVATE_DIR_PREFIX
 from tcdebug.target.pauser import Pauser
 
 
@@ -175,3 +176,18 @@ class _Nowhere:
 
     def send(self, msg: dict[str, Any]) -> bool:
         return False
+
+
+def remove_orphaned_socket() -> None:
+    """tcdebug was killed before it could remove its private folder (`tcdebug-*`, holding only
+    the children's socket): remove the socket and the folder, if it is then empty; nothing else."""
+    path = os.environ.get(CHILD_SOCKET_ENV, "")
+    folder = os.path.dirname(path)
+    if not path or not os.path.basename(folder).startswith(PRIVATE_DIR_PREFIX):
+        return
+    try:
+        if stat.S_ISSOCK(os.lstat(path).st_mode):
+            os.unlink(path)
+        os.rmdir(folder)  # fails, and keeps it, unless it is empty
+    except OSError:
+        pass

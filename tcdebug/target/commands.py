@@ -67,10 +67,12 @@ class CommandReader:
         """The channel ended without a `quit`: tcdebug itself was killed. Nobody is left to show
         or end the script, so end its processes (those of this session) and leave."""
         from tcdebug import proctree
+        from tcdebug.target.children import remove_orphaned_socket
 
         _flush()
         me = os.getpid()
         proctree.end_processes(proctree.tree_of(me, sid=os.getsid(0)), grace=0.5)
+        remove_orphaned_socket()
         os._exit(0)
 
     def _closed(self) -> None:

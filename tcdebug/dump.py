@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import gc
 import hashlib
 import itertools
@@ -881,19 +882,21 @@ def write_provenance(out: Path, comp: Compile, *, dirs: DirCache | None = None) 
         write_file(out, f"{compile_dir(comp.compile_id)}/provenance.json", text, dirs=dirs)
 
 
-def load_provenance(root: Path, comp: Compile) -> None:
+def load_provenance(root: Path, compile_id: str, index: provenance.ProvenanceIndex) -> None:
+    """A compile's `provenance.json` into `index` (`Compile.provenance_loader` calls it when the
+    index is first used); a bad file leaves a note in the index, nothing else."""
     try:
-        data = json.loads(read_confined(root, f"{compile_dir(comp.compile_id)}/provenance.json"))
+        data = json.loads(read_confined(root, f"{compile_dir(compile_id)}/provenance.json"))
     except Unreadable:
         return  # none written (or not a plain file of the dump)
     except (ValueError, RecursionError) as exc:
-        comp.provenance.notes.append(f"provenance.json unreadable: {exc}")
+        index.notes.append(f"provenance.json unreadable: {exc}")
         return
     try:
         if isinstance(data, dict):
-            provenance.apply_dict(comp.provenance, data)
+            provenance.apply_dict(index, data)
     except (ValueError, TypeError, AttributeError, KeyError) as exc:
-        comp.provenance.notes.append(f"provenance.json unreadable: {exc}")
+        index.notes.append(f"provenance.json unreadable: {exc}")
 
 
 class DumpWriter:
@@ -1208,7 +1211,7 @@ def load_dump(path: str | os.PathLike[str]) -> Session:
                     except Unreadable as exc:
                         kernel.source = f"not readable: {exc}"
             comp.stages[stage.key] = stage
-        load_provenance(root, comp)
+        comp.provenance_loader = functools.partial(load_provenance, root, comp.compile_id)
         session.compiles[comp.compile_id] = comp
     session.reruns = [rerun_from_dict(r) for r in index.get("reruns", [])]
     session.calls = [call_from_dict(c) for c in index.get("calls", [])]

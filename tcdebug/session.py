@@ -8,6 +8,7 @@ The UI and `--dump` render only from it.
 from __future__ import annotations
 
 import copy
+import threading
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
@@ -16,6 +17,8 @@ from tcdebug import events as ev_types
 from tcdebug import stages as stage_catalog
 from tcdebug.provenance import ProvenanceIndex, apply_dict
 from tcdebug.textsafe import safe_line
+
+_PROVENANCE_LOAD = threading.Lock()
 
 # Session states, as the header shows them.
 STARTING = "starting"
@@ -103,7 +106,28 @@ class Compile:
     times: dict[str, Any] = field(default_factory=dict)  # phase times, see tcdebug.compile_times
     autotune_tables: list[dict[str, Any]] = field(default_factory=list)  # max-autotune choices
     guard_provenance: list[dict[str, Any]] = field(default_factory=list)  # user frame per guard
-    provenance: ProvenanceIndex = field(default_factory=ProvenanceIndex, repr=False)  # tcdebug.provenance
+    provenance_index: ProvenanceIndex = field(default_factory=ProvenanceIndex, repr=False)  # tcdebug.provenance
+    # A dump's provenance.json, read into `provenance_index` at the first use of `provenance`:
+    # opening a dump of a big model does not parse every compile's index up front.
+    provenance_loader: Callable[[ProvenanceIndex], None] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def provenance(self) -> ProvenanceIndex:
+        """Which lines of every stage hold the same op (`tcdebug.provenance`)."""
+        if self.provenance_loader is not None:
+            with _PROVENANCE_LOAD:  # highlight workers and the UI thread may ask at once
+                loader = self.provenance_loader
+                if loader is not None:
+                    try:
+                        loader(self.provenance_index)
+                    finally:
+                        self.provenance_loader = None
+        return self.provenance_index
+
+    @provenance.setter
+    def provenance(self, index: ProvenanceIndex) -> None:
+        self.provenance_loader = None
+        self.provenance_index = index
 
     @property
     def frame_id(self) -> int:

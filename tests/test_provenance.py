@@ -294,3 +294,37 @@ def test_without_the_kernel_lines_unit_the_trail_marks_whole_kernels_and_says_so
     assert kernel.kind == "kernel"  # no per-line item
     marked = _lines_of(session, "0/0", "kernel_source.inference", trail)
     assert any("#include" in line for line in marked)  # the whole definition
+
+
+@pytest.mark.slow
+def test_a_dumps_provenance_is_read_at_its_first_use_and_once(mlp_dump, tmp_path):
+    """Loading a dump leaves each provenance.json unread; the first use reads it, once, even
+    when several threads (the app's highlight workers) ask at the same time."""
+    import shutil
+    import threading
+
+    copy = tmp_path / "dump"
+    shutil.copytree(mlp_dump.out, copy)
+    eager = {cid: len(c.provenance.links) for cid, c in load_dump(copy).compiles.items()}
+    assert eager["0/1"] > 0
+
+    session = load_dump(copy)
+    (copy / "compiles" / "0-1" / "provenance.json").write_text("{not json")  # after loading
+    assert "provenance.json unreadable" in session.compiles["0/1"].provenance.notes[-1]
+
+    session = load_dump(mlp_dump.out)
+    comp = session.compiles["0/1"]
+    seen: list[int] = []
+    start = threading.Barrier(8)
+
+    def use() -> None:
+        start.wait()
+        seen.append(len(comp.provenance.links))
+
+    threads = [threading.Thread(target=use) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert seen == [eager["0/1"]] * 8
+    assert not comp.provenance.notes

@@ -182,7 +182,7 @@ class TargetController:
             except protocol.ProtocolError as exc:
                 self.on_event(Note(text=f"bad message from target: {exc}"))
                 continue
-            if isinstance(event, StageEvent):
+            if isinstance(event, StageEvent) and not event.update:
                 self.paused = event.paused
             if isinstance(event, ScriptEnd):
                 self._said_goodbye = True

@@ -171,6 +171,9 @@ class StageEvent(Event):
     kernels: list[Any] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
     paused: bool = False  # the process waits here for the next command
+    # A stage sent before, sent again with what was learnt since (kernels autotuned at their first
+    # launch, ...), maybe from another thread: it says nothing about whether the process waits.
+    update: bool = False
     # Trace only: the text read back from the log when shown, and lazily split kernels.
     loader: Callable[[], str] | None = _local()
     lazy_kernels: list[Any] | None = _local()

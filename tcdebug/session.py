@@ -476,7 +476,9 @@ class Session:
         if ev.lazy_kernels is not None:
             stage.kernels = ev.lazy_kernels
         key = self._pause_key(ev)
-        if ev.paused:
+        if ev.update:
+            pass  # a re-sent stage: the process may be paused elsewhere, or running
+        elif ev.paused:
             self.pauses.pop(key, None)
             self.pauses[key] = (comp.compile_id, stage.key)
             self.state = PAUSED

@@ -29,17 +29,22 @@ BENCHMARKS = [
 @pytest.mark.parametrize("name", BENCHMARKS)
 def test_benchmark_runs_quick(name: str, tmp_path) -> None:
     out = tmp_path / "result.json"
+    # gpu_overhead's quick run also checks --serial-compile (no compile pool in any variant)
+    extra = ["--serial-compile"] if name == "gpu_overhead" else []
     proc = subprocess.run(
-        [sys.executable, str(BENCH / f"{name}.py"), "--quick", "--json", str(out)],
+        [sys.executable, str(BENCH / f"{name}.py"), "--quick", *extra, "--json", str(out)],
         capture_output=True,
         text=True,
         timeout=120,
         cwd=ROOT,
+        env={k: v for k, v in os.environ.items() if k != "TORCHINDUCTOR_COMPILE_THREADS"},
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     result = json.loads(out.read_text())
     assert result["checks"], "a benchmark must check at least one target"
     assert "|" in result["markdown"] and result["title"] in result["markdown"]
+    if extra:
+        assert "TORCHINDUCTOR_COMPILE_THREADS=1 for every variant (--serial-compile)" in result["markdown"]
     # Whatever the timings, the UI process must never import torch.
     for check, met in result["checks"].items():
         if "torch" in check:
@@ -59,17 +64,3 @@ def test_run_all_writes_the_results_table(tmp_path) -> None:
     text = out.read_text()
     assert "| load average" in text and "torch" in text and "first frame, median" in text
 
-
-def test_gpu_overhead_serial_compile_runs_every_variant_without_a_compile_pool(tmp_path) -> None:
-    out = tmp_path / "result.json"
-    proc = subprocess.run(
-        [sys.executable, str(BENCH / "gpu_overhead.py"), "--quick", "--serial-compile", "--json", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=ROOT,
-        env={k: v for k, v in os.environ.items() if k != "TORCHINDUCTOR_COMPILE_THREADS"},
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    markdown = json.loads(out.read_text())["markdown"]
-    assert "TORCHINDUCTOR_COMPILE_THREADS=1 for every variant (--serial-compile)" in markdown

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from dataclasses import asdict
 from typing import Any
 
@@ -24,36 +25,61 @@ STAGES = ("kernel_source",)
 _HANDLE = re.compile(r":\d+$")  # provenance names kernels `name:debug_handle`
 
 
+REFRESH_DELAY_S = 0.25  # how long `refresh_soon` gathers changes before it sends them
+
+
 class KernelStages:
-    """The `kernel_source` stages sent so far, so later facts about their kernels reach them."""
+    """The `kernel_source` stages sent so far, so later facts about their kernels reach them.
+
+    Whoever changes a kernel found here holds `lock` meanwhile: `refresh_soon` sends from a
+    timer thread."""
 
     def __init__(self, recorder: Recording) -> None:
         self.rec = recorder
         self.stages: dict[tuple[str, str], list[Kernel]] = {}  # (compile id, stage key) -> kernels
         self.dirty: set[tuple[str, str]] = set()
+        self.lock = threading.RLock()
+        self._timer: threading.Timer | None = None
 
     def add(self, compile_id: str, key: str, kernels: list[Kernel]) -> None:
-        self.stages[(compile_id, key)] = kernels
+        with self.lock:
+            self.stages[(compile_id, key)] = kernels
 
     def find(self, name: str, compile_id: str | None = None, backward: bool | None = None) -> Kernel | None:
         """The newest kernel called `name`, in `compile_id` (and its backward part) when given."""
-        for (cid, key), kernels in reversed(self.stages.items()):
-            if compile_id is not None and cid != compile_id:
-                continue
-            if backward is not None and key.endswith(".backward") != backward:
-                continue
-            for kernel in kernels:
-                if kernel.name == name:
-                    self.dirty.add((cid, key))
-                    return kernel
+        with self.lock:
+            for (cid, key), kernels in reversed(self.stages.items()):
+                if compile_id is not None and cid != compile_id:
+                    continue
+                if backward is not None and key.endswith(".backward") != backward:
+                    continue
+                for kernel in kernels:
+                    if kernel.name == name:
+                        self.dirty.add((cid, key))
+                        return kernel
         return None
 
     def refresh(self) -> None:
-        """Send every stage whose kernels changed since the last refresh."""
-        dirty, self.dirty = self.dirty, set()
-        for cid, key in sorted(dirty):
-            kernels = self.stages[(cid, key)]
-            self.rec.update_stage(cid, key, kernels=[asdict(k) for k in kernels])
+        """Send every stage whose kernels changed since the last refresh, now."""
+        with self.lock:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            dirty, self.dirty = self.dirty, set()
+            updates = [(cid, key, [asdict(k) for k in self.stages[(cid, key)]]) for cid, key in sorted(dirty)]
+        for cid, key, kernels in updates:
+            self.rec.update_stage(cid, key, kernels=kernels)
+
+    def refresh_soon(self) -> None:
+        """Send the changed stages `REFRESH_DELAY_S` from now, with whatever else changes by then.
+        Triton kernels are autotuned one by one at their first launch, dozens within a second;
+        each refresh sends the whole stage (its text and every kernel), so they go out together."""
+        with self.lock:
+            if self._timer is not None and self._timer.is_alive():
+                return  # also after a fork: the timer thread is the parent's, so not alive here
+            self._timer = threading.Timer(REFRESH_DELAY_S, self.refresh)
+            self._timer.daemon = True
+            self._timer.start()
 
 
 def provenance_by_kernel(mapping: dict[str, Any]) -> dict[str, dict[str, list[str]]]:
@@ -141,14 +167,15 @@ def install(ctx: CaptureContext) -> None:
             return
         if not isinstance(info, dict):
             return
-        for name, entry in info.items():
-            if not isinstance(entry, dict):
-                continue
-            kernel = stages.find(name, cid)
-            if kernel is None:
-                early_info[name] = entry
-            else:
-                apply_kernel_info(kernel, entry)
+        with stages.lock:
+            for name, entry in info.items():
+                if not isinstance(entry, dict):
+                    continue
+                kernel = stages.find(name, cid)
+                if kernel is None:
+                    early_info[name] = entry
+                else:
+                    apply_kernel_info(kernel, entry)
         stages.refresh()
 
     def on_provenance(cid: str, md: dict[str, Any], payload: str | None) -> None:
@@ -158,13 +185,14 @@ def install(ctx: CaptureContext) -> None:
             return
         if not isinstance(mapping, dict):
             return
-        for name, nodes in provenance_by_kernel(mapping).items():
-            kernel = stages.find(name, cid)
-            if kernel is None:
-                continue
-            kernel.meta["fx_nodes"] = nodes["post_grad"]
-            if nodes["pre_grad"]:
-                kernel.meta["pre_grad_nodes"] = nodes["pre_grad"]
+        with stages.lock:
+            for name, nodes in provenance_by_kernel(mapping).items():
+                kernel = stages.find(name, cid)
+                if kernel is None:
+                    continue
+                kernel.meta["fx_nodes"] = nodes["post_grad"]
+                if nodes["pre_grad"]:
+                    kernel.meta["pre_grad_nodes"] = nodes["pre_grad"]
         stages.refresh()
 
     def on_output_code(cid: str, md: dict[str, Any], payload: str | None) -> None:

@@ -90,13 +90,14 @@ class TritonRegistry:
             fold(kernel, tuned)
 
     def apply(self, tuned: TunedKernel) -> bool:
-        kernel = self.stages.find(tuned.name, tuned.compile_id, tuned.is_backward)
-        if kernel is None and tuned.compile_id is not None:
-            kernel = self.stages.find(tuned.name, tuned.compile_id)
-        if kernel is None:
-            return False
-        fold(kernel, tuned)
-        return True
+        with self.stages.lock:  # a stage may be sent from the refresh timer's thread meanwhile
+            kernel = self.stages.find(tuned.name, tuned.compile_id, tuned.is_backward)
+            if kernel is None and tuned.compile_id is not None:
+                kernel = self.stages.find(tuned.name, tuned.compile_id)
+            if kernel is None:
+                return False
+            fold(kernel, tuned)
+            return True
 
     def benchmarked(self, autotuner: Any, timings: Any) -> None:
         tuned: TunedKernel | None = getattr(autotuner, "_tcdebug_tuned", None)
@@ -119,7 +120,7 @@ class TritonRegistry:
         tuned.chosen = triton_config(launchers[0].config)
         tuned.chosen_by = "benchmarked at first launch"
         if self.apply(tuned):
-            self.stages.refresh()
+            self.stages.refresh_soon()
 
 
 def fold(kernel: Kernel, tuned: TunedKernel) -> None:

@@ -113,7 +113,7 @@ class Recorder:
         if event is None:
             return False
         event = self.sent[(compile_id, key)] = replace(event, **changes)
-        self.emit(replace(event, paused=False))
+        self.emit(replace(event, paused=False, update=True))
         return True
 
     def not_captured(self, compile_id: str, stage_id: str, reason: str, *, part: str = "") -> None:

@@ -6,6 +6,7 @@ results, as `triton_info` hands them over, since Triton cannot run on this CPU m
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
@@ -119,3 +120,28 @@ def test_an_update_sent_while_the_process_waits_elsewhere_keeps_it_paused() -> N
     ]
     kernels = session.compiles["0/0"].stages["kernel_source.forward"].kernels
     assert all(k.chosen_config for k in kernels)
+
+
+def test_a_forked_child_gets_a_free_lock_whatever_the_parents_timer_held() -> None:
+    """A fork while the timer thread holds the lock (sending an update) must not leave the
+    child's lock held forever: the child's next kernel change would hang."""
+
+    recorder, stages, received, reader = _target()
+    held, done = threading.Event(), threading.Event()
+
+    def timer_thread() -> None:  # holds the lock as the timer does while it copies the kernels
+        with stages.lock:
+            held.set()
+            done.wait(10)
+
+    holder = threading.Thread(target=timer_thread, daemon=True)
+    holder.start()
+    assert held.wait(5)
+    pid = os.fork()
+    if pid == 0:  # the child: its own lock, free
+        os._exit(0 if stages.lock.acquire(timeout=2) and stages._timer is None else 1)
+    done.set()
+    holder.join(5)
+    _, status = os.waitpid(pid, 0)
+    _close(recorder, reader)
+    assert os.waitstatus_to_exitcode(status) == 0

@@ -9,6 +9,7 @@ afterwards: `KernelStages.refresh` sends the stage again, without a pause.
 from __future__ import annotations
 
 import json
+import os
 import re
 import threading
 from dataclasses import asdict
@@ -40,6 +41,13 @@ class KernelStages:
         self.dirty: set[tuple[str, str]] = set()
         self.lock = threading.RLock()
         self._timer: threading.Timer | None = None
+        if hasattr(os, "register_at_fork"):
+            os.register_at_fork(after_in_child=self._after_fork)
+
+    def _after_fork(self) -> None:
+        """In a forked child: the timer thread is the parent's, and may have held the lock."""
+        self.lock = threading.RLock()
+        self._timer = None
 
     def add(self, compile_id: str, key: str, kernels: list[Kernel]) -> None:
         with self.lock:
@@ -76,7 +84,7 @@ class KernelStages:
         each refresh sends the whole stage (its text and every kernel), so they go out together."""
         with self.lock:
             if self._timer is not None and self._timer.is_alive():
-                return  # also after a fork: the timer thread is the parent's, so not alive here
+                return
             self._timer = threading.Timer(REFRESH_DELAY_S, self.refresh)
             self._timer.daemon = True
             self._timer.start()

@@ -7,6 +7,8 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,26 +57,84 @@ def path_report(text: str) -> dict:
 
 def dump_run(tmp_path_factory: pytest.TempPathFactory, name: str, *script: str) -> DumpRun:
     out = tmp_path_factory.mktemp(name) / "out"
-    proc = run_tcdebug("--dump", str(out), *script)
+    return _dump(out, script)
+
+
+def _dump(out: Path, args: tuple[str, ...]) -> DumpRun:
+    proc = run_tcdebug("--dump", str(out), *args)
     return DumpRun(out, proc.returncode, proc.stdout, proc.stderr)
 
 
-@pytest.fixture(scope="session")
-def mlp_dump(tmp_path_factory: pytest.TempPathFactory) -> DumpRun:
-    return dump_run(tmp_path_factory, "mlp", str(SAMPLES / "mlp.py"))
+# ----- dumps shared by many tests, run two at a time ------------------------------------------------
+# A `tcdebug --dump` of a sample spends much of its time in one Python thread, so two of them on this
+# project's two cores take little longer than one. The session's first test that needs any of them
+# starts every one the collected tests need, in the order they are first needed.
+_SHARED: dict[str, tuple[str, tuple[str, ...]]] = {}  # fixture name -> (folder name, tcdebug args)
+_FIRST_NEEDED: dict[str, int] = {}  # fixture name -> index of the first collected test that needs it
+
+
+def share_dump(fixture: str, folder: str, *args: str) -> None:
+    """Declare the `tcdebug --dump OUT ARGS` run that the fixture `fixture` returns (through
+    `shared_dumps.get`). Call it at import time, before the tests are collected."""
+    _SHARED[fixture] = (folder, tuple(args))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    _FIRST_NEEDED.clear()
+    for index, item in enumerate(items):
+        for name in getattr(item, "fixturenames", ()):
+            if name in _SHARED:
+                _FIRST_NEEDED.setdefault(name, index)
+
+
+class SharedDumps:
+    def __init__(self, factory: pytest.TempPathFactory) -> None:
+        self.factory = factory
+        self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="shared-dump")
+        self.runs: dict[str, Future[DumpRun]] = {}
+        for name in sorted(_FIRST_NEEDED, key=_FIRST_NEEDED.__getitem__):
+            self._start(name)
+
+    def _start(self, name: str) -> Future[DumpRun]:
+        folder, args = _SHARED[name]
+        out = self.factory.mktemp(folder) / "out"  # here, not in the pool's threads
+        run = self.runs[name] = self.pool.submit(_dump, out, args)
+        return run
+
+    def get(self, name: str) -> DumpRun:
+        run = self.runs.get(name) or self._start(name)
+        return run.result()
 
 
 @pytest.fixture(scope="session")
-def graph_breaks_dump(tmp_path_factory: pytest.TempPathFactory) -> DumpRun:
-    return dump_run(tmp_path_factory, "graph_breaks", str(SAMPLES / "graph_breaks.py"))
+def shared_dumps(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SharedDumps]:
+    dumps = SharedDumps(tmp_path_factory)
+    yield dumps
+    dumps.pool.shutdown(cancel_futures=True)
+
+
+share_dump("mlp_dump", "mlp", str(SAMPLES / "mlp.py"))
+share_dump("graph_breaks_dump", "graph_breaks", str(SAMPLES / "graph_breaks.py"))
+share_dump("dynamic_dump", "dynamic", str(SAMPLES / "dynamic_shapes.py"))
+# samples/transformer_block.py: a training compile with many fused kernels
+share_dump("transformer_dump", "transformer", str(SAMPLES / "transformer_block.py"))
 
 
 @pytest.fixture(scope="session")
-def dynamic_dump(tmp_path_factory: pytest.TempPathFactory) -> DumpRun:
-    return dump_run(tmp_path_factory, "dynamic", str(SAMPLES / "dynamic_shapes.py"))
+def mlp_dump(shared_dumps: SharedDumps) -> DumpRun:
+    return shared_dumps.get("mlp_dump")
 
 
 @pytest.fixture(scope="session")
-def transformer_dump(tmp_path_factory: pytest.TempPathFactory) -> DumpRun:
-    """samples/transformer_block.py: a training compile with many fused kernels (about a minute)."""
-    return dump_run(tmp_path_factory, "transformer", str(SAMPLES / "transformer_block.py"))
+def graph_breaks_dump(shared_dumps: SharedDumps) -> DumpRun:
+    return shared_dumps.get("graph_breaks_dump")
+
+
+@pytest.fixture(scope="session")
+def dynamic_dump(shared_dumps: SharedDumps) -> DumpRun:
+    return shared_dumps.get("dynamic_dump")
+
+
+@pytest.fixture(scope="session")
+def transformer_dump(shared_dumps: SharedDumps) -> DumpRun:
+    return shared_dumps.get("transformer_dump")

@@ -18,6 +18,7 @@ import os
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -118,11 +119,15 @@ def counts_by_case(session: Session, cases: dict[str, list[str]]) -> dict[str, d
 @pytest.fixture(scope="session")
 def zoo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Session, dict, dict]:
     out = tmp_path_factory.mktemp("zoo") / "out"
-    proc = run_tcdebug("--dump", str(out), str(ZOO))
+    with ThreadPoolExecutor() as pool:  # three independent processes: the two cores overlap them
+        runs = [
+            pool.submit(run_tcdebug, "--dump", str(out), str(ZOO)),
+            pool.submit(reference, ZOO),
+            pool.submit(reference, ZOO, "--explain", logs=False),
+        ]
+        proc, logs, explained = (run.result() for run in runs)
     assert proc.returncode == 0, proc.stderr[-3000:]
-    logs = reference(ZOO)
     assert logs.returncode == 0, logs.stderr[-3000:]
-    explained = reference(ZOO, "--explain", logs=False)
     assert explained.returncode == 0, explained.stderr[-3000:]
     line = next(x for x in explained.stdout.splitlines() if x.startswith("EXPLAIN "))
     return load_dump(out), per_case_logs(logs.stderr), json.loads(line.removeprefix("EXPLAIN "))
@@ -162,9 +167,11 @@ HF_CASES = {"gpt2": ["GPT2"], "bert": ["Bert"], "t5": ["T5"]}
 @pytest.fixture(scope="session")
 def hf(tmp_path_factory: pytest.TempPathFactory) -> tuple[Session, dict]:
     out = tmp_path_factory.mktemp("hf") / "out"
-    proc = run_tcdebug("--dump", str(out), "--rerun", "input_ids=2,8", str(HF))
+    with ThreadPoolExecutor() as pool:  # two independent processes: the two cores overlap them
+        tcdebug_run = pool.submit(run_tcdebug, "--dump", str(out), "--rerun", "input_ids=2,8", str(HF))
+        reference_run = pool.submit(reference, HF, env={"HF_CORPUS_BACKEND": "eager"})
+        proc, logs = tcdebug_run.result(), reference_run.result()
     assert proc.returncode == 0, proc.stderr[-3000:]
-    logs = reference(HF, env={"HF_CORPUS_BACKEND": "eager"})
     assert logs.returncode == 0, logs.stderr[-3000:]
     return load_dump(out), per_case_logs(logs.stderr)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import SAMPLES, DumpRun, dump_run
+from conftest import SAMPLES, DumpRun, SharedDumps, share_dump
 
 from tcdebug.dump import load_dump
 
@@ -20,8 +20,11 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(_has_cuda(), reason="checks t
 
 
 @pytest.fixture(scope="module")
-def cpu_cudagraphs(tmp_path_factory: pytest.TempPathFactory) -> DumpRun:
-    return dump_run(tmp_path_factory, "cpu_cudagraphs", str(SAMPLES / "cudagraphs.py"))
+def cpu_cudagraphs(shared_dumps: SharedDumps) -> DumpRun:
+    return shared_dumps.get("cpu_cudagraphs")
+
+
+share_dump("cpu_cudagraphs", "cpu_cudagraphs", str(SAMPLES / "cudagraphs.py"))
 
 
 def test_reduce_overhead_on_cpu_says_no_cuda_device(cpu_cudagraphs: DumpRun) -> None:

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLES, SCRIPTS, DumpRun, dump_run, run_tcdebug
+from conftest import SAMPLES, SCRIPTS, DumpRun, SharedDumps, dump_run, run_tcdebug, share_dump
 
 import tcdebug
 from tcdebug import stages as stage_catalog
@@ -23,14 +23,14 @@ def ours_in(text: str) -> bool:
 
 
 RERUN_SPECS = ["inp=4,8", "a=6", "ng=4,8", "a=7", "input=2,3,8,8"]
+share_dump(
+    "live_dump", "live_capture", *[a for spec in RERUN_SPECS for a in ("--rerun", spec)], str(SCRIPTS / "live_capture.py")
+)
 
 
 @pytest.fixture(scope="module")
-def live_dump(tmp_path_factory: pytest.TempPathFactory) -> DumpRun:
-    out = tmp_path_factory.mktemp("live_capture") / "out"
-    args = [a for spec in RERUN_SPECS for a in ("--rerun", spec)]
-    proc = run_tcdebug("--dump", str(out), *args, str(SCRIPTS / "live_capture.py"), timeout=600)
-    return DumpRun(out, proc.returncode, proc.stdout, proc.stderr)
+def live_dump(shared_dumps: SharedDumps) -> DumpRun:
+    return shared_dumps.get("live_dump")
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ import json
 import re
 
 import pytest
-from conftest import SAMPLES, DumpRun, run_tcdebug
+from conftest import SAMPLES, DumpRun, SharedDumps, run_tcdebug, share_dump
 
 from tcdebug.dump import load_dump
 from tcdebug.session import Session
@@ -34,14 +34,12 @@ SPECS = [
     "x=4,64",
     "x=8,64:float16",
 ]
+share_dump("rerun_dump", "rerun", *[a for spec in SPECS for a in ("--rerun", spec)], str(SAMPLES / "mlp.py"))
 
 
 @pytest.fixture(scope="session")
-def rerun_dump(tmp_path_factory: pytest.TempPathFactory) -> DumpRun:
-    out = tmp_path_factory.mktemp("rerun") / "out"
-    args = [a for spec in SPECS for a in ("--rerun", spec)]
-    proc = run_tcdebug("--dump", str(out), *args, str(SAMPLES / "mlp.py"), timeout=300)
-    return DumpRun(out, proc.returncode, proc.stdout, proc.stderr)
+def rerun_dump(shared_dumps: SharedDumps) -> DumpRun:
+    return shared_dumps.get("rerun_dump")
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import DATA, SAMPLES, DumpRun, run_tcdebug
+from conftest import DATA, SAMPLES, DumpRun, SharedDumps, share_dump
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from pilot import main_screen, wait_until
@@ -192,13 +192,18 @@ def test_each_graph_break_shows_its_registry_entry(graph_breaks_dump):
 
 # ----- the recompile's failing guard and the line that installed it ---------------------------------
 @pytest.fixture(scope="module")
-def dynamic_rerun(tmp_path_factory: pytest.TempPathFactory) -> Session:
-    out = tmp_path_factory.mktemp("why_dynamic") / "out"
-    specs = ["x=16,64", "x=16,64;@backend=aot_eager", "@backend=nosuch"]
-    args = [a for spec in specs for a in ("--rerun", spec)]
-    proc = run_tcdebug("--dump", str(out), *args, str(SAMPLES / "dynamic_shapes.py"))
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return load_dump(out)
+def dynamic_rerun(shared_dumps: SharedDumps) -> Session:
+    run = shared_dumps.get("dynamic_rerun_dump")
+    assert run.returncode == 0, run.stderr[-3000:]
+    return load_dump(run.out)
+
+
+share_dump(
+    "dynamic_rerun_dump",
+    "why_dynamic",
+    *[a for spec in ["x=16,64", "x=16,64;@backend=aot_eager", "@backend=nosuch"] for a in ("--rerun", spec)],
+    str(SAMPLES / "dynamic_shapes.py"),
+)
 
 
 @pytest.mark.slow

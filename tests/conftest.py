@@ -88,21 +88,34 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 class SharedDumps:
+    """The pool's threads end once every run is done: a test process with other threads alive
+    would, for one, never take `tcdebug.dump`'s forked writer (it forks only when alone)."""
+
     def __init__(self, factory: pytest.TempPathFactory) -> None:
         self.factory = factory
-        self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="shared-dump")
         self.runs: dict[str, Future[DumpRun]] = {}
-        for name in sorted(_FIRST_NEEDED, key=_FIRST_NEEDED.__getitem__):
-            self._start(name)
+        names = sorted(_FIRST_NEEDED, key=_FIRST_NEEDED.__getitem__)
+        self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="shared-dump")
+        for name in names:
+            self._submit(name)
+        for run in list(self.runs.values()):
+            run.add_done_callback(self._done)
 
-    def _start(self, name: str) -> Future[DumpRun]:
+    def _submit(self, name: str) -> Future[DumpRun]:
         folder, args = _SHARED[name]
         out = self.factory.mktemp(folder) / "out"  # here, not in the pool's threads
         run = self.runs[name] = self.pool.submit(_dump, out, args)
         return run
 
+    def _done(self, _run: Future[DumpRun]) -> None:
+        if all(run.done() for run in self.runs.values()):
+            self.pool.shutdown(wait=False)  # its idle threads exit
+
     def get(self, name: str) -> DumpRun:
-        run = self.runs.get(name) or self._start(name)
+        run = self.runs.get(name)
+        if run is None:  # not needed by a collected test (asked for by name): run it here
+            folder, args = _SHARED[name]
+            return _dump(self.factory.mktemp(folder) / "out", args)
         return run.result()
 
 

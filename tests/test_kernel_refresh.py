@@ -138,7 +138,8 @@ def test_a_forked_child_gets_a_free_lock_whatever_the_parents_timer_held() -> No
     holder.start()
     assert held.wait(5)
     pid = os.fork()
-    if pid == 0:  # the child: its own lock, free
+    if pid == 0:  # the child, reset as the target's fork hook resets it: its own lock, free
+        recorder.reset_for_child()
         os._exit(0 if stages.lock.acquire(timeout=2) and stages._timer is None else 1)
     done.set()
     holder.join(5)

@@ -9,7 +9,6 @@ afterwards: `KernelStages.refresh` sends the stage again, without a pause.
 from __future__ import annotations
 
 import json
-import os
 import re
 import threading
 from dataclasses import asdict
@@ -41,8 +40,7 @@ class KernelStages:
         self.dirty: set[tuple[str, str]] = set()
         self.lock = threading.RLock()
         self._timer: threading.Timer | None = None
-        if hasattr(os, "register_at_fork"):
-            os.register_at_fork(after_in_child=self._after_fork)
+        recorder.fork_resets.append(self._after_fork)
 
     def _after_fork(self) -> None:
         """In a forked child: the timer thread is the parent's, and may have held the lock."""

@@ -30,6 +30,7 @@ class Recording(Protocol):
     current: str | None  # the compile in flight
     code_objects: dict[str, Any]  # compile id -> original code object
     finalizers: list[Callable[[], None]]  # run before the stages close
+    fork_resets: list[Callable[[], None]]  # run in a forked child, as the recorder resets itself
 
     def emit(self, event: Event) -> None: ...  # a typed event of tcdebug.events, onto the channel
 

@@ -37,6 +37,7 @@ class Recorder:
         self.code_objects: dict[str, Any] = {}  # compile id -> original code object
         self.sent: dict[tuple[str, str], StageEvent] = {}  # (compile id, key) -> last sent, UPDATABLE only
         self.finalizers: list[Callable[[], None]] = []  # run by finalize_all, before the stages close
+        self.fork_resets: list[Callable[[], None]] = []  # run by reset_for_child (capture units' own state)
 
     def reset_for_child(self) -> None:
         """In a forked child: the parent's compiles are not this process's, and a lock another
@@ -45,6 +46,8 @@ class Recorder:
         self.compiles = {}
         self.current = None
         self.sent = {}
+        for reset in self.fork_resets:
+            reset()
 
     # ----- helpers -------------------------------------------------------------
     def emit(self, event: Event) -> None:

@@ -94,18 +94,13 @@ class SharedDumps:
     def __init__(self, factory: pytest.TempPathFactory) -> None:
         self.factory = factory
         self.runs: dict[str, Future[DumpRun]] = {}
-        names = sorted(_FIRST_NEEDED, key=_FIRST_NEEDED.__getitem__)
         self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="shared-dump")
-        for name in names:
-            self._submit(name)
-        for run in list(self.runs.values()):
+        for name in sorted(_FIRST_NEEDED, key=_FIRST_NEEDED.__getitem__):
+            folder, args = _SHARED[name]
+            out = factory.mktemp(folder) / "out"  # here, not in the pool's threads
+            self.runs[name] = self.pool.submit(_dump, out, args)
+        for run in self.runs.values():  # once all are submitted: the last one done ends the pool
             run.add_done_callback(self._done)
-
-    def _submit(self, name: str) -> Future[DumpRun]:
-        folder, args = _SHARED[name]
-        out = self.factory.mktemp(folder) / "out"  # here, not in the pool's threads
-        run = self.runs[name] = self.pool.submit(_dump, out, args)
-        return run
 
     def _done(self, _run: Future[DumpRun]) -> None:
         if all(run.done() for run in self.runs.values()):

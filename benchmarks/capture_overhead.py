@@ -55,12 +55,22 @@ def command(variant: str, script: Path, work: Path) -> tuple[list[str], dict[str
     return [sys.executable, *timed], env
 
 
-def run_once(variant: str, script: Path) -> tuple[float, float, float, float]:
+def pinned(cmd: list[str], cpus: Sequence[int]) -> list[str]:
+    """`cmd` run on these CPUs only: a trampoline sets the affinity and execs it, so the process
+    and everything it starts (compile workers, tcdebug's target) inherit it from the start."""
+    cpu_set = ", ".join(str(c) for c in cpus)
+    code = f"import os, sys; os.sched_setaffinity(0, {{{cpu_set}}}); os.execv(sys.argv[1], sys.argv[1:])"
+    return [sys.executable, "-c", code, *cmd]
+
+
+def run_once(variant: str, script: Path, cpus: Sequence[int] = ()) -> tuple[float, float, float, float]:
     """Seconds of one cold run: (whole process, launch to script end, script body, script
-    process CPU)."""
+    process CPU). With `cpus`, the run is pinned to those CPUs."""
     with tempfile.TemporaryDirectory(prefix="tcdebug-bench-") as tmp:
         work = Path(tmp)
         cmd, env = command(variant, script, work)
+        if cpus:
+            cmd = pinned(cmd, cpus)
         env["TCDEBUG_BENCH_T0"] = repr(time.time())
         start = time.perf_counter()
         proc = subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True, timeout=900)
@@ -149,8 +159,8 @@ def build_section(results: dict[str, dict[str, list]], rounds: int, target: floa
         "the target's start, the end-of-run bookkeeping and the dump writing",
         "launch → script end: from starting the command to the end of the script's body (no teardown)",
         "script body: `benchmarks/timed_script.py` times the script inside the process, torch already "
-        "imported; tcdebug imports parts of torch._dynamo/_inductor while installing its hooks, "
-        "before this clock starts, so this column flatters it slightly",
+        "imported; Dynamo and Inductor are imported inside it by both (tcdebug installs its hooks when "
+        "the script's torch has imported Dynamo)",
         "script process CPU: user + sys time of the process that ran the script, from its start "
         "to the script's end (imports, hooks, compiles; not compile workers, not tcdebug's parent): "
         "steadier than wall time, so it shows what the hooks cost where wall time is noisy",

@@ -8,20 +8,25 @@ the variants' order rotating every round), `--rounds N` (default 5).
 On the GPU box: `python benchmarks/gpu_overhead.py --rounds 5`; `--attribute` adds tcdebug runs
 with groups of capture units switched off (`$TCDEBUG_SKIP_UNITS`), to see what costs the time.
 `--script NAME` keeps one script (repeatable). `--serial-compile` runs every variant with
-`TORCHINDUCTOR_COMPILE_THREADS=1`. `--quick` checks the harness with a one-op compile, on the CPU when there is no CUDA.
+`TORCHINDUCTOR_COMPILE_THREADS=1`. `--side-by-side` starts python and tcdebug together each round,
+each on its own half of the CPUs (whole cores; the halves swap every round), so that whatever slows
+the box at that moment slows both. `--quick` checks the harness with a one-op compile, on the CPU
+when there is no CUDA.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from capture_overhead import TINY, build_section, chosen_scripts, measure, run_once, run_parser
-from common import BENCH, SAMPLES, Section, finish
+from common import BENCH, SAMPLES, Section, byte_compile_tcdebug, finish
 
 SCRIPTS = (
     BENCH / "scripts" / "gpt2_train.py",
@@ -81,11 +86,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="every variant with TORCHINDUCTOR_COMPILE_THREADS=1: Inductor compiles every Triton kernel "
         "in the script's process, so no run depends on when its pool of compile workers is ready",
     )
+    parser.add_argument(
+        "--side-by-side",
+        action="store_true",
+        help="start python and tcdebug together each round, each pinned to half of the CPUs (halves swap "
+        "every round): both runs meet the box in the same state",
+    )
     ns = parser.parse_args(argv)
     scripts = chosen_scripts(SCRIPTS, ns.script)
     if ns.serial_compile:
         os.environ[COMPILE_THREADS] = "1"  # every variant's environment starts from this one
     device = cuda_device()
+    if ns.quick and ns.side_by_side:
+        section = build_section(measure_side_by_side((TINY,), 2), 2, target=TARGET_RATIO)
+        section.title = f"GPU capture overhead (--quick --side-by-side: harness check on {device or 'the CPU, no CUDA'})"
+        return finish(with_setup_notes(section, ns), ns.json)
     if ns.quick:
         section = build_section(measure((TINY,), 1, (*VARIANTS, ATTRIBUTE[0])), 1, target=TARGET_RATIO)
         section.title = f"GPU capture overhead (--quick: harness check on {device or 'the CPU, no CUDA'})"
@@ -102,14 +117,67 @@ def main(argv: Sequence[str] | None = None) -> int:
         for _ in range(max(ns.warmup, 0)):
             run_once("python", script)
     partial = Path(ns.json).with_suffix(".partial.json") if ns.json else None
-    section = build_section(measure(scripts, rounds, variants, partial), rounds, target=TARGET_RATIO)
-    section.title = f"GPU capture overhead on {device} (cold compiles, median of {rounds} rotating rounds)"
+    if ns.side_by_side:
+        section = build_section(measure_side_by_side(scripts, rounds, partial), rounds, target=TARGET_RATIO)
+        section.title = f"GPU capture overhead on {device} (cold compiles, median of {rounds} side-by-side rounds)"
+    else:
+        section = build_section(measure(scripts, rounds, variants, partial), rounds, target=TARGET_RATIO)
+        section.title = f"GPU capture overhead on {device} (cold compiles, median of {rounds} rotating rounds)"
     if ns.warmup > 0:
         section.notes.append(f"{ns.warmup} untimed plain run(s) of each script first (cold disk on a fresh box)")
     return finish(with_setup_notes(section, ns), ns.json)
 
 
+def cpu_halves() -> tuple[list[int], list[int]]:
+    """This process's CPUs in two halves of whole cores (a core's hyperthreads stay together)."""
+    cores: dict[tuple[str, str], list[int]] = {}
+    for cpu in sorted(os.sched_getaffinity(0)):
+        topology = Path(f"/sys/devices/system/cpu/cpu{cpu}/topology")
+        try:
+            key = ((topology / "physical_package_id").read_text().strip(), (topology / "core_id").read_text().strip())
+        except OSError:
+            key = ("", str(cpu))
+        cores.setdefault(key, []).append(cpu)
+    groups = list(cores.values())
+    if len(groups) < 2:  # one core: its hyperthreads are the halves
+        cpus = [c for g in groups for c in g]
+        groups = [[c] for c in cpus]
+    if len(groups) < 2:
+        raise SystemExit("--side-by-side needs at least two CPUs")
+    half = len(groups) // 2
+    return [c for g in groups[:half] for c in g], [c for g in groups[half : 2 * half] for c in g]
+
+
+def measure_side_by_side(
+    scripts: Sequence[Path], rounds: int, partial: Path | None = None
+) -> dict[str, dict[str, list]]:
+    """Each round starts python and tcdebug at once, each pinned to one half of the CPUs (swapped
+    every round): a box that is slower or busier at that moment slows both runs of the round."""
+    byte_compile_tcdebug()
+    halves = cpu_halves()
+    results: dict[str, dict[str, list]] = {s.name: {v: [] for v in VARIANTS} for s in scripts}
+    with ThreadPoolExecutor(max_workers=len(VARIANTS)) as pool:
+        for r in range(rounds):
+            for script in scripts:
+                futures = {
+                    variant: pool.submit(run_once, variant, script, halves[(i + r) % 2])
+                    for i, variant in enumerate(VARIANTS)
+                }
+                for variant, future in futures.items():
+                    results[script.name][variant].append(future.result())
+                print(f"round {r + 1}/{rounds} {script.name}: done", file=sys.stderr, flush=True)
+            if partial is not None:
+                partial.write_text(json.dumps(results))
+    return results
+
+
 def with_setup_notes(section: Section, ns: argparse.Namespace) -> Section:
+    if ns.side_by_side:
+        a, b = cpu_halves()
+        section.notes.append(
+            f"--side-by-side: python and tcdebug start together each round, pinned to CPUs {a} and {b} "
+            "(swapped every round); the compile pools size themselves to the half they get"
+        )
     if ns.serial_compile:
         section.notes.append(
             f"{COMPILE_THREADS}={os.environ.get(COMPILE_THREADS)} for every variant (--serial-compile): "

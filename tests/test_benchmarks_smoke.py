@@ -64,3 +64,37 @@ def test_run_all_writes_the_results_table(tmp_path) -> None:
     text = out.read_text()
     assert "| load average" in text and "torch" in text and "first frame, median" in text
 
+
+
+def test_gpu_overhead_side_by_side_pins_each_run_to_its_half(tmp_path) -> None:
+    """`--side-by-side`: python and tcdebug start together each round, each on one half of the
+    CPUs, the halves swapped every round (here a one-op compile, on the CPU)."""
+    out = tmp_path / "result.json"
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / "gpu_overhead.py"), "--quick", "--side-by-side", "--json", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=ROOT,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    result = json.loads(out.read_text())
+    runs = result["data"]["tiny.py"]
+    assert len(runs["python"]) == len(runs["tcdebug --dump"]) == 2
+    assert "side-by-side" in result["title"] and "swapped every round" in result["markdown"]
+    sys.path.insert(0, str(BENCH))
+    try:
+        from capture_overhead import pinned
+        from gpu_overhead import cpu_halves
+    finally:
+        sys.path.remove(str(BENCH))
+    first, second = cpu_halves()
+    assert first and second and not set(first) & set(second)
+    # the trampoline really pins what it starts
+    shown = subprocess.run(
+        pinned([sys.executable, "-c", "import os; print(sorted(os.sched_getaffinity(0)))"], second),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert shown.stdout.strip() == str(sorted(second))

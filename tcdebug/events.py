@@ -73,6 +73,16 @@ class Hello(Event):
 
 
 @dataclass(kw_only=True)
+class TorchImported(Event):
+    """The script's torch: sent when the capture is installed (the script's first import of
+    Dynamo), and again at the script's end with the device it used."""
+
+    TYPE: ClassVar[str] = "torch"
+    torch_version: str = ""
+    device: str = ""  # `cuda (NAME)` once the script initialized CUDA, `cpu` at its end if it never did
+
+
+@dataclass(kw_only=True)
 class Process(Event):
     """A forked process of the script, or a rank of a torchrun job, connected."""
 
@@ -290,6 +300,7 @@ EVENT_CLASSES: dict[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (
         Hello,
+        TorchImported,
         Process,
         ProcessEnd,
         ProcessExit,

@@ -4,7 +4,8 @@ Messages are JSON objects, one per line, over a socketpair inherited by the
 target (never a TCP port). Every message carries the protocol version `v` and a
 `type` (target -> controller events) or `cmd` (controller -> target commands).
 
-Events:    hello, compile_start, stage, graph_break, recompile, compile_end, compile_times,
+Events:    hello, torch ({torch_version, device}: at the script's first import of Dynamo, and
+           at its end), compile_start, stage, graph_break, recompile, compile_end, compile_times,
            autotune, guard_provenance, output, script_end, rerun, calls, note, ready, error,
            resumed, process,
            provenance ({compile_id, items, links, notes, symbols}: see tcdebug.provenance)

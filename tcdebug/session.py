@@ -398,6 +398,12 @@ class Session:
             self.main_pid = ev.pid
             self.processes[ev.pid] = ProcessInfo(ev.pid, "main", main=True, stepping=ev.mode != "run")
 
+    def _on_torch_imported(self, ev: ev_types.TorchImported) -> None:
+        if ev.torch_version:
+            self.torch_version = ev.torch_version
+        if ev.device:
+            self.device = ev.device
+
     def _on_process(self, ev: ev_types.Process) -> Change | None:
         pid = ev.pid
         if pid is None:
@@ -622,6 +628,7 @@ class Change:
 _Handler = Callable[[Session, Any], "Change | None"]
 _HANDLERS: dict[type[ev_types.Event], _Handler] = {
     ev_types.Hello: Session._on_hello,
+    ev_types.TorchImported: Session._on_torch_imported,
     ev_types.Process: Session._on_process,
     ev_types.ProcessExit: Session._on_process_exit,
     ev_types.ProcessEnd: Session._on_process_end,

@@ -121,3 +121,16 @@ def test_samples_run_with_plain_python_on_cuda() -> None:
     assert proc.returncode == 0, proc.stderr
     assert "inference on cuda" in proc.stdout
     assert "skipping cudagraphs due to mutated inputs" in proc.stderr  # torch's own warning
+
+
+def test_a_script_hiding_its_gpus_sees_none(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """tcdebug never initializes CUDA before the script: `CUDA_VISIBLE_DEVICES` set by the script
+    before its `import torch` hides the GPUs as under python, and the device shown is the CPU."""
+    script = str(Path(__file__).parent / "scripts" / "hides_gpus.py")
+    plain = subprocess.run([sys.executable, script], capture_output=True, text=True, timeout=300)
+    assert "CUDA_SEEN False" in plain.stdout, plain.stderr[-2000:]
+    run = dump_run(tmp_path_factory, "gpu_hidden", script)
+    assert run.returncode == 0, run.stderr
+    assert "CUDA_SEEN False" in (run.out / "output.txt").read_text()
+    session = load_dump(run.out)
+    assert session.device == "cpu" and sorted(session.compiles) == ["0/0"]

@@ -134,16 +134,24 @@ def graph_kernel(graph_id: Any, node: dict[str, Any], sources: dict[str, str]) -
 
 def install(ctx: CaptureContext) -> None:
     torch, rec = ctx.torch, ctx.recorder
-    has_cuda = torch.cuda.is_available()
     stages = CudagraphStages(rec)
     local = threading.local()
+
+    @functools.cache
+    def has_cuda() -> bool:
+        """Asked inside the first compile that wants CUDA graphs, not at install: asking
+        initializes CUDA, which a plain run has not done before the script uses it."""
+        available = bool(torch.cuda.is_available())
+        if not available:
+            rec.mark_unavailable("cudagraph", "no CUDA device")
+        return available
 
     def on_output_code(cid: str, md: dict[str, Any], payload: str | None) -> None:
         if not cudagraphs_requested(torch):
             return
         part = aot_id_part(payload) or rec.inductor_part(cid)
         local.last_part = (cid, part)
-        if not has_cuda:
+        if not has_cuda():
             rec.not_captured(cid, "cudagraph", "no CUDA device", part=part)
             return
         stages.requested[(cid, part)] = True
@@ -152,7 +160,7 @@ def install(ctx: CaptureContext) -> None:
         }
 
     ctx.handler.on("inductor_output_code", on_output_code)
-    if not has_cuda:
+    if not torch.cuda.is_initialized() and not _cuda_built(torch):
         rec.mark_unavailable("cudagraph", "no CUDA device")
         return
 
@@ -276,6 +284,14 @@ def install(ctx: CaptureContext) -> None:
     wrap(manager_cls, "record_function", make_record_function)
     wrap(node_cls, "_record", make_record)
     rec.finalizers.append(stages.finish)
+
+
+def _cuda_built(torch: Any) -> bool:
+    """Can this torch use CUDA at all (without initializing it)?"""
+    try:
+        return bool(torch.backends.cuda.is_built())
+    except Exception:  # noqa: BLE001
+        return False
 
 
 def _safe_reason(status: Any, logger: Any) -> str:

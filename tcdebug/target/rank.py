@@ -115,13 +115,11 @@ def main(argv: list[str] | None = None) -> int:
         channel.send(Output(stream="stderr", text=problem + "\n").to_wire())
         channel.send(ProcessExit(exit_code=2, error=problem).to_wire())
         return 2
-    import torch
-
     channel.send(Note(text=f"rank {rank} started (pid {os.getpid()})").to_wire())
     sys.stdout = RankStream(channel, "stdout", sys.__stdout__)
     sys.stderr = RankStream(channel, "stderr", sys.__stderr__)
     # The channel only sends, as a Channel does.
-    run = run_captured(torch, channel, pauser, ns, note_prefix=f"rank {rank}: ")  # type: ignore[arg-type]
+    run = run_captured(channel, pauser, ns, note_prefix=f"rank {rank}: ")  # type: ignore[arg-type]
     if run.forked:
         return run.exit_code
     release_user_objects(run.ctx)  # a rank serves no re-runs

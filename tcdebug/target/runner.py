@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from tcdebug import protocol
 from tcdebug.errors import headline
-from tcdebug.events import Error, Event, Hello, Note, Ready, ScriptEnd
+from tcdebug.events import Error, Event, Hello, Note, Ready, ScriptEnd, TorchImported
 from tcdebug.pythonpath import restore_user_path
 from tcdebug.target.children import install_fork_hooks
 from tcdebug.target.commands import CommandReader
@@ -89,13 +89,26 @@ def check_script(path: str) -> str | None:
     return None
 
 
-def device_name(torch: Any) -> str:
+def device_name(torch: Any, final: bool = False) -> str:
+    """`cuda (NAME)` once the script initialized CUDA; else `cpu` at the script's end (`final`),
+    "" before it. Never initializes CUDA itself: that would fix `CUDA_VISIBLE_DEVICES` before a
+    script sets it."""
     try:
-        if torch.cuda.is_available():
-            return f"cuda ({torch.cuda.get_device_name(0)})"
+        if torch.cuda.is_initialized():
+            return f"cuda ({torch.cuda.get_device_name()})"
     except Exception:  # noqa: BLE001
         pass
-    return "cpu"
+    return "cpu" if final else ""
+
+
+def torch_found() -> bool:
+    """Can the script import torch? Found without importing it (see `tcdebug.target.dynamo_import`)."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("torch") is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -121,33 +134,26 @@ def main(argv: list[str] | None = None) -> int:
         if error:
             return _end_before_torch(reader, emit, ns, 2 if error.startswith("no such") else 1, error)
 
-    try:
-        import torch  # noqa: E402 - only now: the UI paints before this costs seconds
-    except ImportError as exc:
-        error = f"torch cannot be imported by {sys.executable} ({exc}): install torch first"
+    if not torch_found():
+        error = f"torch cannot be imported by {sys.executable} (no module named 'torch'): install torch first"
         return _end_before_torch(reader, emit, ns, 1, error)
 
-    emit(
-        Hello(
-            python=platform.python_version(),
-            script=target,
-            argv=ns.argv,
-            torch_version=torch.__version__,
-            device=device_name(torch),
-            pid=os.getpid(),
-            mode=ns.mode,
-        )
-    )
-    run = run_captured(torch, channel, pauser, ns)
+    emit(Hello(python=platform.python_version(), script=target, argv=ns.argv, pid=os.getpid(), mode=ns.mode))
+    run = run_captured(channel, pauser, ns)
     if run.forked:
         return run.exit_code  # a forked child ran on to the end of the script, as under python
     exit_code, error, recorder, ctx = run.exit_code, run.error, run.recorder, run.ctx
     reader.script_done = True
     _flush()
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        emit(TorchImported(torch_version=str(getattr(torch, "__version__", "")), device=device_name(torch, final=True)))
     emit(ScriptEnd(exit_code=exit_code, error=error))
-    from tcdebug.target.rerun import RerunService
+    service = None
+    if torch is not None and ctx is not None:
+        from tcdebug.target.rerun import RerunService
 
-    service = RerunService(torch, recorder, pauser, ctx)
+        service = RerunService(torch, recorder, pauser, ctx)
     code = _serve(reader, emit, exit_code, service)
     release_user_objects(ctx)  # no re-run can come now
     return code
@@ -160,27 +166,47 @@ class CapturedRun:
     exit_code: int
     error: str
     recorder: Recorder
-    ctx: CaptureContext
+    ctx: CaptureContext | None  # None: the script never imported Dynamo (nothing compiled)
     forked: bool  # this is a forked child of the script that ran on to the script's end
 
 
 def run_captured(
-    torch: Any, channel: protocol.Channel, pauser: Pauser, ns: argparse.Namespace, note_prefix: str = ""
+    channel: protocol.Channel, pauser: Pauser, ns: argparse.Namespace, note_prefix: str = ""
 ) -> CapturedRun:
-    """Install the capture hooks, run the script, then end its compiles: what the target's main
-    process and a torchrun rank (`tcdebug.target.rank`) share. Capture errors become notes
-    (`note_prefix` says whose). A forked child that returns here has flushed its output."""
+    """Run the script with the capture hooks installed at its first import of Dynamo
+    (`tcdebug.target.dynamo_import`), then end its compiles: what the target's main process and a
+    torchrun rank (`tcdebug.target.rank`) share. Capture errors become notes (`note_prefix` says
+    whose). A forked child that returns here has flushed its output."""
     import warnings
 
-    from tcdebug.capture.setup import install_capture
+    from tcdebug.target.dynamo_import import DynamoImportWatch
 
     # tcdebug itself switches PGO off with the caches; torch's warning about it is noise.
     warnings.filterwarnings("ignore", message="dynamo_pgo force disabled")
     main_pid = os.getpid()
     recorder = Recorder(channel, pauser)
-    ctx = install_capture(torch, recorder)
+    installed: list[CaptureContext] = []
+
+    def install() -> None:
+        torch = sys.modules["torch"]
+        try:
+            from tcdebug.capture.setup import install_capture
+
+            installed.append(install_capture(torch, recorder))
+        except Exception as exc:  # noqa: BLE001 - the script's import must go on
+            channel.send(Note(text=f"{note_prefix}capture not installed: {type(exc).__name__}: {exc}").to_wire())
+        channel.send(
+            TorchImported(torch_version=str(getattr(torch, "__version__", "")), device=device_name(torch)).to_wire()
+        )
+
+    watch = DynamoImportWatch(install)
+    watch.arm()
     install_fork_hooks(recorder)
-    exit_code, error = run_user_code(ns)
+    try:
+        exit_code, error = run_user_code(ns)
+    finally:
+        watch.disarm()
+    ctx = installed[0] if installed else None
     if os.getpid() != main_pid:
         _flush()
         release_user_objects(ctx)  # a forked child serves no re-runs
@@ -189,7 +215,7 @@ def run_captured(
         recorder.finalize_all()
     except StopRequested:
         pass
-    for err in ctx.handler.errors[:5]:
+    for err in (ctx.handler.errors if ctx is not None else [])[:5]:
         channel.send(Note(text=f"{note_prefix}capture error: {err}").to_wire())
     return CapturedRun(exit_code, error, recorder, ctx, forked=False)
 
@@ -265,14 +291,34 @@ def run_user_code(ns: argparse.Namespace) -> tuple[int, str]:
 
 def print_script_traceback(exc: BaseException) -> None:
     """The traceback as `python script.py` prints it: the frames of tcdebug's runner and of
-    runpy that ran the script are left out."""
-    tb = exc.__traceback__
-    while tb is not None and _ours(tb.tb_frame.f_code.co_filename):
-        tb = tb.tb_next
+    runpy that ran the script are left out, and so is the import watch's frame inside a torch
+    import that failed (`tcdebug.target.dynamo_import`), in chained exceptions too."""
     try:
-        traceback.print_exception(type(exc), exc, tb)
+        shown = traceback.TracebackException(type(exc), exc, exc.__traceback__)
+        _drop_our_frames(shown, set())
+        sys.stderr.write("".join(shown.format()))
+    except Exception:  # noqa: BLE001 - never lose the script's error to our own
+        traceback.print_exception(type(exc), exc, exc.__traceback__)
     finally:
         _flush()
+
+
+# The import system's frames, which python hides from a failed import's traceback; beside the
+# watch's frame it no longer can.
+_IMPORTLIB = "<frozen importlib._bootstrap"
+
+
+def _drop_our_frames(shown: traceback.TracebackException | None, seen: set[int]) -> None:
+    if shown is None or id(shown) in seen:
+        return
+    seen.add(id(shown))
+    shown.stack = traceback.StackSummary.from_list(
+        [f for f in shown.stack if not _ours(f.filename) and not f.filename.startswith(_IMPORTLIB)]
+    )
+    _drop_our_frames(shown.__cause__, seen)
+    _drop_our_frames(shown.__context__, seen)
+    for inner in getattr(shown, "exceptions", None) or ():
+        _drop_our_frames(inner, seen)
 
 
 def _serve(reader: CommandReader, emit: Emit, exit_code: int, service: Any = None) -> int:
@@ -284,7 +330,7 @@ def _serve(reader: CommandReader, emit: Emit, exit_code: int, service: Any = Non
         if msg is None:
             break
         if service is None:
-            emit(Error(message="nothing to re-run: the script did not start"))
+            emit(Error(message="nothing to re-run: the script compiled nothing"))
             continue
         try:
             service.handle(msg)

@@ -1,0 +1,94 @@
+"""The script meets torch as under `python`: tcdebug imports none of torch before the script does,
+so switches a script puts in `os.environ` before its imports are read, and the capture is
+installed at the script's first import of Dynamo (`tcdebug.target.dynamo_import`)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from conftest import ROOT, SCRIPTS, run_tcdebug
+
+from tcdebug.dump import load_dump
+
+MARKERS = ("TORCH_BEFORE_SCRIPT", "DYNAMO_AFTER_IMPORT_TORCH", "CONFIG_READ", "NO_TORCH")
+
+
+def _python(script: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(script.relative_to(ROOT)), *args], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
+
+
+def _marked(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith(MARKERS)]
+
+
+def _both(tmp_path: Path, script: Path, *args: str) -> tuple[subprocess.CompletedProcess, str, Path]:
+    """The script under python and under `tcdebug --dump`, side by side; tcdebug's output.txt."""
+    out = tmp_path / "out"
+    with ThreadPoolExecutor(2) as pool:
+        plain = pool.submit(_python, script, *args)
+        dumped = pool.submit(run_tcdebug, "--dump", str(out), str(script.relative_to(ROOT)), *args)
+        plain_run, dump_run = plain.result(), dumped.result()
+    assert plain_run.returncode == dump_run.returncode, dump_run.stderr[-2000:]
+    return plain_run, (out / "output.txt").read_text(), out
+
+
+def _capture_notes(out: Path) -> list[str]:
+    return [n for n in json.loads((out / "session.json").read_text())["notes"] if "not supported" in n or "capture" in n]
+
+
+def test_switches_set_before_import_torch_are_read_as_under_python(tmp_path):
+    plain, output, out = _both(tmp_path, SCRIPTS / "env_before_import.py")
+    assert plain.returncode == 0, plain.stderr[-2000:]
+    assert _marked(output) == _marked(plain.stdout)
+    assert "TORCH_BEFORE_SCRIPT False False" in output and "CONFIG_READ True True" in output
+    # TORCH_LOGS is read by `import torch`: the script's own setting reports its recompile
+    assert "Recompiling function f" in plain.stderr and "Recompiling function f" in output
+    # ...and the capture still saw both compiles, from the first one on
+    session = load_dump(out)
+    assert sorted(session.compiles) == ["0/0", "0/1"]
+    for comp in session.compiles.values():
+        assert comp.stages["dynamo_graph"].captured and comp.stages["guards"].captured
+    assert _capture_notes(out) == []
+
+
+def test_dynamo_imported_from_inside_inductor_still_installs_every_unit(tmp_path):
+    """`import torch._inductor.config` imports Dynamo while Inductor's package is half imported:
+    the capture waits for the outermost torch import, so no unit meets a half-imported Inductor."""
+    proc = run_tcdebug("--dump", str(tmp_path / "out"), str(SCRIPTS / "env_before_import.py"), "--inductor-config-first")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert _capture_notes(tmp_path / "out") == []
+    session = load_dump(tmp_path / "out")
+    assert sorted(session.compiles) == ["0/0", "0/1"]
+    assert session.compiles["0/0"].stages["aot_inference"].captured
+
+
+def test_a_script_without_torch_runs_without_it(tmp_path):
+    proc = run_tcdebug("--dump", str(tmp_path / "out"), str(SCRIPTS / "no_torch.py"))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "NO_TORCH False" in (tmp_path / "out" / "output.txt").read_text()
+    index = json.loads((tmp_path / "out" / "session.json").read_text())
+    assert index["torch_version"] == "" and index["compiles"] == []
+
+
+def test_a_failed_torch_import_shows_pythons_traceback(tmp_path):
+    """The watch's frame sits inside every torch import; a failing one must not show it (nor the
+    import system's frames, which python hides)."""
+    plain, output, _ = _both(tmp_path, SCRIPTS / "torch_import_fails.py")
+    assert plain.returncode == 1
+
+    def frames(text: str) -> list[str]:
+        # python names the script by its absolute path, tcdebug as it was given (relative here)
+        text = text.replace(f'"{ROOT}/', '"')
+        return [line.strip() for line in text.splitlines() if line.strip().startswith("File ")]
+
+    expected = frames(plain.stderr)
+    assert expected and "tcdebug" not in output
+    assert frames(output) == expected
+    assert output.rstrip().splitlines()[-1] == plain.stderr.rstrip().splitlines()[-1]
+    assert "not-a-number" in output.rstrip().splitlines()[-1]

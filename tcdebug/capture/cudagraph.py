@@ -160,7 +160,7 @@ def install(ctx: CaptureContext) -> None:
         }
 
     ctx.handler.on("inductor_output_code", on_output_code)
-    if not torch.cuda.is_initialized() and not _cuda_built(torch):
+    if not _cuda_built(torch):
         rec.mark_unavailable("cudagraph", "no CUDA device")
         return
 

@@ -63,7 +63,7 @@ def pg_timeout_s() -> float | None:
         import torch
         from torch.distributed import distributed_c10d as c10d
 
-        backend = c10d.Backend("nccl" if torch.cuda.is_available() else "gloo")
+        backend = c10d.Backend("nccl" if _gpus_seen(torch) else "gloo")
         return float(c10d._get_default_timeout(backend).total_seconds())
     except Exception:  # noqa: BLE001 - a torch without it
         try:
@@ -72,6 +72,17 @@ def pg_timeout_s() -> float | None:
             return float(constants.default_pg_timeout.total_seconds())
         except Exception:  # noqa: BLE001
             return None
+
+
+def _gpus_seen(torch: Any) -> bool:
+    """Does this rank see a GPU? Asked of NVML, not of CUDA: initializing CUDA before the script
+    would fix the `CUDA_VISIBLE_DEVICES` it may still set."""
+    if not torch.backends.cuda.is_built():
+        return False
+    try:
+        return int(torch.cuda._device_count_nvml()) > 0
+    except Exception:  # noqa: BLE001 - a torch without it: the build says
+        return True
 
 
 class RankStream(io.TextIOBase):

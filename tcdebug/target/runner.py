@@ -194,10 +194,9 @@ def run_captured(
 
             installed.append(install_capture(torch, recorder))
         except Exception as exc:  # noqa: BLE001 - the script's import must go on
-            channel.send(Note(text=f"{note_prefix}capture not installed: {type(exc).__name__}: {exc}").to_wire())
-        channel.send(
-            TorchImported(torch_version=str(getattr(torch, "__version__", "")), device=device_name(torch)).to_wire()
-        )
+            recorder.emit(Note(text=f"{note_prefix}capture not installed: {type(exc).__name__}: {exc}"))
+        # through the recorder: in a forked child that imports Dynamo first, its own channel
+        recorder.emit(TorchImported(torch_version=str(getattr(torch, "__version__", "")), device=device_name(torch)))
 
     watch = DynamoImportWatch(install)
     watch.arm()

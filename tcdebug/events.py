@@ -80,6 +80,7 @@ class TorchImported(Event):
     TYPE: ClassVar[str] = "torch"
     torch_version: str = ""
     device: str = ""  # `cuda (NAME)` once the script initialized CUDA, `cpu` at its end if it never did
+    pg_timeout_s: float | None = None  # a torchrun rank: see `Process.pg_timeout_s`
 
 
 @dataclass(kw_only=True)

@@ -4,8 +4,8 @@ Messages are JSON objects, one per line, over a socketpair inherited by the
 target (never a TCP port). Every message carries the protocol version `v` and a
 `type` (target -> controller events) or `cmd` (controller -> target commands).
 
-Events:    hello, torch ({torch_version, device}: at the script's first import of Dynamo, and
-           at its end), compile_start, stage, graph_break, recompile, compile_end, compile_times,
+Events:    hello, torch ({torch_version, device, pg_timeout_s?}: at the script's first import of
+           Dynamo, and at its end), compile_start, stage, graph_break, recompile, compile_end, compile_times,
            autotune, guard_provenance, output, script_end, rerun, calls, note, ready, error,
            resumed, process,
            provenance ({compile_id, items, links, notes, symbols}: see tcdebug.provenance)
@@ -15,8 +15,8 @@ Forked processes of the script connect on their own (see `tcdebug.target.childre
 sends `process` {pid, ppid, label} first; the controller answers with `step` or `run` (how it
 starts); its events carry `pid`, and compile ids suffixed `@<pid>`. The controller adds
 `process_end` {pid} when that connection closes. Ranks of a `tcdebug torchrun` job
-(`tcdebug.target.rank`) connect the same way: `process` also has {rank, local_rank, world_size,
-pg_timeout_s}, compile ids are suffixed `@r<rank>`, every event carries `rank`, and the rank
+(`tcdebug.target.rank`) connect the same way: `process` also has {rank, local_rank, world_size}
+(its `torch` event adds pg_timeout_s), compile ids are suffixed `@r<rank>`, every event carries `rank`, and the rank
 sends `process_exit` {exit_code, error} when its script ends.
 
 Re-runs (after `script_end`, while the target serves commands):

@@ -403,6 +403,9 @@ class Session:
             self.torch_version = ev.torch_version
         if ev.device:
             self.device = ev.device
+        info = self.processes.get(ev.pid) if ev.pid is not None else None
+        if info is not None and isinstance(ev.pg_timeout_s, float):
+            info.pg_timeout_s = ev.pg_timeout_s
 
     def _on_process(self, ev: ev_types.Process) -> Change | None:
         pid = ev.pid

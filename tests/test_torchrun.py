@@ -139,6 +139,10 @@ def test_dump_of_a_ddp_job_writes_both_ranks(tmp_path: Path) -> None:
     assert split.startswith("DDPOptimizer split (not a Dynamo graph break): 2 subgraphs (submod_0, submod_1)")
     assert "rank 1: loss" in (out / "ranks" / "1" / "output.txt").read_text()
     assert "ranks: 0 in ranks/0/" in proc.stdout
+    # each rank's process-group timeout (gloo's default here) arrives once its capture is in: a rank
+    # imports nothing of torch before its script
+    timeouts = {p["rank"]: p["pg_timeout_s"] for ix in ranks.values() for p in ix["processes"]}
+    assert timeouts == {0: 1800.0, 1: 1800.0}
 
 
 @pytest.mark.slow

@@ -48,8 +48,7 @@ class RankChannel(ChildChannel):
             rank=self.rank,
             local_rank=env_int("LOCAL_RANK"),
             world_size=env_int("WORLD_SIZE"),
-            pg_timeout_s=pg_timeout_s(),
-        ).to_wire()
+        ).to_wire()  # its process-group timeout comes once the capture is in: reading it imports torch
 
     def send(self, msg: dict[str, Any]) -> bool:
         return super().send({**msg, "rank": self.rank})
@@ -130,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.stdout = RankStream(channel, "stdout", sys.__stdout__)
     sys.stderr = RankStream(channel, "stderr", sys.__stderr__)
     # The channel only sends, as a Channel does.
-    run = run_captured(channel, pauser, ns, note_prefix=f"rank {rank}: ")  # type: ignore[arg-type]
+    run = run_captured(channel, pauser, ns, note_prefix=f"rank {rank}: ", pg_timeout=pg_timeout_s)  # type: ignore[arg-type]
     if run.forked:
         return run.exit_code
     release_user_objects(run.ctx)  # a rank serves no re-runs

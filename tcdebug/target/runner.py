@@ -171,12 +171,17 @@ class CapturedRun:
 
 
 def run_captured(
-    channel: protocol.Channel, pauser: Pauser, ns: argparse.Namespace, note_prefix: str = ""
+    channel: protocol.Channel,
+    pauser: Pauser,
+    ns: argparse.Namespace,
+    note_prefix: str = "",
+    pg_timeout: Callable[[], float | None] | None = None,
 ) -> CapturedRun:
     """Run the script with the capture hooks installed at its first import of Dynamo
     (`tcdebug.target.dynamo_import`), then end its compiles: what the target's main process and a
     torchrun rank (`tcdebug.target.rank`) share. Capture errors become notes (`note_prefix` says
-    whose). A forked child that returns here has flushed its output."""
+    whose); a rank's process-group timeout (`pg_timeout`) is read once the capture is in. A forked
+    child that returns here has flushed its output."""
     import warnings
 
     from tcdebug.target.dynamo_import import DynamoImportWatch
@@ -196,7 +201,13 @@ def run_captured(
         except Exception as exc:  # noqa: BLE001 - the script's import must go on
             recorder.emit(Note(text=f"{note_prefix}capture not installed: {type(exc).__name__}: {exc}"))
         # through the recorder: in a forked child that imports Dynamo first, its own channel
-        recorder.emit(TorchImported(torch_version=str(getattr(torch, "__version__", "")), device=device_name(torch)))
+        recorder.emit(
+            TorchImported(
+                torch_version=str(getattr(torch, "__version__", "")),
+                device=device_name(torch),
+                pg_timeout_s=pg_timeout() if pg_timeout is not None else None,
+            )
+        )
 
     watch = DynamoImportWatch(install)
     watch.arm()

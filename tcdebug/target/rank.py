@@ -74,8 +74,8 @@ def pg_timeout_s() -> float | None:
 
 
 def _gpus_seen(torch: Any) -> bool:
-    """Does this rank see a GPU? Asked of NVML, not of CUDA: initializing CUDA before the script
-    would fix the `CUDA_VISIBLE_DEVICES` it may still set."""
+    """Does this rank see a GPU? Asked of NVML, not of CUDA: tcdebug never initializes CUDA, which
+    would fix a `CUDA_VISIBLE_DEVICES` the script may still set."""
     if not torch.backends.cuda.is_built():
         return False
     try:

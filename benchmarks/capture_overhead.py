@@ -17,6 +17,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from common import BENCH, SAMPLES, Section, byte_compile_tcdebug, finish, median, secs
@@ -84,20 +85,35 @@ def run_once(variant: str, script: Path, cpus: Sequence[int] = ()) -> tuple[floa
 
 
 def measure(
-    scripts: Sequence[Path], rounds: int, variants: Sequence[str], partial: Path | None = None
+    scripts: Sequence[Path],
+    rounds: int,
+    variants: Sequence[str],
+    partial: Path | None = None,
+    cpu_sets: Sequence[Sequence[int]] = (),
 ) -> dict[str, dict[str, list]]:
     """Runs every variant of every script once a round, in rotating order; after each round the
-    results so far go to `partial` as JSON, so a run cut short still leaves its rounds."""
+    results so far go to `partial` as JSON, so a run cut short still leaves its rounds. With
+    `cpu_sets` (one per variant), a round starts its variants together instead, each pinned to one
+    set, the sets rotating with the round: a box slower at that moment slows every run of it."""
     byte_compile_tcdebug()
     results: dict[str, dict[str, list]] = {s.name: {v: [] for v in variants} for s in scripts}
-    for r in range(rounds):
-        for script in scripts:
-            order = list(variants[r % len(variants) :]) + list(variants[: r % len(variants)])
-            for variant in order:
-                results[script.name][variant].append(run_once(variant, script))
-            print(f"round {r + 1}/{rounds} {script.name}: done", file=sys.stderr, flush=True)
-        if partial is not None:
-            partial.write_text(json.dumps(results))
+    with ThreadPoolExecutor(max_workers=len(variants)) as pool:
+        for r in range(rounds):
+            for script in scripts:
+                if cpu_sets:
+                    futures = {
+                        v: pool.submit(run_once, v, script, cpu_sets[(i + r) % len(cpu_sets)])
+                        for i, v in enumerate(variants)
+                    }
+                    for variant, future in futures.items():
+                        results[script.name][variant].append(future.result())
+                else:
+                    order = list(variants[r % len(variants) :]) + list(variants[: r % len(variants)])
+                    for variant in order:
+                        results[script.name][variant].append(run_once(variant, script))
+                print(f"round {r + 1}/{rounds} {script.name}: done", file=sys.stderr, flush=True)
+            if partial is not None:
+                partial.write_text(json.dumps(results))
     return results
 
 

@@ -17,16 +17,14 @@ when there is no CUDA.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import subprocess
 import sys
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from capture_overhead import TINY, build_section, chosen_scripts, measure, run_once, run_parser
-from common import BENCH, SAMPLES, Section, byte_compile_tcdebug, finish
+from common import BENCH, SAMPLES, Section, finish
 
 SCRIPTS = (
     BENCH / "scripts" / "gpt2_train.py",
@@ -98,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.environ[COMPILE_THREADS] = "1"  # every variant's environment starts from this one
     device = cuda_device()
     if ns.quick and ns.side_by_side:
-        section = build_section(measure_side_by_side((TINY,), 2), 2, target=TARGET_RATIO)
+        section = build_section(measure((TINY,), 2, VARIANTS, cpu_sets=cpu_halves()), 2, target=TARGET_RATIO)
         section.title = f"GPU capture overhead (--quick --side-by-side: harness check on {device or 'the CPU, no CUDA'})"
         return finish(with_setup_notes(section, ns), ns.json)
     if ns.quick:
@@ -118,7 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             run_once("python", script)
     partial = Path(ns.json).with_suffix(".partial.json") if ns.json else None
     if ns.side_by_side:
-        section = build_section(measure_side_by_side(scripts, rounds, partial), rounds, target=TARGET_RATIO)
+        section = build_section(measure(scripts, rounds, VARIANTS, partial, cpu_halves()), rounds, target=TARGET_RATIO)
         section.title = f"GPU capture overhead on {device} (cold compiles, median of {rounds} side-by-side rounds)"
     else:
         section = build_section(measure(scripts, rounds, variants, partial), rounds, target=TARGET_RATIO)
@@ -146,29 +144,6 @@ def cpu_halves() -> tuple[list[int], list[int]]:
         raise SystemExit("--side-by-side needs at least two CPUs")
     half = len(groups) // 2
     return [c for g in groups[:half] for c in g], [c for g in groups[half : 2 * half] for c in g]
-
-
-def measure_side_by_side(
-    scripts: Sequence[Path], rounds: int, partial: Path | None = None
-) -> dict[str, dict[str, list]]:
-    """Each round starts python and tcdebug at once, each pinned to one half of the CPUs (swapped
-    every round): a box that is slower or busier at that moment slows both runs of the round."""
-    byte_compile_tcdebug()
-    halves = cpu_halves()
-    results: dict[str, dict[str, list]] = {s.name: {v: [] for v in VARIANTS} for s in scripts}
-    with ThreadPoolExecutor(max_workers=len(VARIANTS)) as pool:
-        for r in range(rounds):
-            for script in scripts:
-                futures = {
-                    variant: pool.submit(run_once, variant, script, halves[(i + r) % 2])
-                    for i, variant in enumerate(VARIANTS)
-                }
-                for variant, future in futures.items():
-                    results[script.name][variant].append(future.result())
-                print(f"round {r + 1}/{rounds} {script.name}: done", file=sys.stderr, flush=True)
-            if partial is not None:
-                partial.write_text(json.dumps(results))
-    return results
 
 
 def with_setup_notes(section: Section, ns: argparse.Namespace) -> Section:

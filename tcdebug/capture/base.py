@@ -107,6 +107,16 @@ class TraceDispatcher(logging.Handler):
             log.addHandler(self)
 
 
+def cuda_built(torch: Any) -> bool:
+    """Is this torch built with CUDA? Asked of the build, not of the device: asking
+    `torch.cuda.is_available()` initializes CUDA, which a plain run has not done before the script
+    uses it (and which fixes a `CUDA_VISIBLE_DEVICES` the script may still set)."""
+    try:
+        return bool(torch.backends.cuda.is_built())
+    except Exception:  # noqa: BLE001 - a torch without it
+        return False
+
+
 def artifact_logger_handler(callback: Callable[[logging.LogRecord], None]) -> logging.Handler:
     class _Handler(logging.Handler):
         def emit(self, record: logging.LogRecord) -> None:

@@ -20,7 +20,7 @@ import warnings
 from dataclasses import asdict
 from typing import Any
 
-from tcdebug.capture.base import CaptureContext, artifact_logger_handler
+from tcdebug.capture.base import CaptureContext, artifact_logger_handler, cuda_built
 from tcdebug.capture.recording import Recording
 from tcdebug.capture.triton_info import compile_id_str
 from tcdebug.cudagraphs import NODE_FIELDS, GraphNode, demangle, format_stage, parse_dot
@@ -160,7 +160,7 @@ def install(ctx: CaptureContext) -> None:
         }
 
     ctx.handler.on("inductor_output_code", on_output_code)
-    if not _cuda_built(torch):
+    if not cuda_built(torch):
         rec.mark_unavailable("cudagraph", "no CUDA device")
         return
 
@@ -284,14 +284,6 @@ def install(ctx: CaptureContext) -> None:
     wrap(manager_cls, "record_function", make_record_function)
     wrap(node_cls, "_record", make_record)
     rec.finalizers.append(stages.finish)
-
-
-def _cuda_built(torch: Any) -> bool:
-    """Can this torch use CUDA at all (without initializing it)?"""
-    try:
-        return bool(torch.backends.cuda.is_built())
-    except Exception:  # noqa: BLE001
-        return False
 
 
 def _safe_reason(status: Any, logger: Any) -> str:

@@ -13,7 +13,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any
 
-from tcdebug.capture.base import CaptureContext
+from tcdebug.capture.base import CaptureContext, cuda_built
 from tcdebug.capture.kernel_source import KernelStages
 from tcdebug.session import Kernel
 from tcdebug.trace_format import format_compile_id
@@ -146,13 +146,9 @@ def kernel_name(autotuner: Any) -> str:
 
 def install(ctx: CaptureContext) -> None:
     torch = ctx.torch
-    try:
-        if not torch.backends.cuda.is_built():
-            return  # a CPU build of torch: kernels are C++, nothing to autotune
-    except AttributeError:
-        pass
-    # Not torch.cuda.is_available(): asking initializes CUDA, which a plain run has not done
-    # before the script uses it. On a machine without a GPU these wrappers are never called.
+    if not cuda_built(torch):
+        return  # a CPU build of torch: kernels are C++, nothing to autotune
+    # On a machine without a GPU these wrappers are never called.
     from torch._inductor.runtime.triton_heuristics import CachingAutotuner
 
     stages = ctx.options.kernel_stages

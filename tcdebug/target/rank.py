@@ -19,6 +19,7 @@ import sys
 from typing import Any
 
 from tcdebug import protocol
+from tcdebug.capture.base import cuda_built
 from tcdebug.events import Note, Output, Process, ProcessExit
 from tcdebug.protocol import CHILD_SOCKET_ENV
 from tcdebug.pythonpath import restore_user_path
@@ -74,9 +75,8 @@ def pg_timeout_s() -> float | None:
 
 
 def _gpus_seen(torch: Any) -> bool:
-    """Does this rank see a GPU? Asked of NVML, not of CUDA: tcdebug never initializes CUDA, which
-    would fix a `CUDA_VISIBLE_DEVICES` the script may still set."""
-    if not torch.backends.cuda.is_built():
+    """Does this rank see a GPU? Asked of NVML, not of CUDA (see `cuda_built`)."""
+    if not cuda_built(torch):
         return False
     try:
         return int(torch.cuda._device_count_nvml()) > 0

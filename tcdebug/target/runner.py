@@ -101,6 +101,15 @@ def device_name(torch: Any, final: bool = False) -> str:
     return "cpu" if final else ""
 
 
+def torch_event(torch: Any, final: bool = False, pg_timeout_s: float | None = None) -> TorchImported:
+    """The script's torch, as the session learns it (`device_name` says what `final` changes)."""
+    return TorchImported(
+        torch_version=str(getattr(torch, "__version__", "")),
+        device=device_name(torch, final=final),
+        pg_timeout_s=pg_timeout_s,
+    )
+
+
 def torch_found() -> bool:
     """Can the script import torch? Found without importing it (see `tcdebug.target.dynamo_import`)."""
     import importlib.util
@@ -147,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     _flush()
     torch = sys.modules.get("torch")
     if torch is not None:
-        emit(TorchImported(torch_version=str(getattr(torch, "__version__", "")), device=device_name(torch, final=True)))
+        emit(torch_event(torch, final=True))
     emit(ScriptEnd(exit_code=exit_code, error=error))
     service = None
     if torch is not None and ctx is not None:
@@ -201,13 +210,7 @@ def run_captured(
         except Exception as exc:  # noqa: BLE001 - the script's import must go on
             recorder.emit(Note(text=f"{note_prefix}capture not installed: {type(exc).__name__}: {exc}"))
         # through the recorder: in a forked child that imports Dynamo first, its own channel
-        recorder.emit(
-            TorchImported(
-                torch_version=str(getattr(torch, "__version__", "")),
-                device=device_name(torch),
-                pg_timeout_s=pg_timeout() if pg_timeout is not None else None,
-            )
-        )
+        recorder.emit(torch_event(torch, pg_timeout_s=pg_timeout() if pg_timeout is not None else None))
 
     watch = DynamoImportWatch(install)
     watch.arm()

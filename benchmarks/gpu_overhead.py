@@ -116,7 +116,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             run_once("python", script)
     partial = Path(ns.json).with_suffix(".partial.json") if ns.json else None
     if ns.side_by_side:
-        section = build_section(measure(scripts, rounds, VARIANTS, partial, cpu_halves()), rounds, target=TARGET_RATIO)
+        pair = variants if len(variants) == 2 else VARIANTS  # python and one other variant
+        section = build_section(measure(scripts, rounds, pair, partial, cpu_halves()), rounds, target=TARGET_RATIO)
         section.title = f"GPU capture overhead on {device} (cold compiles, median of {rounds} side-by-side rounds)"
     else:
         section = build_section(measure(scripts, rounds, variants, partial), rounds, target=TARGET_RATIO)

@@ -11,9 +11,9 @@ import json
 from typing import Any
 
 from tcdebug.errors import headline
+from tcdebug.our_frames import is_our_frame_line
 
 _BREAK_AT = "Graph break in user code at "
-_RUNNER_FRAMES = ("/tcdebug/", "<frozen runpy>", "runpy.py")
 
 
 def split_graph_break(payload: str, *, hide_runner_frames: bool = False) -> tuple[str, list[str]]:
@@ -33,7 +33,7 @@ def split_graph_break(payload: str, *, hide_runner_frames: bool = False) -> tupl
         elif frames and line.strip():
             frames[-1].append(line.rstrip())
     if hide_runner_frames:
-        frames = [f for f in frames if not any(marker in f[0] for marker in _RUNNER_FRAMES)]
+        frames = [f for f in frames if not is_our_frame_line(f[0])]
     stack = ["\n".join(f) for f in frames]
     first = head.splitlines()[0] if head else ""
     if hide_runner_frames and not stack and first.startswith(_BREAK_AT):

@@ -14,7 +14,7 @@ from conftest import ROOT, SCRIPTS, run_tcdebug
 
 from tcdebug.dump import load_dump
 
-MARKERS = ("TORCH_BEFORE_SCRIPT", "DYNAMO_AFTER_IMPORT_TORCH", "CONFIG_READ", "NO_TORCH")
+MARKERS = ("TORCH_BEFORE_SCRIPT", "DYNAMO_AFTER_IMPORT_TORCH", "CONFIG_READ", "NO_TORCH", "INDUCTOR_")
 
 
 def _python(script: Path, *args: str) -> subprocess.CompletedProcess:
@@ -66,6 +66,29 @@ def test_dynamo_imported_from_inside_inductor_still_installs_every_unit(tmp_path
     session = load_dump(tmp_path / "out")
     assert sorted(session.compiles) == ["0/0", "0/1"]
     assert session.compiles["0/0"].stages["aot_inference"].captured
+
+
+def test_inductors_compiler_is_imported_when_pythons_is_and_its_hooks_still_go_in(tmp_path):
+    """The capture's Inductor hooks go in once the script's torch has imported Inductor's compiler,
+    no earlier than a plain run does; an aot_eager compile imports none of it. The Inductor
+    compile's stages are all captured."""
+    plain, output, out = _both(tmp_path, SCRIPTS / "inductor_import.py")
+    assert plain.returncode == 0, plain.stderr[-2000:]
+    marked = [line for line in _marked(output) if not line.startswith("INDUCTOR_MODULES")]
+    assert _marked(output) == _marked(plain.stdout)  # the Inductor modules after aot_eager too
+    assert marked == [
+        "INDUCTOR_AFTER_AOT_EAGER False",
+        "INDUCTOR_BEFORE_FIRST_CALL True",  # torch.compile's Inductor wrapper imports it
+        "INDUCTOR_AFTER_FIRST_CALL True",
+    ]
+    assert _capture_notes(out) == []
+    session = load_dump(out)
+    inductor = next(c for c in session.compiles.values() if c.function == "under_inductor")
+    for key in ("inductor_ir_pre_fusion.inference", "inductor_ir_post_fusion.inference", "kernel_source.inference"):
+        assert inductor.stages[key].captured, key
+    (kernel,) = inductor.stages["kernel_source.inference"].kernels
+    assert kernel.meta.get("fx_nodes"), kernel.meta  # Inductor's provenance, switched on by the capture
+    assert "cos" in inductor.stages["inductor_ir_post_fusion.inference"].get_text()
 
 
 def test_a_script_without_torch_runs_without_it(tmp_path):

@@ -61,7 +61,7 @@ def table_of(name: str, input_nodes: Any, timings: dict[Any, float]) -> dict[str
     }
 
 
-def install(ctx: CaptureContext) -> None:
+def install_inductor(ctx: CaptureContext) -> None:
     torch = ctx.torch
     from torch._inductor import select_algorithm
 

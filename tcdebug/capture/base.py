@@ -1,8 +1,9 @@
 """What every capture unit shares: the structured-trace dispatcher and a guard.
 
-A unit is a module with `STAGES` (the stage ids it feeds) and `install(ctx)`.
-`install` may raise anything: a torch without the API it needs only costs that
-unit, and its stages are reported as "not captured: <reason>".
+A unit is a module with `STAGES` (the stage ids it feeds) and `install(ctx)` (run once the
+script's torch has imported Dynamo), `install_inductor(ctx)` (once it has imported Inductor's
+compiler), or both (`tcdebug.capture.setup`). Either may raise anything: a torch without the API
+it needs only costs that unit, and its stages are reported as "not captured: <reason>".
 """
 
 from __future__ import annotations

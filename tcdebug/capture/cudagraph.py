@@ -132,7 +132,7 @@ def graph_kernel(graph_id: Any, node: dict[str, Any], sources: dict[str, str]) -
     )
 
 
-def install(ctx: CaptureContext) -> None:
+def install_inductor(ctx: CaptureContext) -> None:
     torch, rec = ctx.torch, ctx.recorder
     stages = CudagraphStages(rec)
     local = threading.local()

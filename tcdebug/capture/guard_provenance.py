@@ -13,10 +13,10 @@ from typing import Any
 
 from tcdebug.capture.base import CaptureContext
 from tcdebug.events import GuardProvenance
+from tcdebug.our_frames import is_ours
 
 STAGES: tuple[str, ...] = ()
 MAX_GUARDS = 2000
-_OURS = os.sep + "tcdebug" + os.sep
 
 
 def _frames(stack: Any) -> list[dict[str, Any]]:
@@ -32,7 +32,7 @@ def provenance(guards: Any, torch_dir: str) -> list[dict[str, Any]]:
         frames = _frames(getattr(guard, "user_stack", None))
         if not frames:
             continue
-        user = [f for f in frames if not f["file"].startswith(torch_dir) and _OURS not in f["file"]]
+        user = [f for f in frames if not f["file"].startswith(torch_dir) and not is_ours(f["file"])]
         try:
             kind = guard.create_fn_name()
         except Exception:  # noqa: BLE001

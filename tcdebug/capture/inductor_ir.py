@@ -139,7 +139,7 @@ def print_ir_with_sympy_memo(formatter: Any, printable: Any, checks: int | None 
     formatter._write_ir = staticmethod(write_ir)
 
 
-def install(ctx: CaptureContext) -> None:
+def install_inductor(ctx: CaptureContext) -> None:
     torch = ctx.torch
     from torch._inductor import debug as inductor_debug  # noqa: F401 - the loggers live there
 

@@ -73,7 +73,7 @@ def node_origins(node: Any) -> list[str]:
     return sorted(names)
 
 
-def install(ctx: CaptureContext) -> None:
+def install_inductor(ctx: CaptureContext) -> None:
     from torch._inductor.codegen.common import Kernel
     from torch._inductor.utils import IndentedBuffer
     from torch._inductor.virtualized import V

@@ -226,19 +226,26 @@ def install(ctx: CaptureContext) -> None:
     def on_compile_end(cid: str, md: dict[str, Any], payload: str | None) -> None:
         stages.refresh()
 
-    try:
-        backward_provenance: BackwardProvenance | None = BackwardProvenance(ctx.torch)
-    except AttributeError as exc:
-        backward_provenance = None
-        rec.emit(Note(text=f"kernel_source: backward kernels get no FX-node mapping: {exc}"))
+    made: list[BackwardProvenance | None] = []  # at the first post-grad graph: Inductor is imported then
+
+    def backward_provenance() -> BackwardProvenance | None:
+        if not made:
+            try:
+                made.append(BackwardProvenance(ctx.torch))
+            except AttributeError as exc:
+                made.append(None)
+                rec.emit(Note(text=f"kernel_source: backward kernels get no FX-node mapping: {exc}"))
+        return made[0]
 
     def on_post_grad_graph(cid: str, md: dict[str, Any], payload: str | None) -> None:
-        if backward_provenance is not None:
-            backward_provenance.post_grad_graph(cid, rec.inductor_part(cid))
+        provenance = backward_provenance()
+        if provenance is not None:
+            provenance.post_grad_graph(cid, rec.inductor_part(cid))
 
     def on_provenance_done(cid: str, md: dict[str, Any], payload: str | None) -> None:
-        if backward_provenance is not None:
-            backward_provenance.restore()
+        provenance = made[0] if made else None
+        if provenance is not None:
+            provenance.restore()
 
     rec.finalizers.append(stages.refresh)
     ctx.handler.on("inductor_output_code", on_output_code)

@@ -562,8 +562,7 @@ def _origins(sub: Any) -> list[str]:
 
 
 def install(ctx: CaptureContext) -> None:
-    import torch._inductor.config  # noqa: F401 - the provenance switch lives there
-    from torch._inductor import debug as inductor_debug
+    import torch._inductor.config  # noqa: F401 - the provenance switch lives there (imported with Dynamo)
 
     torch = ctx.torch
 
@@ -592,6 +591,15 @@ def install(ctx: CaptureContext) -> None:
     on("dynamo_cpp_guards_str", cap.on_guards)
     on("compilation_metrics", cap.on_compile_end)
     on("bwd_compilation_metrics", cap.on_compile_end)
+
+
+def install_inductor(ctx: CaptureContext) -> None:
+    """The IR stages' provenance, once the script's torch has imported Inductor's compiler."""
+    from torch._inductor import debug as inductor_debug
+
+    cap = ctx.options.provenance
+    if cap is None:
+        return  # `install` failed: said in its note
     if hasattr(inductor_debug, "log_ir_pre_fusion"):
         for name, stage in (
             ("torch._inductor.debug.__ir_pre_fusion", "inductor_ir_pre_fusion"),

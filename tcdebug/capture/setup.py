@@ -1,4 +1,6 @@
-"""Installs every capture unit into the running torch, each one guarded."""
+"""Installs every capture unit into the running torch, each one guarded, in two steps: each unit's
+`install` once the script's torch has imported Dynamo, its `install_inductor` once it has imported
+Inductor's compiler (`tcdebug.target.dynamo_import` says why)."""
 
 from __future__ import annotations
 
@@ -68,38 +70,58 @@ def configure_torch(torch: Any) -> list[str]:
 
 
 def install_capture(torch: Any, recorder: Recording) -> CaptureContext:
+    """The first step: every unit's `install` (the script's torch has imported Dynamo)."""
     os.environ.setdefault("TORCH_DYNAMO_AUTOMATIC_DYNAMIC_LOCAL_PGO", "0")
     dispatcher = TraceDispatcher(recorder)
     ctx = CaptureContext(recorder=recorder, handler=dispatcher, torch=torch)
     for note in configure_torch(torch):
         recorder.emit(Note(text=note))
     skipped = skipped_units()
-    for name in UNITS:
-        try:
-            module = importlib.import_module(name)
-        except ImportError:
-            continue
-        short = name.rsplit(".", 1)[-1]
+    for short, module in _units():
         if short in skipped:  # for measuring what a unit costs (benchmarks/gpu_overhead.py)
             for stage_id in getattr(module, "STAGES", ()):
                 recorder.mark_unavailable(stage_id, f"switched off ({SKIP_UNITS_ENV})")
             recorder.emit(Note(text=f"{short}: switched off ({SKIP_UNITS_ENV})"))
             continue
-        try:
-            module.install(ctx)
-        except Exception as exc:  # noqa: BLE001 - this torch lacks what the unit needs
-            reason = (
-                f"not supported by torch {getattr(torch, '__version__', '?')}: {type(exc).__name__}: {exc}"
-            )
-            for stage_id in getattr(module, "STAGES", ()):
-                recorder.mark_unavailable(stage_id, reason)
-            recorder.emit(Note(text=f"{name.rsplit('.', 1)[-1]}: {reason}"))
+        _install_unit(ctx, short, module, "install")
     if "trace" in skipped:
         recorder.emit(Note(text=f"trace: switched off ({SKIP_UNITS_ENV})"))
         return ctx
     dispatcher.attach()
     _keep_attached(torch, ctx)
     return ctx
+
+
+def install_inductor_capture(ctx: CaptureContext) -> None:
+    """The second step: every unit's `install_inductor` (the script's torch has imported Inductor's
+    compiler, `torch._inductor.compile_fx`; its backend has started the pool of compile workers)."""
+    skipped = skipped_units()
+    for short, module in _units():
+        if short not in skipped:
+            _install_unit(ctx, short, module, "install_inductor")
+
+
+def _units() -> list[tuple[str, Any]]:
+    units = []
+    for name in UNITS:
+        try:
+            units.append((name.rsplit(".", 1)[-1], importlib.import_module(name)))
+        except ImportError:
+            continue
+    return units
+
+
+def _install_unit(ctx: CaptureContext, short: str, module: Any, step: str) -> None:
+    install = getattr(module, step, None)
+    if install is None:
+        return
+    try:
+        install(ctx)
+    except Exception as exc:  # noqa: BLE001 - this torch lacks what the unit needs
+        reason = f"not supported by torch {getattr(ctx.torch, '__version__', '?')}: {type(exc).__name__}: {exc}"
+        for stage_id in getattr(module, "STAGES", ()):
+            ctx.recorder.mark_unavailable(stage_id, reason)
+        ctx.recorder.emit(Note(text=f"{short}: {reason}"))
 
 
 def _keep_attached(torch: Any, ctx: CaptureContext) -> None:

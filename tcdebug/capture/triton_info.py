@@ -144,7 +144,7 @@ def kernel_name(autotuner: Any) -> str:
     return str(name or "")
 
 
-def install(ctx: CaptureContext) -> None:
+def install_inductor(ctx: CaptureContext) -> None:
     torch = ctx.torch
     if not cuda_built(torch):
         return  # a CPU build of torch: kernels are C++, nothing to autotune

@@ -1,19 +1,22 @@
-"""Installs the capture when the script's torch has finished importing Dynamo.
+"""Installs the capture in two steps, each when the script's torch has finished importing a part.
 
-A plain `python script.py` imports `torch._dynamo` and `torch._inductor` at the script's first
-`torch.compile` (or `torch.export`, or its own `import torch._inductor.config`), not at
-`import torch`; their configs read `TORCHDYNAMO_*` and `TORCHINDUCTOR_*` from the environment then,
-and `import torch` reads `TORCH_LOGS`. A script that sets them in `os.environ` before those imports
-gets them under python, so the capture imports none of it before the script does.
+A plain `python script.py` imports `torch._dynamo` at the script's first `torch.compile` (or
+`torch.export`, or its own `import torch._inductor.config`), and Inductor's compiler
+(`torch._inductor.compile_fx`) when a compile needs it (`torch.compile` with the default backend
+imports it at once; an `aot_eager` compile never does), not at `import torch`; their configs read
+`TORCHDYNAMO_*` and `TORCHINDUCTOR_*` from the environment then, and `import torch` reads
+`TORCH_LOGS`. A script that sets them in `os.environ` before those imports gets them under python,
+so the capture imports none of it before the script does: its Dynamo hooks go in once Dynamo is
+imported, its Inductor hooks once the compiler is.
 
-`DynamoImportWatch` sits first on `sys.meta_path` and finds nothing itself: for the modules of the
+`ImportWatch` sits first on `sys.meta_path` and finds nothing itself: for the modules of the
 `torch` package it hands the import to the finders after it and counts the module while it runs.
-When no torch module is running any more and `torch._dynamo` has been imported, it calls `install`
-once (in the importing thread, inside the script's import statement) and leaves `sys.meta_path`.
-Waiting for the outermost torch import matters: `import torch._inductor.config` imports Dynamo
-from inside `torch._inductor`'s own start, where the capture's imports of Inductor would meet a
-half-imported package. `torch.compile` imports Dynamo before it wraps anything, so every compile is
-seen.
+When no torch module is running any more, it calls the install of each step whose module has been
+imported, in order (in the importing thread, inside the script's import statement), and leaves
+`sys.meta_path` after the last. Waiting for the outermost torch import matters:
+`import torch._inductor.config` imports Dynamo from inside `torch._inductor`'s own start, where the
+capture's imports would meet a half-imported package. `torch.compile` imports Dynamo before it
+wraps anything, and Inductor imports its compiler before it compiles, so every compile is seen.
 """
 
 from __future__ import annotations
@@ -25,16 +28,17 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
-TRIGGER = "torch._dynamo"
+DYNAMO = "torch._dynamo"
+INDUCTOR = "torch._inductor.compile_fx"
 
 
 def _initializing(module: ModuleType | None) -> bool:
     return bool(getattr(getattr(module, "__spec__", None), "_initializing", False))
 
 
-def dynamo_imported() -> bool:
-    """Is `torch._dynamo` fully imported?"""
-    module = sys.modules.get(TRIGGER)
+def imported(name: str) -> bool:
+    """Is this module fully imported?"""
+    module = sys.modules.get(name)
     return module is not None and not _initializing(module)
 
 
@@ -43,7 +47,7 @@ class _WatchedLoader:
     the real loader goes back into the module's `__spec__` and `__dict__` (not by `setattr`: torch's
     config modules refuse unknown attributes)."""
 
-    def __init__(self, loader: Any, watch: DynamoImportWatch) -> None:
+    def __init__(self, loader: Any, watch: ImportWatch) -> None:
         self._loader = loader
         self._watch = watch
 
@@ -67,19 +71,22 @@ class _WatchedLoader:
             self._watch.left()
 
 
-class DynamoImportWatch(importlib.abc.MetaPathFinder):
-    def __init__(self, install: Callable[[], None]) -> None:
-        self._install = install
+class ImportWatch(importlib.abc.MetaPathFinder):
+    """Calls each step's install once its module is imported, in order (see the module's doc)."""
+
+    def __init__(self, steps: Sequence[tuple[str, Callable[[], None]]]) -> None:
+        self._pending = list(steps)  # (module, install), in order
         self._lock = threading.Lock()
+        self._install_lock = threading.RLock()  # one step at a time, in order, whichever thread
+        self._installing = False  # a step's install is running (its own torch imports fire nothing)
         self._running = 0  # torch modules being executed now, in any thread
         self.done = False
 
     def arm(self) -> None:
-        """Watch from now on; install at once if the process already has Dynamo."""
-        if dynamo_imported():
-            self._fire()
-        elif self not in sys.meta_path:
+        """Watch from now on; install at once the steps whose modules the process already has."""
+        if self not in sys.meta_path:
             sys.meta_path.insert(0, self)
+        self._fire()
 
     def disarm(self) -> None:
         """Stop watching (the script has ended): nothing is installed after it."""
@@ -113,14 +120,28 @@ class DynamoImportWatch(importlib.abc.MetaPathFinder):
     def left(self) -> None:
         with self._lock:
             self._running -= 1
-            ready = self._running == 0 and not self.done and dynamo_imported()
+            ready = self._running == 0 and not self.done and bool(self._pending) and imported(self._pending[0][0])
         if ready:
             self._fire()
 
-    def _fire(self) -> None:
+    def _next_step(self) -> Callable[[], None] | None:
         with self._lock:
-            if self.done:
-                return
-            self.done = True
-        self._leave_meta_path()
-        self._install()
+            if self.done or not self._pending or not imported(self._pending[0][0]):
+                return None
+            _, install = self._pending.pop(0)
+            if not self._pending:
+                self.done = True
+            return install
+
+    def _fire(self) -> None:
+        with self._install_lock:
+            if self._installing:
+                return  # a step's install imported torch modules: its loop below goes on after it
+            self._installing = True
+            try:
+                while (install := self._next_step()) is not None:
+                    install()
+            finally:
+                self._installing = False
+        if self.done:
+            self._leave_meta_path()

@@ -8,12 +8,16 @@ the channel.
 from __future__ import annotations
 
 import argparse
+import io
 import os
+import pkgutil
 import platform
 import runpy
 import socket
 import sys
 import traceback
+import types
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -21,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from tcdebug import protocol
 from tcdebug.errors import headline
 from tcdebug.events import Error, Event, Hello, Note, Ready, ScriptEnd, TorchImported
+from tcdebug.our_frames import is_ours
 from tcdebug.pythonpath import restore_user_path
 from tcdebug.target.children import install_fork_hooks
 from tcdebug.target.commands import CommandReader
@@ -51,7 +56,7 @@ def one_line_error(exc: BaseException, script: str) -> str:
     where = ""
     tb = exc.__traceback__
     frames = traceback.extract_tb(tb) if tb else []
-    user = [f for f in frames if "/tcdebug/" not in f.filename and "runpy.py" not in f.filename]
+    user = [f for f in frames if not is_ours(f.filename)]
     script_frames = (
         [f for f in user if os.path.abspath(f.filename) == os.path.abspath(script)] if script else []
     )
@@ -61,15 +66,6 @@ def one_line_error(exc: BaseException, script: str) -> str:
         where = f" ({os.path.relpath(frame.filename)}:{frame.lineno})"
     message = headline(str(exc))
     return f"{type(exc).__name__}: {message}{where}" if message else f"{type(exc).__name__}{where}"
-
-
-def _ours(filename: str) -> bool:
-    """tcdebug's frames and runpy's, which run the script: never shown in its tracebacks."""
-    path = os.path.abspath(filename) if not filename.startswith("<") else filename
-    return path.startswith(_TCDEBUG_DIR) or filename == "<frozen runpy>" or path == os.path.abspath(runpy.__file__)
-
-
-_TCDEBUG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
 def check_script(path: str) -> str | None:
@@ -186,14 +182,15 @@ def run_captured(
     note_prefix: str = "",
     pg_timeout: Callable[[], float | None] | None = None,
 ) -> CapturedRun:
-    """Run the script with the capture hooks installed at its first import of Dynamo
-    (`tcdebug.target.dynamo_import`), then end its compiles: what the target's main process and a
+    """Run the script with the capture hooks installed at its first import of Dynamo, and their
+    Inductor part at its first import of Inductor's compiler (`tcdebug.target.dynamo_import`), then
+    end its compiles: what the target's main process and a
     torchrun rank (`tcdebug.target.rank`) share. Capture errors become notes (`note_prefix` says
     whose); a rank's process-group timeout (`pg_timeout`) is read once the capture is in. A forked
     child that returns here has flushed its output."""
     import warnings
 
-    from tcdebug.target.dynamo_import import DynamoImportWatch
+    from tcdebug.target.dynamo_import import DYNAMO, INDUCTOR, ImportWatch
 
     # tcdebug itself switches PGO off with the caches; torch's warning about it is noise.
     warnings.filterwarnings("ignore", message="dynamo_pgo force disabled")
@@ -212,7 +209,17 @@ def run_captured(
         # through the recorder: in a forked child that imports Dynamo first, its own channel
         recorder.emit(torch_event(torch, pg_timeout_s=pg_timeout() if pg_timeout is not None else None))
 
-    watch = DynamoImportWatch(install)
+    def install_inductor() -> None:
+        if not installed:
+            return  # the first step failed: said in its note
+        try:
+            from tcdebug.capture.setup import install_inductor_capture
+
+            install_inductor_capture(installed[0])
+        except Exception as exc:  # noqa: BLE001 - the script's import must go on
+            recorder.emit(Note(text=f"{note_prefix}Inductor capture not installed: {type(exc).__name__}: {exc}"))
+
+    watch = ImportWatch([(DYNAMO, install), (INDUCTOR, install_inductor)])
     watch.arm()
     install_fork_hooks(recorder)
     try:
@@ -275,7 +282,7 @@ def run_user_code(ns: argparse.Namespace) -> tuple[int, str]:
         else:
             sys.argv = [target, *args]
             sys.path[0] = os.path.dirname(os.path.abspath(target))
-            runpy.run_path(target, run_name="__main__")
+            run_script_file(target)
         return 0, ""
     except SystemExit as exc:
         code = exc.code
@@ -302,6 +309,33 @@ def run_user_code(ns: argparse.Namespace) -> tuple[int, str]:
         sys.path[:] = saved_path or sys.path
 
 
+def run_script_file(path: str) -> None:
+    """Run the script as `python PATH` does: its `__file__` and its code's file name are absolute
+    (python >= 3.9 makes them so; `runpy.run_path` keeps the path as given), `sys.argv[0]` stays
+    as given, and the script is `sys.modules["__main__"]` while it runs, as under runpy. A folder
+    or zip file with a `__main__.py` goes through runpy."""
+    full = os.path.abspath(path)
+    if not os.path.isfile(full) or zipfile.is_zipfile(full):
+        runpy.run_path(path, run_name="__main__")
+        return
+    with io.open_code(full) as fh:
+        code = pkgutil.read_code(fh)  # a compiled script, as runpy allows
+    if code is None:
+        with io.open_code(full) as fh:
+            code = compile(fh.read(), full, "exec", dont_inherit=True)  # not this module's __future__
+    module = types.ModuleType("__main__")
+    module.__dict__.update(__file__=full, __cached__=None, __loader__=None, __package__=None, __spec__=None)
+    saved = sys.modules.get("__main__")
+    sys.modules["__main__"] = module
+    try:
+        exec(code, module.__dict__)
+    finally:
+        if saved is not None:
+            sys.modules["__main__"] = saved
+        else:
+            sys.modules.pop("__main__", None)
+
+
 def print_script_traceback(exc: BaseException) -> None:
     """The traceback as `python script.py` prints it: the frames of tcdebug's runner and of
     runpy that ran the script are left out, and so is the import watch's frame inside a torch
@@ -326,7 +360,7 @@ def _drop_our_frames(shown: traceback.TracebackException | None, seen: set[int])
         return
     seen.add(id(shown))
     shown.stack = traceback.StackSummary.from_list(
-        [f for f in shown.stack if not _ours(f.filename) and not f.filename.startswith(_IMPORTLIB)]
+        [f for f in shown.stack if not is_ours(f.filename) and not f.filename.startswith(_IMPORTLIB)]
     )
     _drop_our_frames(shown.__cause__, seen)
     _drop_our_frames(shown.__context__, seen)

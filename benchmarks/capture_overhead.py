@@ -176,7 +176,7 @@ def build_section(results: dict[str, dict[str, list]], rounds: int, target: floa
         "launch → script end: from starting the command to the end of the script's body (no teardown)",
         "script body: `benchmarks/timed_script.py` times the script inside the process, torch already "
         "imported; Dynamo and Inductor are imported inside it by both (tcdebug installs its hooks when "
-        "the script's torch has imported Dynamo)",
+        "the script's torch has imported Dynamo, and their Inductor part when it has imported Inductor's compiler)",
         "script process CPU: user + sys time of the process that ran the script, from its start "
         "to the script's end (imports, hooks, compiles; not compile workers, not tcdebug's parent): "
         "steadier than wall time, so it shows what the hooks cost where wall time is noisy",

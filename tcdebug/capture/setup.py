@@ -94,7 +94,7 @@ def install_capture(torch: Any, recorder: Recording) -> CaptureContext:
 
 def install_inductor_capture(ctx: CaptureContext) -> None:
     """The second step: every unit's `install_inductor` (the script's torch has imported Inductor's
-    compiler, `torch._inductor.compile_fx`; its backend has started the pool of compile workers)."""
+    compiler, `torch._inductor.compile_fx`)."""
     skipped = skipped_units()
     for short, module in _units():
         if short not in skipped:

@@ -91,6 +91,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "every round): both runs meet the box in the same state",
     )
     ns = parser.parse_args(argv)
+    if ns.side_by_side and (ns.attribute or len(set(ns.variant or ()) - {"python"}) > 1):
+        parser.error("--side-by-side measures python against one other variant (one --variant, no --attribute)")
     scripts = chosen_scripts(SCRIPTS, ns.script)
     if ns.serial_compile:
         os.environ[COMPILE_THREADS] = "1"  # every variant's environment starts from this one
@@ -116,8 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             run_once("python", script)
     partial = Path(ns.json).with_suffix(".partial.json") if ns.json else None
     if ns.side_by_side:
-        pair = variants if len(variants) == 2 else VARIANTS  # python and one other variant
-        section = build_section(measure(scripts, rounds, pair, partial, cpu_halves()), rounds, target=TARGET_RATIO)
+        section = build_section(measure(scripts, rounds, variants, partial, cpu_halves()), rounds, target=TARGET_RATIO)
         section.title = f"GPU capture overhead on {device} (cold compiles, median of {rounds} side-by-side rounds)"
     else:
         section = build_section(measure(scripts, rounds, variants, partial), rounds, target=TARGET_RATIO)

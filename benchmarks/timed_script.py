@@ -3,7 +3,8 @@
 `python benchmarks/timed_script.py SCRIPT [ARGS...]`, also as the script under
 `tcdebug --dump`. torch is imported before the clock starts, so the time is the script's own
 work (Dynamo's and Inductor's imports at its first compile, compiles and runs) plus whatever the
-capture hooks add, which tcdebug installs when Dynamo has been imported. It also records the wall time from `$TCDEBUG_BENCH_T0` (set by
+capture hooks add, which tcdebug installs when Dynamo has been imported (their Inductor part when
+Inductor's compiler has). It also records the wall time from `$TCDEBUG_BENCH_T0` (set by
 the benchmark just before it started the command) to the script's end, and the CPU time
 (user + sys) this process used from its start to the script's end: the script's compiles and the
 capture hooks, without compile workers or tcdebug's parent, so it moves far less between runs than

@@ -65,7 +65,6 @@ def test_run_all_writes_the_results_table(tmp_path) -> None:
     assert "| load average" in text and "torch" in text and "first frame, median" in text
 
 
-
 def test_gpu_overhead_side_by_side_pins_each_run_to_its_half(tmp_path) -> None:
     """`--side-by-side`: python and tcdebug start together each round, each on one half of the
     CPUs, the halves swapped every round (here a one-op compile, on the CPU)."""

@@ -8,6 +8,7 @@ afterwards: `KernelStages.refresh` sends the stage again, without a pause.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import threading
@@ -226,16 +227,14 @@ def install(ctx: CaptureContext) -> None:
     def on_compile_end(cid: str, md: dict[str, Any], payload: str | None) -> None:
         stages.refresh()
 
-    made: list[BackwardProvenance | None] = []  # at the first post-grad graph: Inductor is imported then
-
+    @functools.cache
     def backward_provenance() -> BackwardProvenance | None:
-        if not made:
-            try:
-                made.append(BackwardProvenance(ctx.torch))
-            except AttributeError as exc:
-                made.append(None)
-                rec.emit(Note(text=f"kernel_source: backward kernels get no FX-node mapping: {exc}"))
-        return made[0]
+        """Made at the first post-grad graph, not at install: Inductor is imported by then."""
+        try:
+            return BackwardProvenance(ctx.torch)
+        except AttributeError as exc:
+            rec.emit(Note(text=f"kernel_source: backward kernels get no FX-node mapping: {exc}"))
+            return None
 
     def on_post_grad_graph(cid: str, md: dict[str, Any], payload: str | None) -> None:
         provenance = backward_provenance()
@@ -243,7 +242,7 @@ def install(ctx: CaptureContext) -> None:
             provenance.post_grad_graph(cid, rec.inductor_part(cid))
 
     def on_provenance_done(cid: str, md: dict[str, Any], payload: str | None) -> None:
-        provenance = made[0] if made else None
+        provenance = backward_provenance()
         if provenance is not None:
             provenance.restore()
 

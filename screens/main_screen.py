@@ -221,8 +221,9 @@ class MainScreen(Screen[None]):
         session = self.tc_app.session
         view = view_for(session, ref, paused_at=session.paused_at)
         header = self.query_one("#stage-header", Static)
-        header.update(view.header)
-        # As many rows as the header has lines (auto height kept a stale 2 when a third came).
+        # As many rows as the header has lines (auto height kept a stale 2 when a third came);
+        # its size does not depend on the text otherwise, so a new text needs no layout.
+        header.update(view.header, layout=False)
         header.styles.height = min(3, view.header.plain.count("\n") + 1)
         if keep and view.key is not None and view.key == self.code.document_key:
             return
@@ -257,6 +258,7 @@ class MainScreen(Screen[None]):
         if state != self._footer_state:
             self._footer_state = state
             self.refresh_bindings()
+            self.query_one(KeyFooter).update_now()  # in this frame, not in one more layout after it
 
     # ----- layout --------------------------------------------------------------------
     def on_resize(self) -> None:

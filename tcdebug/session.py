@@ -8,6 +8,7 @@ The UI and `--dump` render only from it.
 from __future__ import annotations
 
 import copy
+import functools
 import threading
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
@@ -351,14 +352,16 @@ class Session:
         comp = self.compiles.get(compile_id)
         if comp is None:
             return []
-        return [
+        # Filtered before sorting (the footer asks on every selection, of sessions of hundreds).
+        same = [
             c
-            for c in self.ordered_compiles()
+            for c in self.compiles.values()
             if c.frame_id == comp.frame_id
             and c.rank == comp.rank
             and c.pid == comp.pid
             and c.compile_id[:1] == compile_id[:1]
         ]
+        return sorted(same, key=self.order_key)
 
     def output_text(self) -> str:
         return "".join(chunk.text for chunk in self.output)
@@ -660,6 +663,7 @@ def _id_core(compile_id: str) -> str:
     return compile_id.partition("@")[0].partition("#")[0]
 
 
+@functools.lru_cache(maxsize=65536)  # sorting and grouping hundreds of compiles asks again and again
 def _id_part(compile_id: str, index: int) -> int:
     """Frame (0) or frame compile (1) number; `-` (export, AOTInductor) and bad ids give -1."""
     parts = _id_core(compile_id).lstrip("!").split("/")

@@ -1,9 +1,11 @@
 """A read-only code viewer built on the Line API.
 
 Only the visible lines are rendered (`render_line`), rendered lines are kept in an
-LRU cache of strips, and pygments runs in a thread worker: the plain text shows at
-once and the colours arrive as a `CodeView.Highlighted` message. That keeps a
-20,000-line kernel file responsive.
+LRU cache of strips, and pygments runs in a thread worker for the whole document; the
+colours arrive as a `CodeView.Highlighted` message. That keeps a 20,000-line kernel file
+responsive. The lines on show at first are highlighted on the UI thread as they are
+painted (a page of lines costs a few milliseconds), so a new document's first frame has
+its colours and a short document needs no worker at all.
 """
 
 from __future__ import annotations
@@ -28,6 +30,13 @@ from tcdebug.screens.widgets.highlight import HighlightCancelled, highlight_line
 
 # Beyond this many characters the highlighter would take seconds; show plain text.
 HIGHLIGHT_LIMIT = 4_000_000
+# Lines on show within this many of the top are highlighted when first painted (lexing from the
+# top, as the worker does); further down they show plain until the worker's colours arrive.
+PAINT_HIGHLIGHT_LINES = 400
+# The painted prefix reaches this many lines past the last one on show.
+PAINT_HIGHLIGHT_MARGIN = 4
+# The worker colours the rest of a document once it has been on show this long.
+HIGHLIGHT_DELAY_S = 0.15
 # Source map marks (tcdebug.source_map): nodes produced, graph break, resume point, none.
 _GUTTER_KINDS = {
     "nodes": Style(color="green"),
@@ -73,25 +82,32 @@ class CodeView(ScrollView, can_focus=True):
     class Highlighted(Message):
         """Posted from the highlight worker with the coloured lines of one document."""
 
-        def __init__(self, generation: int, cache_key: Hashable | None, lines: list[Text]) -> None:
+        def __init__(self, generation: int, cache_key: tuple[str, str], lines: list[Text]) -> None:
             super().__init__()
             self.generation = generation
-            self.cache_key = cache_key
+            self.cache_key = cache_key  # (language, text)
             self.lines = lines
 
     def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.lines: list[str] = [""]
         self.language = "text"
+        self._text = ""  # the document as given (before `plain_lines`)
         self.styled: list[Text] | None = None
         self.generation = 0
         self.document_key: Hashable | None = None
         self._max_width = 0
         self._strips: LRUCache[tuple[int, int], Strip] = LRUCache(maxsize=2000)
-        self._highlighted_docs: LRUCache[Hashable, list[Text]] = LRUCache(maxsize=16)
+        # Highlighted documents by (language, text): the recompiles of a frame share their
+        # source, and often their bytecode and graphs, whatever stage row shows them.
+        self._highlighted_docs: LRUCache[tuple[str, str], list[Text]] = LRUCache(maxsize=32)
         # a document's text, display lines and widest line, for switching back to it
         self._plain_docs: LRUCache[Hashable, tuple[str, list[str], int]] = LRUCache(maxsize=16)
         self._lowered: list[str] | None = None
+        self._prefix: list[Text] = []  # the first lines, highlighted while painting
+        self._awaits_colours = False  # a document the worker (or the painted prefix) will colour
+        self._painted_plain = False  # a line was painted without the colours it awaits
+        self._highlighting = False  # the worker was started for this document
         self.search_term = ""
         self.matches: list[Match] = []
         self.match_index = -1
@@ -106,6 +122,7 @@ class CodeView(ScrollView, can_focus=True):
             return
         self.generation += 1
         self.document_key = key
+        self._text = text
         self.marked = frozenset()
         self.gutter_labels = {}
         self.language = language
@@ -117,21 +134,31 @@ class CodeView(ScrollView, can_focus=True):
                 self._plain_docs[key] = plain
         _, self.lines, self._max_width = plain
         self._lowered = None
-        cached = self._highlighted_docs.get(key) if key is not None else None
+        cached = self._highlighted_docs.get((language, text))
         self.styled = cached
+        self._prefix = []
+        self._awaits_colours = cached is None and language not in ("text", "") and len(text) <= HIGHLIGHT_LIMIT
+        self._painted_plain = False
+        self._highlighting = False
+        # The worker colouring the document before would hold the GIL against this one's paint.
+        self.workers.cancel_group(self, "code-view-highlight")
         self._strips.clear()
         self._recompute_matches(keep_position=False)
         self.scroll_to(0, 0, animate=False, immediate=True)
         self._update_virtual_size()
         self.refresh()
-        if cached is None and language not in ("text", "") and len(text) <= HIGHLIGHT_LIMIT:
-            # After the plain text is painted: pygments in its thread would share the GIL with
-            # the UI thread while it paints that first frame (stepping to a stage: twice as slow).
-            self.call_after_refresh(self._start_highlight, self.generation, key, text, language)
+        if self._awaits_colours:
+            # The lines on show are coloured as they are painted; the rest waits until the user
+            # stays on the document: pygments in its thread shares the GIL with the UI thread,
+            # and stepping on through stages would pay for documents already left.
+            generation = self.generation
+            self.set_timer(HIGHLIGHT_DELAY_S, lambda: self._start_highlight(generation))
 
-    def _start_highlight(self, generation: int, key: Hashable | None, text: str, language: str) -> None:
-        if generation == self.generation:  # not replaced in the meantime
-            self._highlight(generation, key, text, language)
+    def _start_highlight(self, generation: int) -> None:
+        # Not replaced in the meantime, not wholly highlighted by the first paint, not started.
+        if generation == self.generation and self.styled is None and not self._highlighting:
+            self._highlighting = True
+            self._highlight(generation, self._text, self.language)
 
     def scroll_to_line(self, line: int) -> None:
         """Put `line` (0-based) at the top of the view, as far as the document allows."""
@@ -146,7 +173,7 @@ class CodeView(ScrollView, can_focus=True):
         return self.styled is not None
 
     @work(thread=True, exclusive=True, group="code-view-highlight")
-    def _highlight(self, generation: int, key: Hashable | None, text: str, language: str) -> None:
+    def _highlight(self, generation: int, text: str, language: str) -> None:
         worker = get_current_worker()
         try:
             # A newer document cancels this worker (exclusive): stop early rather than keep
@@ -154,17 +181,43 @@ class CodeView(ScrollView, can_focus=True):
             lines = highlight_lines(text, language, should_stop=lambda: worker.is_cancelled)
         except HighlightCancelled:
             return
-        self.post_message(self.Highlighted(generation, key, lines))
+        self.post_message(self.Highlighted(generation, (language, text), lines))
 
     def on_code_view_highlighted(self, message: CodeView.Highlighted) -> None:
         message.stop()
-        if message.cache_key is not None:
-            self._highlighted_docs[message.cache_key] = message.lines
+        self._highlighted_docs[message.cache_key] = message.lines
         if message.generation != self.generation or len(message.lines) != len(self.lines):
             return
         self.styled = message.lines
+        self._awaits_colours = False
+        prefix, self._prefix = self._prefix, []
+        if not self._painted_plain and prefix and message.lines[: len(prefix)] == prefix:
+            return  # every line painted so far already has these colours
         self._strips.clear()
         self.refresh()
+
+    def _painted_colours(self, index: int) -> list[Text] | None:
+        """Highlighted lines that include `index` while the worker's are not here: the prefix of
+        the document down to just past the lines on show, lexed now (the same lexer from the
+        same start, so the same colours). None beyond `PAINT_HIGHLIGHT_LINES`."""
+        if index < len(self._prefix):
+            return self._prefix
+        if index >= PAINT_HIGHLIGHT_LINES:
+            if not self._painted_plain:  # lines on show wait for the worker: start it now
+                self._painted_plain = True
+                self.call_after_refresh(self._start_highlight, self.generation)
+            return None
+        bottom = round(self.scroll_offset.y) + max(1, self.scrollable_content_region.height)
+        end = min(len(self.lines), PAINT_HIGHLIGHT_LINES, max(index + 1, bottom) + PAINT_HIGHLIGHT_MARGIN)
+        lines = highlight_lines("\n".join(self.lines[:end]), self.language)[:end]
+        lines += [Text(line) for line in self.lines[len(lines) : end]]  # a blank last line is dropped
+        if end == len(self.lines):  # the whole document: no worker needed
+            self.styled = lines
+            self._awaits_colours = False
+            self._highlighted_docs[(self.language, self._text)] = lines
+            return lines
+        self._prefix = lines
+        return lines
 
     def set_gutter(self, labels: dict[int, tuple[str, str]]) -> None:
         """Show `labels` (1-based line -> (label, kind)) instead of the line numbers."""
@@ -270,7 +323,14 @@ class CodeView(ScrollView, can_focus=True):
         return len(str(len(self.lines))) + 2
 
     def _update_virtual_size(self) -> None:
-        self.virtual_size = Size(self._max_width + self.gutter_width + 1, len(self.lines))
+        """Without a layout of the screen unless the scrollbars come or go (`_scroll_update`
+        asks for one then): the view's own size does not depend on its document."""
+        size = Size(self._max_width + self.gutter_width + 1, len(self.lines))
+        if size == self.virtual_size:
+            return
+        self.set_reactive(CodeView.virtual_size, size)
+        self._scroll_update(size)
+        self.refresh()
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
@@ -303,14 +363,22 @@ class CodeView(ScrollView, can_focus=True):
         return Strip.join([number, code])
 
     def _render_code(self, index: int, base: Style) -> Strip:
-        if self.styled is not None and index < len(self.styled):
-            text = self.styled[index].copy()
+        styled = self.styled
+        if styled is None and self._awaits_colours:
+            styled = self._painted_colours(index)
+        line_matches = self._line_matches.get(index, ())
+        if styled is not None and index < len(styled):
+            if not line_matches and index not in self.marked:
+                fast = _strip_of_runs(styled[index], base)
+                if fast is not None:
+                    return fast
+            text = styled[index].copy()
         else:
             text = Text(self.lines[index])
         text.stylize_before(base)
         if index in self.marked:
             text.stylize(self.get_component_rich_style("code-view--trail"))
-        for start, end, match_number in self._line_matches.get(index, ()):
+        for start, end, match_number in line_matches:
             name = "code-view--current-match" if match_number == self.match_index else "code-view--match"
             text.stylize(self.get_component_rich_style(name), start, end)
         text.end = ""
@@ -327,3 +395,24 @@ class CodeView(ScrollView, can_focus=True):
 
     def action_scroll_line_start(self) -> None:
         self.scroll_to(x=0, animate=False)
+
+
+def _strip_of_runs(text: Text, base: Style) -> Strip | None:
+    """The strip of a highlighted line whose spans follow one another without overlapping (as
+    `highlight_lines` makes them), without rich's general span resolution: a third of the time
+    of `Text.render`, the same segments. None for any other line."""
+    if text.style:
+        return None
+    plain = text.plain
+    segments: list[Segment] = []
+    at = 0
+    for start, end, style in text.spans:
+        if start < at or isinstance(style, str):
+            return None
+        if start > at:
+            segments.append(Segment(plain[at:start], base))
+        segments.append(Segment(plain[start:end], base + style))
+        at = end
+    if at < len(plain):
+        segments.append(Segment(plain[at:], base))
+    return Strip(segments, text.cell_len)

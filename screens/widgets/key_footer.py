@@ -42,6 +42,9 @@ def _rank(binding: Binding) -> int:
 
 class KeyFooter(Footer):
     _painted: tuple[Any, ...] | None = None  # what the keys on show were composed from
+    # Every key the screen's bindings may show, kept mounted (hidden when not wanted): a key that
+    # comes and goes with the stage (`]` on kernel stages) is shown or hidden in place.
+    _known: dict[tuple[str, str, str], Binding]
 
     def _shown(self) -> list[tuple[Binding, bool, str]]:
         seen: set[str] = set()
@@ -58,6 +61,16 @@ class KeyFooter(Footer):
             (binding.key, binding.description, binding.action, enabled, tooltip)
             for binding, enabled, tooltip in shown
         )
+
+    def update_now(self) -> None:
+        """Show the keys of the screen's current state in this frame (the screen changed what
+        they depend on): with the keys already mounted, in place; else a recompose, later."""
+        if not self.is_attached or not self._bindings_ready:
+            return
+        shown = self._shown()
+        signature = self._signature(shown)
+        if signature != self._painted and self._update_in_place(shown):
+            self._painted = signature
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
         """Recompose only when the keys on show changed: the bindings are refreshed on every
@@ -109,8 +122,21 @@ class KeyFooter(Footer):
         shown = self._shown()
         self._painted = self._signature(shown)
         self.styles.grid_size_columns = len(shown)
-        for binding, enabled, tooltip in shown:
-            yield FooterKey(
+        wanted = {_name(binding): (binding, enabled, tooltip) for binding, enabled, tooltip in shown}
+        known = dict(getattr(self, "_known", {}))
+        for _, bindings in self.screen._modal_binding_chain:  # what may show later, hidden for now
+            for _, binding in bindings:
+                if binding.show:
+                    known.setdefault(_name(binding), binding)
+        # The keys wanted now in their order, the hidden ones at their rank among them.
+        hidden = [name for name in known if name not in wanted]
+        place = {name: (_rank(wanted[name][0]), i) for i, name in enumerate(wanted)}
+        place |= {name: (_rank(known[name]), len(wanted) + i) for i, name in enumerate(hidden)}
+        keys = sorted(place, key=place.__getitem__)
+        self._known = {name: wanted[name][0] if name in wanted else known[name] for name in keys}
+        for name in keys:
+            binding, enabled, tooltip = wanted[name] if name in wanted else (known[name], False, "")
+            key = FooterKey(
                 binding.key,
                 self.app.get_key_display(binding),
                 binding.description,
@@ -118,6 +144,8 @@ class KeyFooter(Footer):
                 disabled=not enabled,
                 tooltip=tooltip,
             ).data_bind(compact=Footer.compact)
+            key.display = name in wanted
+            yield key
 
     def shown_keys(self) -> list[str]:
         """The keys on show, as displayed (for tests)."""

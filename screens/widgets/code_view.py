@@ -100,7 +100,7 @@ class CodeView(ScrollView, can_focus=True):
         self._strips: LRUCache[tuple[int, int], Strip] = LRUCache(maxsize=2000)
         # Highlighted documents by (language, text): the recompiles of a frame share their
         # source, and often their bytecode and graphs, whatever stage row shows them.
-        self._highlighted_docs: LRUCache[tuple[str, str], list[Text]] = LRUCache(maxsize=32)
+        self._highlighted_docs: LRUCache[tuple[str, str], list[Text]] = LRUCache(maxsize=16)
         # a document's text, display lines and widest line, for switching back to it
         self._plain_docs: LRUCache[Hashable, tuple[str, list[str], int]] = LRUCache(maxsize=16)
         self._lowered: list[str] | None = None

@@ -35,12 +35,14 @@ from tcdebug.events import (
     event_from_wire,
 )
 from tcdebug.protocol import (
+    CHANNEL_FD_ENV,
     CHILD_SOCKET_ENV,
     MAX_OUTPUT_MESSAGE,
     OUTPUT_FD_ENV,
     PRIVATE_DIR_PREFIX,
     STDERR_TAG,
     STDOUT_TAG,
+    UNBUFFERED_MARK_ENV,
 )
 from tcdebug.pythonpath import add_tcdebug_path
 
@@ -106,12 +108,15 @@ class TargetController:
         fd = child_sock.fileno()
         out_fds = (out_write.fileno(),) if out_write is not None else ()
         env = dict(os.environ if self.env is None else self.env)
-        env["TCDEBUG_CHANNEL_FD"] = str(fd)
+        env[CHANNEL_FD_ENV] = str(fd)
         env.pop(OUTPUT_FD_ENV, None)
         if out_fds:
             env[OUTPUT_FD_ENV] = str(out_fds[0])
         env[CHILD_SOCKET_ENV] = self._listen()
-        env.setdefault("PYTHONUNBUFFERED", "1")
+        if "PYTHONUNBUFFERED" in env:  # the user's: the script sees it too
+            env.pop(UNBUFFERED_MARK_ENV, None)
+        else:  # the target's output reaches us at once; the target takes it out again
+            env["PYTHONUNBUFFERED"] = env[UNBUFFERED_MARK_ENV] = "1"
         cmd = [self.python, "-m", "tcdebug.target", "--mode", self.mode]
         for bp in sorted(self.breakpoints):
             cmd += ["--break", bp]

@@ -54,6 +54,10 @@ COMMANDS = frozenset({"step", "continue", "run", "stop", "breakpoints", "check_r
 CHILD_SOCKET_ENV = "TCDEBUG_CHILD_SOCKET"
 PRIVATE_DIR_PREFIX = "tcdebug-"  # the controller's private folder, which holds that socket
 OUTPUT_FD_ENV = "TCDEBUG_OUTPUT_FD"
+CHANNEL_FD_ENV = "TCDEBUG_CHANNEL_FD"  # the target's end of the channel
+# Set beside `PYTHONUNBUFFERED=1` when tcdebug, not the user, set it: the target takes both out
+# (with the three above) before the script runs, which sees its environment as under python.
+UNBUFFERED_MARK_ENV = "TCDEBUG_SET_UNBUFFERED"
 STDOUT_TAG = b"o"
 STDERR_TAG = b"e"
 MAX_OUTPUT_MESSAGE = 32 * 1024  # well under the socket buffer: a message never blocks half-sent

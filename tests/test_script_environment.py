@@ -5,6 +5,7 @@ installed at the script's first import of Dynamo (`tcdebug.target.dynamo_import`
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -17,9 +18,18 @@ from tcdebug.dump import load_dump
 MARKERS = ("TORCH_BEFORE_SCRIPT", "DYNAMO_AFTER_IMPORT_TORCH", "CONFIG_READ", "NO_TORCH", "INDUCTOR_")
 
 
-def _python(script: Path, *args: str) -> subprocess.CompletedProcess:
+def _python(script: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, str(script.relative_to(ROOT)), *args], cwd=ROOT, capture_output=True, text=True, timeout=600
+        [sys.executable, str(script.relative_to(ROOT)), *args], cwd=ROOT, capture_output=True, text=True, timeout=600, env=env
+    )
+
+
+def _tcdebug(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """`run_tcdebug`, with `env` (when given) as the whole environment."""
+    if env is None:
+        return run_tcdebug(*args)
+    return subprocess.run(
+        [sys.executable, "-m", "tcdebug", *args], cwd=ROOT, capture_output=True, text=True, timeout=600, env=env
     )
 
 
@@ -27,12 +37,15 @@ def _marked(text: str) -> list[str]:
     return [line for line in text.splitlines() if line.startswith(MARKERS)]
 
 
-def _both(tmp_path: Path, script: Path, *args: str) -> tuple[subprocess.CompletedProcess, str, Path]:
-    """The script under python and under `tcdebug --dump`, side by side; tcdebug's output.txt."""
+def _both(
+    tmp_path: Path, script: Path, *args: str, env: dict[str, str] | None = None
+) -> tuple[subprocess.CompletedProcess, str, Path]:
+    """The script under python and under `tcdebug --dump`, side by side, both with `env` as their
+    whole environment when given; tcdebug's output.txt."""
     out = tmp_path / "out"
     with ThreadPoolExecutor(2) as pool:
-        plain = pool.submit(_python, script, *args)
-        dumped = pool.submit(run_tcdebug, "--dump", str(out), str(script.relative_to(ROOT)), *args)
+        plain = pool.submit(_python, script, *args, env=env)
+        dumped = pool.submit(_tcdebug, "--dump", str(out), str(script.relative_to(ROOT)), *args, env=env)
         plain_run, dump_run = plain.result(), dumped.result()
     assert plain_run.returncode == dump_run.returncode, dump_run.stderr[-2000:]
     return plain_run, (out / "output.txt").read_text(), out
@@ -115,3 +128,20 @@ def test_a_failed_torch_import_shows_pythons_traceback(tmp_path):
     assert frames(output) == expected
     assert output.rstrip().splitlines()[-1] == plain.stderr.rstrip().splitlines()[-1]
     assert "not-a-number" in output.rstrip().splitlines()[-1]
+
+
+def test_the_script_its_subprocesses_and_compile_workers_see_the_environment_python_gives(tmp_path):
+    """tcdebug passes its target a channel, an output socket, the children's socket and
+    `PYTHONUNBUFFERED`, and its package root on `PYTHONPATH`, through the environment: the target
+    takes them out before the script runs, so the script, a subprocess it starts and Inductor's
+    compile workers see what they see under python. A `PYTHONUNBUFFERED` the user set stays."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHONUNBUFFERED", "PYTHONPATH", "TCDEBUG"))}
+    for case, user_env in enumerate(({}, {"PYTHONUNBUFFERED": "x", "PYTHONPATH": "/nowhere/user-entry"})):
+        (tmp_path / str(case)).mkdir()
+        plain, output, _ = _both(tmp_path / str(case), SCRIPTS / "env_seen.py", env={**base, **user_env})
+        assert plain.returncode == 0, plain.stderr[-2000:]
+        seen = [line for line in output.splitlines() if line.startswith("ENV_")]
+        assert len(seen) == 3, output[-2000:]
+        assert seen == [line for line in plain.stdout.splitlines() if line.startswith("ENV_")]
+        assert "TCDEBUG" not in "".join(seen)
+        assert seen[0] == ("ENV_SCRIPT {}" if case == 0 else f"ENV_SCRIPT {json.dumps(user_env, sort_keys=True)}")

@@ -3,7 +3,7 @@
 A forked child inherits the target's channel; writing to it would interleave with the parent's
 messages. So right after the fork the child lets go of its copy (without shutting the parent's
 connection down) and, at its first message, opens a connection of its own to the controller's
-listening socket (`$TCDEBUG_CHILD_SOCKET`, in a private folder). It introduces itself with a
+listening socket (`$TCDEBUG_CHILD_SOCKET`, in a private folder; `tcdebug.target.private_env`). It introduces itself with a
 `process` event (pid, parent, a readable label) and then sends the same events as the main
 process, its compile ids suffixed with `@<pid>` so they never collide with the parent's.
 
@@ -22,7 +22,8 @@ from typing import Any
 
 from tcdebug import protocol
 from tcdebug.events import Process
-from tcdebug.protocol import CHILD_SOCKET_ENV, PRIVATE_DIR_PREFIX
+from tcdebug.protocol import PRIVATE_DIR_PREFIX
+from tcdebug.target import private_env
 from tcdebug.target.pauser import Pauser
 
 
@@ -156,7 +157,7 @@ def let_go(channel: Any) -> None:
 
 def install_fork_hooks(recorder: Any) -> None:
     """After every fork, the child gets a channel and a pauser of its own (see the module doc)."""
-    path = os.environ.get(CHILD_SOCKET_ENV, "")
+    path = private_env.current().child_socket
 
     def after_fork_in_child() -> None:
         let_go(recorder.channel)
@@ -181,7 +182,7 @@ class _Nowhere:
 def remove_orphaned_socket() -> None:
     """tcdebug was killed before it could remove its private folder (`tcdebug-*`, holding only
     the children's socket): remove the socket and the folder, if it is then empty; nothing else."""
-    path = os.environ.get(CHILD_SOCKET_ENV, "")
+    path = private_env.current().child_socket
     folder = os.path.dirname(path)
     if not path or not os.path.basename(folder).startswith(PRIVATE_DIR_PREFIX):
         return

@@ -21,8 +21,8 @@ from typing import Any
 from tcdebug import protocol
 from tcdebug.capture.base import cuda_built
 from tcdebug.events import Note, Output, Process, ProcessExit
-from tcdebug.protocol import CHILD_SOCKET_ENV
 from tcdebug.pythonpath import restore_user_path
+from tcdebug.target import private_env
 from tcdebug.target.children import ChildChannel
 from tcdebug.target.pauser import Pauser
 from tcdebug.target.runner import check_script, release_user_objects, run_captured
@@ -117,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("argv", nargs=argparse.REMAINDER)
     ns = parser.parse_args(sys.argv[1:] if argv is None else argv)
     rank = env_int("RANK") or 0
-    path = os.environ.get(CHILD_SOCKET_ENV, "")
+    path = private_env.take().child_socket  # the rank's script never sees it
     pauser = Pauser(protocol.MODE_RUN, set())
     channel = RankChannel(path, pauser, rank)
     problem = check_script(ns.argv[0]) if ns.argv and not ns.module else ("" if ns.argv else "no script given")

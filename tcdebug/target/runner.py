@@ -27,6 +27,7 @@ from tcdebug.errors import headline
 from tcdebug.events import Error, Event, Hello, Note, Ready, ScriptEnd, TorchImported
 from tcdebug.our_frames import is_ours
 from tcdebug.pythonpath import restore_user_path
+from tcdebug.target import private_env
 from tcdebug.target.children import install_fork_hooks
 from tcdebug.target.commands import CommandReader
 from tcdebug.target.pauser import Pauser, StopRequested
@@ -119,10 +120,11 @@ def torch_found() -> bool:
 def main(argv: list[str] | None = None) -> int:
     restore_user_path()  # before torch and the script: the user's sys.path picks their torch
     ns = parse_args(sys.argv[1:] if argv is None else argv)
-    fd = int(os.environ["TCDEBUG_CHANNEL_FD"])
-    os.set_inheritable(fd, False)  # the script's own subprocesses never see it
+    private = private_env.take()  # the script and its subprocesses never see these
+    fd = int(private.channel_fd)
+    os.set_inheritable(fd, False)  # nor this descriptor
     channel = protocol.Channel(socket.socket(fileno=fd))
-    install_tagged_streams()
+    install_tagged_streams(private.output_fd)
     pauser = Pauser(ns.mode, set(ns.breakpoints))
     reader = CommandReader(channel, pauser)
     reader.start()

@@ -15,7 +15,7 @@ import socket
 import sys
 
 from tcdebug.protocol import MAX_OUTPUT_MESSAGE as MAX_MESSAGE
-from tcdebug.protocol import OUTPUT_FD_ENV, STDERR_TAG, STDOUT_TAG
+from tcdebug.protocol import STDERR_TAG, STDOUT_TAG
 
 
 class TaggedWriter(io.RawIOBase):
@@ -52,9 +52,9 @@ class TaggedWriter(io.RawIOBase):
         return size
 
 
-def install_tagged_streams() -> None:
-    """Replace `sys.stdout` and `sys.stderr` with tagged writers, when the controller gave a socket."""
-    value = os.environ.get(OUTPUT_FD_ENV, "")
+def install_tagged_streams(value: str) -> None:
+    """Replace `sys.stdout` and `sys.stderr` with tagged writers, when the controller gave a socket
+    (`value`: its descriptor, passed as `$TCDEBUG_OUTPUT_FD`)."""
     if not value.isdigit():
         return
     try:

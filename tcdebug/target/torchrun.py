@@ -12,7 +12,9 @@ from __future__ import annotations
 import os
 import sys
 
+from tcdebug.protocol import CHILD_SOCKET_ENV
 from tcdebug.pythonpath import add_tcdebug_path
+from tcdebug.target import private_env
 
 # NVLink multicast stays off on shared GPU hosts: the workers inherit these.
 WORKER_ENV = {
@@ -42,6 +44,8 @@ def main() -> int:
         return 2
     new_argv = worker_argv(argv, args.training_script, list(args.training_script_args), bool(args.module))
     os.environ.update(WORKER_ENV)
+    # where the workers connect: the target took it out of the environment (`private_env`)
+    os.environ[CHILD_SOCKET_ENV] = private_env.current().child_socket
     add_tcdebug_path(os.environ)  # the workers start as `-m tcdebug.target.rank`, which takes it out
     sys.argv = ["torchrun", *new_argv]
     from torch.distributed.elastic.multiprocessing.errors import ChildFailedError

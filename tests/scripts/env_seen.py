@@ -1,0 +1,67 @@
+"""Prints the environment entries tcdebug could leak, as this script, a subprocess of it and
+Inductor's compile workers see them: under tcdebug they must read as under python."""
+
+import json
+import os
+import subprocess
+import sys
+
+import torch
+
+WATCHED = ("TCDEBUG", "PYTHONUNBUFFERED", "PYTHONPATH")
+
+
+def watched(environ: dict[str, str]) -> dict[str, str]:
+    return {k: v for k, v in sorted(environ.items()) if k.startswith(WATCHED)}
+
+
+def initial_environ(pid: int) -> dict[str, str]:
+    """What a process was started with (`/proc/PID/environ`)."""
+    with open(f"/proc/{pid}/environ", "rb") as fh:
+        entries = [e.decode(errors="replace") for e in fh.read().split(b"\0") if b"=" in e]
+    return dict(e.split("=", 1) for e in entries)
+
+
+def descendants(root: int) -> list[int]:
+    parents = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat") as fh:
+                    parents[int(name)] = int(fh.read().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                pass
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        children = [p for p, pp in parents.items() if pp == pid]
+        found += children
+        todo += children
+    return found
+
+
+def compile_worker_environs() -> list[dict[str, str]]:
+    seen = []
+    for pid in descendants(os.getpid()):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                cmdline = fh.read()
+            if b"compile_worker" in cmdline:
+                seen.append(watched(initial_environ(pid)))
+        except OSError:
+            pass
+    return seen
+
+
+f = torch.compile(lambda x: (x * 2).sin() + 1)
+f(torch.ones(8))
+child = subprocess.run(
+    [sys.executable, "-c", "import json, os; print(json.dumps(dict(os.environ)))"],
+    capture_output=True,
+    text=True,
+    check=True,
+)
+print("ENV_SCRIPT", json.dumps(watched(dict(os.environ))))
+print("ENV_SUBPROCESS", json.dumps(watched(json.loads(child.stdout))))
+workers = compile_worker_environs()
+print("ENV_WORKERS", json.dumps(workers[:1]))  # all alike; none where Inductor used no pool

@@ -1,6 +1,6 @@
 """DDP + torch.compile on a small model, one process per rank: run it under torchrun.
 
-    tcdebug torchrun --nproc-per-node 2 samples/ddp.py [--backend aot_eager] [--steps 2]
+    tcdebug torchrun --nproc-per-node 2 samples/ddp.py [--backend aot_eager] [--steps 2] [--mode reduce-overhead]
 
 gloo on the CPU, nccl when CUDA is there (one GPU per local rank).
 """
@@ -18,6 +18,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--backend", default="inductor", help="the torch.compile backend")
     parser.add_argument("--steps", type=int, default=2)
+    parser.add_argument("--mode", default=None, help="torch.compile's mode, e.g. reduce-overhead (CUDA graphs)")
     args = parser.parse_args()
     cuda = torch.cuda.is_available()
     dist.init_process_group("nccl" if cuda else "gloo")
@@ -28,7 +29,7 @@ def main() -> None:
     # DDP around the compiled module: its forward runs inside DDP's, where Dynamo's DDPOptimizer
     # applies. 1 MB buckets (the smallest it allows): the two 1 MB layers fill a bucket each, so it
     # splits the compiled graph at the bucket boundary.
-    ddp = DDP(torch.compile(model.to(device), backend=args.backend), bucket_cap_mb=1)
+    ddp = DDP(torch.compile(model.to(device), backend=args.backend, mode=args.mode), bucket_cap_mb=1)
     opt = torch.optim.SGD(ddp.parameters(), lr=0.01)
     for _ in range(args.steps):
         x = torch.randn(16, 512, device=device)

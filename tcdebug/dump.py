@@ -1176,6 +1176,7 @@ def load_dump(path: str | os.PathLike[str]) -> Session:
                 ppid=int(p.get("ppid") or 0) if isinstance(p.get("ppid"), int) else 0,
                 main=bool(p.get("main")),
                 ended=bool(p.get("ended")),
+                device=p["device"] if isinstance(p.get("device"), str) else "",
             )
     for c in index.get("compiles", []):
         comp = Compile(

@@ -95,7 +95,7 @@ def rank_sessions(session: Session, *, load_text: bool = False) -> dict[str, Ses
             origin=session.origin,
             torch_version=session.torch_version,
             python=session.python,
-            device=session.device,
+            device=info.device or session.device,
         )
         s.rank, s.rank_label = rank, str(rank)
         s.main_pid = info.pid

@@ -238,6 +238,7 @@ class ProcessInfo:
     exit_code: int | None = None
     error: str = ""
     pg_timeout_s: float | None = None
+    device: str = ""  # `cuda (NAME)` once it initialized CUDA, `cpu` at its end otherwise; "" not known
 
 
 @dataclass
@@ -404,11 +405,29 @@ class Session:
     def _on_torch_imported(self, ev: ev_types.TorchImported) -> None:
         if ev.torch_version:
             self.torch_version = ev.torch_version
-        if ev.device:
-            self.device = ev.device
         info = self.processes.get(ev.pid) if ev.pid is not None else None
+        if ev.device:
+            if info is not None:
+                info.device = ev.device
+            if info is None or info.main:  # a rank's or a child's device is its own, not the session's
+                self.device = ev.device
         if info is not None and isinstance(ev.pg_timeout_s, float):
             info.pg_timeout_s = ev.pg_timeout_s
+
+    def shown_device(self) -> str:
+        """The device to show for the whole session: the main process's, or, where it never used
+        CUDA but its ranks or children did (a torchrun launcher), theirs, saying whose."""
+        if self.device.startswith("cuda"):
+            return self.device
+        for p in self.processes.values():
+            if p.device.startswith("cuda") and not p.main:
+                return f"{p.device} ({'ranks' if p.rank is not None else 'child processes'})"
+        return self.device
+
+    def used_cuda(self) -> bool:
+        """Did the script's main process, or any of its processes (ranks, children), use CUDA?"""
+        devices = [self.device, *(p.device for p in self.processes.values())]
+        return any(d.startswith("cuda") for d in devices)
 
     def _on_process(self, ev: ev_types.Process) -> Change | None:
         pid = ev.pid

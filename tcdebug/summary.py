@@ -63,8 +63,8 @@ def summary_text(session: Session, *, out: str | None = None) -> str:
     head = f"tcdebug: {session.script or '(trace)'}"
     if session.torch_version:
         head += f"  torch {session.torch_version}"
-    if session.device:
-        head += f"  {session.device}"
+    if session.shown_device():
+        head += f"  {session.shown_device()}"
     lines.append(head)
     compiles = session.ordered_compiles()
     lines.append(f"compiles: {len(compiles)}")
@@ -100,7 +100,7 @@ def summary_text(session: Session, *, out: str | None = None) -> str:
             lines += rerun_lines(rerun)
     for note in session.notes:
         lines.append(f"note: {note}")
-    if session.device.startswith("cpu") and session.origin == "live":
+    if session.device.startswith("cpu") and session.origin == "live" and not session.used_cuda():
         lines.append("note: cudagraph and Triton stages: not captured (no CUDA device)")
     if session.exit_code not in (None, 0) or session.error:
         lines.append(f"script: {session.status_line}")

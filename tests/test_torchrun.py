@@ -139,6 +139,9 @@ def test_dump_of_a_ddp_job_writes_both_ranks(tmp_path: Path) -> None:
     assert split.startswith("DDPOptimizer split (not a Dynamo graph break): 2 subgraphs (submod_0, submod_1)")
     assert "rank 1: loss" in (out / "ranks" / "1" / "output.txt").read_text()
     assert "ranks: 0 in ranks/0/" in proc.stdout
+    # each rank's own device, sent at its end (the job's note on CUDA follows them)
+    assert [ix["device"] for ix in ranks.values()] == ["cpu", "cpu"]
+    assert [p["device"] for ix in ranks.values() for p in ix["processes"]] == ["cpu", "cpu"]
     # each rank's process-group timeout (gloo's default here) arrives once its capture is in: a rank
     # imports nothing of torch before its script
     timeouts = {p["rank"]: p["pg_timeout_s"] for ix in ranks.values() for p in ix["processes"]}
@@ -313,6 +316,27 @@ def test_lockstep_waits_for_every_rank_then_brings_the_ones_behind_up() -> None:
     assert lockstep_plan(s) == ([200, 201], [])  # the same stage of the same compile: both step
     s.processes[200].stepping = False  # `run rank 0 free`: lockstep follows rank 1 alone
     assert lockstep_plan(s) == ([201], [])
+
+
+def test_each_rank_keeps_its_own_device_and_the_launchers_cpu_is_not_the_jobs() -> None:
+    """The launcher never touches CUDA (`cpu` at its end); the ranks report `cuda (NAME)` at theirs.
+    Each rank's session has its own device, and the summary does not claim the job had no GPU."""
+    from tcdebug.summary import summary_text
+
+    cuda = "cuda (NVIDIA H200)"
+    s = rank_job(
+        {"type": "torch", "pid": 200, "rank": 0, "torch_version": "2.11.0", "device": ""},  # capture in
+        {"type": "torch", "pid": 200, "rank": 0, "torch_version": "2.11.0", "device": cuda},  # its end
+        {"type": "torch", "pid": 201, "rank": 1, "torch_version": "2.11.0", "device": cuda},
+        {"type": "torch", "pid": 100, "torch_version": "2.11.0", "device": "cpu"},  # the launcher's end
+    )
+    assert s.device == "cpu" and s.used_cuda()
+    assert [r.device for r in rank_sessions(s).values()] == [cuda, cuda]
+    assert "no CUDA device" not in summary_text(s)
+    assert summary_text(s).splitlines()[0].endswith("torch 2.11.0  cuda (NVIDIA H200) (ranks)")
+    plain = rank_job({"type": "torch", "pid": 100, "torch_version": "2.13.0", "device": "cpu"})
+    plain.processes[200].device = plain.processes[201].device = "cpu"
+    assert not plain.used_cuda() and "no CUDA device" in summary_text(plain)
 
 
 def test_a_missing_compile_is_flagged_only_once_the_rank_went_past_it() -> None:

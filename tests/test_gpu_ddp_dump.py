@@ -1,0 +1,68 @@
+"""A two-GPU torchrun job recorded on the device box (tests run on the CPU).
+
+`tests/data/gpu_ddp_2gpu` was written on two NVIDIA H200 (torch 2.11.0+cu130, triton 3.6.0, nccl) by
+
+    tcdebug --dump gpu_ddp_2gpu torchrun --nproc-per-node 2 samples/ddp.py --steps 2 --mode reduce-overhead
+
+DDP's bucket split gives each rank one Dynamo compile of two subgraphs; both ranks ran Triton kernels
+and CUDA graphs. The live dump also left two `compiles/0-0-r<N>~*/kernels/` folders that no index lists
+(the first subgraph's kernel files: its stages were replaced by the second's), removed here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import DATA, run_tcdebug
+from pilot import wait_until
+
+from tcdebug.dump import load_dump
+from tcdebug.screens.app import TcdebugApp
+from tcdebug.session import Session
+from tcdebug.summary import summary_text
+
+JOB = DATA / "gpu_ddp_2gpu"
+H200 = "cuda (NVIDIA H200)"
+
+
+@pytest.fixture(scope="module")
+def ranks() -> dict[str, Session]:
+    return {label: load_dump(JOB / "ranks" / label) for label in ("0", "1")}
+
+
+def test_every_rank_ran_on_its_gpu_with_triton_kernels_and_cuda_graphs(ranks: dict[str, Session]) -> None:
+    for label, session in ranks.items():
+        assert session.device == H200 and "+cu" in session.torch_version
+        assert [p.device for p in session.processes.values()] == [H200]
+        comp = session.compiles["0/0"]
+        [split] = [gb.reason for gb in comp.graph_breaks]
+        assert split.startswith("DDPOptimizer split (not a Dynamo graph break): 2 subgraphs"), label
+        for part in ("forward", "backward"):
+            kernels = comp.stages[f"kernel_source.{part}"].kernels
+            assert kernels and all(k.language == "python" and k.kind in ("pointwise", "persistent_reduction") for k in kernels)
+            graph = comp.stages[f"cudagraph.{part}"]
+            assert graph.captured and any(k.kind == "triton" for k in graph.kernels), (label, part)
+            assert any(k.kind == "extern" for k in graph.kernels)  # cuBLAS / CUTLASS launches, captured too
+
+
+def test_the_job_root_is_rank_0_with_every_ranks_status_and_no_divergence() -> None:
+    root = load_dump(JOB)
+    assert root.device == H200 and list(root.compiles) == list(load_dump(JOB / "ranks" / "0").compiles)
+    assert root.extra["job"]["ranks"] == {"0": "finished (exit code 0)", "1": "finished (exit code 0)"}
+    assert root.divergences == []
+    head = summary_text(root).splitlines()[0]
+    assert head.endswith(f"torch 2.11.0+cu130  {H200}") and "no CUDA device" not in summary_text(root)
+
+
+def test_open_a_rank_of_the_job(tmp_path: Path) -> None:
+    proc = run_tcdebug("open", str(JOB / "ranks" / "1"), "--dump", str(tmp_path / "out"), timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert f"torch 2.11.0+cu130  {H200}" in proc.stdout
+    assert "0/0    forward   2 recording(s), 4 kernels captured" in proc.stdout
+
+
+async def test_the_app_shows_the_ranks_gpu() -> None:
+    app = TcdebugApp(load_dump(JOB / "ranks" / "1"), read_only=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: H200 in str(app.screen.query_one("#status-info").render()), what="the header")

@@ -1,6 +1,6 @@
 """Installs every capture unit into the running torch, each one guarded, in two steps: each unit's
 `install` once the script's torch has imported Dynamo, its `install_inductor` once it has imported
-Inductor's compiler (`tcdebug.target.dynamo_import` says why)."""
+Inductor's compiler (`tcdebug.target.import_watch` says why)."""
 
 from __future__ import annotations
 

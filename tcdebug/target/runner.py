@@ -108,7 +108,7 @@ def torch_event(torch: Any, final: bool = False, pg_timeout_s: float | None = No
 
 
 def torch_found() -> bool:
-    """Can the script import torch? Found without importing it (see `tcdebug.target.dynamo_import`)."""
+    """Can the script import torch? Found without importing it (see `tcdebug.target.import_watch`)."""
     import importlib.util
 
     try:
@@ -185,14 +185,14 @@ def run_captured(
     pg_timeout: Callable[[], float | None] | None = None,
 ) -> CapturedRun:
     """Run the script with the capture hooks installed at its first import of Dynamo, and their
-    Inductor part at its first import of Inductor's compiler (`tcdebug.target.dynamo_import`), then
+    Inductor part at its first import of Inductor's compiler (`tcdebug.target.import_watch`), then
     end its compiles: what the target's main process and a
     torchrun rank (`tcdebug.target.rank`) share. Capture errors become notes (`note_prefix` says
     whose); a rank's process-group timeout (`pg_timeout`) is read once the capture is in. A forked
     child that returns here has flushed its output."""
     import warnings
 
-    from tcdebug.target.dynamo_import import DYNAMO, INDUCTOR, ImportWatch
+    from tcdebug.target.import_watch import DYNAMO, INDUCTOR, ImportWatch
 
     # tcdebug itself switches PGO off with the caches; torch's warning about it is noise.
     warnings.filterwarnings("ignore", message="dynamo_pgo force disabled")
@@ -341,7 +341,7 @@ def run_script_file(path: str) -> None:
 def print_script_traceback(exc: BaseException) -> None:
     """The traceback as `python script.py` prints it: the frames of tcdebug's runner and of
     runpy that ran the script are left out, and so is the import watch's frame inside a torch
-    import that failed (`tcdebug.target.dynamo_import`), in chained exceptions too."""
+    import that failed (`tcdebug.target.import_watch`), in chained exceptions too."""
     try:
         shown = traceback.TracebackException(type(exc), exc, exc.__traceback__)
         _drop_our_frames(shown, set())

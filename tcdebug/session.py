@@ -424,11 +424,6 @@ class Session:
                 return f"{p.device} ({'ranks' if p.rank is not None else 'child processes'})"
         return self.device
 
-    def used_cuda(self) -> bool:
-        """Did the script's main process, or any of its processes (ranks, children), use CUDA?"""
-        devices = [self.device, *(p.device for p in self.processes.values())]
-        return any(d.startswith("cuda") for d in devices)
-
     def _on_process(self, ev: ev_types.Process) -> Change | None:
         pid = ev.pid
         if pid is None:

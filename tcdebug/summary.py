@@ -63,8 +63,9 @@ def summary_text(session: Session, *, out: str | None = None) -> str:
     head = f"tcdebug: {session.script or '(trace)'}"
     if session.torch_version:
         head += f"  torch {session.torch_version}"
-    if session.shown_device():
-        head += f"  {session.shown_device()}"
+    device = session.shown_device()
+    if device:
+        head += f"  {device}"
     lines.append(head)
     compiles = session.ordered_compiles()
     lines.append(f"compiles: {len(compiles)}")
@@ -100,7 +101,7 @@ def summary_text(session: Session, *, out: str | None = None) -> str:
             lines += rerun_lines(rerun)
     for note in session.notes:
         lines.append(f"note: {note}")
-    if session.device.startswith("cpu") and session.origin == "live" and not session.used_cuda():
+    if device.startswith("cpu") and session.origin == "live":  # no process of it used CUDA
         lines.append("note: cudagraph and Triton stages: not captured (no CUDA device)")
     if session.exit_code not in (None, 0) or session.error:
         lines.append(f"script: {session.status_line}")

@@ -330,13 +330,13 @@ def test_each_rank_keeps_its_own_device_and_the_launchers_cpu_is_not_the_jobs() 
         {"type": "torch", "pid": 201, "rank": 1, "torch_version": "2.11.0", "device": cuda},
         {"type": "torch", "pid": 100, "torch_version": "2.11.0", "device": "cpu"},  # the launcher's end
     )
-    assert s.device == "cpu" and s.used_cuda()
+    assert s.device == "cpu" and s.shown_device() == f"{cuda} (ranks)"
     assert [r.device for r in rank_sessions(s).values()] == [cuda, cuda]
     assert "no CUDA device" not in summary_text(s)
     assert summary_text(s).splitlines()[0].endswith("torch 2.11.0  cuda (NVIDIA H200) (ranks)")
     plain = rank_job({"type": "torch", "pid": 100, "torch_version": "2.13.0", "device": "cpu"})
     plain.processes[200].device = plain.processes[201].device = "cpu"
-    assert not plain.used_cuda() and "no CUDA device" in summary_text(plain)
+    assert plain.shown_device() == "cpu" and "no CUDA device" in summary_text(plain)
 
 
 def test_a_missing_compile_is_flagged_only_once_the_rank_went_past_it() -> None:

@@ -79,8 +79,9 @@ class StatusBar(Horizontal):
         info.append(safe_line(display_path(session.script)) or "(no script)", "bold")
         if session.torch_version:
             info.append(safe_line(f" · torch {session.torch_version}"))
-        if session.shown_device():
-            info.append(safe_line(f" · {session.shown_device()}"))
+        device = session.shown_device()
+        if device:
+            info.append(safe_line(f" · {device}"))
         if breakpoints:
             info.append(" · ")
             info.append("● " + ",".join(sorted(breakpoints)), "red")

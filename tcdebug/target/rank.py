@@ -25,7 +25,7 @@ from tcdebug.pythonpath import restore_user_path
 from tcdebug.target import private_env
 from tcdebug.target.children import ChildChannel
 from tcdebug.target.pauser import Pauser
-from tcdebug.target.runner import check_script, release_user_objects, run_captured, torch_event
+from tcdebug.target.runner import check_script, release_user_objects, run_captured
 
 
 def env_int(name: str) -> int | None:
@@ -132,9 +132,6 @@ def main(argv: list[str] | None = None) -> int:
     run = run_captured(channel, pauser, ns, note_prefix=f"rank {rank}: ", pg_timeout=pg_timeout_s)  # type: ignore[arg-type]
     if run.forked:
         return run.exit_code
-    torch = sys.modules.get("torch")
-    if torch is not None:  # its device, now that the script is done with it (as the target's main process)
-        channel.send(torch_event(torch, final=True).to_wire())
     release_user_objects(run.ctx)  # a rank serves no re-runs
     for stream in (sys.stdout, sys.stderr):
         stream.flush()

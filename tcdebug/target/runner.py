@@ -153,8 +153,6 @@ def main(argv: list[str] | None = None) -> int:
     reader.script_done = True
     _flush()
     torch = sys.modules.get("torch")
-    if torch is not None:
-        emit(torch_event(torch, final=True))
     emit(ScriptEnd(exit_code=exit_code, error=error))
     service = None
     if torch is not None and ctx is not None:
@@ -237,6 +235,9 @@ def run_captured(
         recorder.finalize_all()
     except StopRequested:
         pass
+    torch = sys.modules.get("torch")
+    if torch is not None:  # its device, now that the script is done with it
+        recorder.emit(torch_event(torch, final=True))
     for err in (ctx.handler.errors if ctx is not None else [])[:5]:
         channel.send(Note(text=f"{note_prefix}capture error: {err}").to_wire())
     return CapturedRun(exit_code, error, recorder, ctx, forked=False)

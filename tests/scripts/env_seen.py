@@ -8,6 +8,8 @@ import sys
 
 import torch
 
+from tcdebug.proctree import tree_of  # the script's process tree from /proc
+
 WATCHED = ("TCDEBUG", "PYTHONUNBUFFERED", "PYTHONPATH")
 
 
@@ -22,27 +24,9 @@ def initial_environ(pid: int) -> dict[str, str]:
     return dict(e.split("=", 1) for e in entries)
 
 
-def descendants(root: int) -> list[int]:
-    parents = {}
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                with open(f"/proc/{name}/stat") as fh:
-                    parents[int(name)] = int(fh.read().rsplit(")", 1)[1].split()[1])
-            except OSError:
-                pass
-    found, todo = [], [root]
-    while todo:
-        pid = todo.pop()
-        children = [p for p, pp in parents.items() if pp == pid]
-        found += children
-        todo += children
-    return found
-
-
 def compile_worker_environs() -> list[dict[str, str]]:
     seen = []
-    for pid in descendants(os.getpid()):
+    for pid in (p.pid for p in tree_of(os.getpid())):
         try:
             with open(f"/proc/{pid}/cmdline", "rb") as fh:
                 cmdline = fh.read()

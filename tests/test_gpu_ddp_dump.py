@@ -65,4 +65,4 @@ def test_open_a_rank_of_the_job(tmp_path: Path) -> None:
 async def test_the_app_shows_the_ranks_gpu() -> None:
     app = TcdebugApp(load_dump(JOB / "ranks" / "1"), read_only=True)
     async with app.run_test(size=(100, 30)) as pilot:
-        await wait_until(pilot, lambda: H200 in str(app.screen.query_one("#status-info").render()), what="the header")
+        await wait_until(pilot, lambda: H200 in app.screen.query_one("StatusBar").info_plain, what="the header")

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import os
+import time
 
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.containers import Horizontal
+from textual import events
+from textual.content import Content
 from textual.timer import Timer
 from textual.widgets import Static
 
@@ -14,6 +15,7 @@ from tcdebug import session as model
 from tcdebug.textsafe import safe_line
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+SPINNER_PERIOD_S = 0.12
 
 
 def display_path(path: str) -> str:
@@ -46,35 +48,54 @@ def state_text(session: model.Session, *, busy: bool, read_only: bool, frame: in
     return Text(safe_line(line), style)
 
 
-class StatusBar(Horizontal):
-    """Shows `session.status_line`; call `update_from` after every change to the session."""
+def _same_text(a: Text, b: Text | None) -> bool:
+    """Same characters and styles (`Text.__eq__` leaves out the base style)."""
+    return b is not None and a.plain == b.plain and a.style == b.style and a.spans == b.spans
+
+
+STATE_MAX_SHARE = 0.7  # of the bar's width, padding included
+
+
+def status_line(info: Text, state: Text, width: int) -> Content:
+    """The bar's one line at `width` cells: `info` cut with an ellipsis where it meets the state,
+    the state right-aligned with a space either side, at most `STATE_MAX_SHARE` of the width.
+    Each part is converted as a widget of its own converts it (a base style stays Textual's)."""
+    state_width = min(state.cell_len + 2, int(width * STATE_MAX_SHARE))
+    line = Content.from_rich_text(info).truncate(max(width - state_width, 0), ellipsis=True, pad=True)
+    right = Content.from_rich_text(state).truncate(max(state_width - 2, 0), ellipsis=True)
+    return line + Content(" ") + right + Content(" ") if state_width >= 2 else line
+
+
+class StatusBar(Static):
+    """Shows `session.status_line`; call `update_from` after every change to the session.
+
+    One widget that cuts its own line: a new state never needs a layout of the screen (two
+    widgets, one as wide as the state, needed one whenever the state's width changed)."""
 
     DEFAULT_CSS = """
     StatusBar {
         height: 1;
         dock: top;
         background: $panel;
-        #status-info { width: 1fr; text-wrap: nowrap; text-overflow: ellipsis; }
-        #status-state { width: auto; max-width: 70%; text-wrap: nowrap; text-overflow: ellipsis; padding: 0 1; }
     }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
+        super().__init__(id=id, markup=False)
         self._frame = 0
         self._timer: Timer | None = None
         self._busy = False
         self._session: model.Session | None = None
         self._read_only = False
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="status-info")
-        yield Static(id="status-state")
+        self._info = Text()  # the texts on show
+        self._state = Text()
+        self._updated = 0.0  # when `update_from` last ran (monotonic)
 
     def update_from(
         self, session: model.Session, *, busy: bool, read_only: bool, breakpoints: set[str] | frozenset[str]
     ) -> None:
         self._session, self._busy, self._read_only = session, busy, read_only
+        self._updated = time.monotonic()
         info = Text.assemble((" tcdebug ", "bold reverse"), " ")
         info.append(safe_line(display_path(session.script)) or "(no script)", "bold")
         if session.torch_version:
@@ -85,15 +106,22 @@ class StatusBar(Horizontal):
         if breakpoints:
             info.append(" · ")
             info.append("● " + ",".join(sorted(breakpoints)), "red")
-        self.query_one("#status-info", Static).update(info)
+        if not _same_text(info, self._info):
+            self._info = info
+            self._paint()
         self._paint_state()
         if busy and self._timer is None:
-            self._timer = self.set_interval(0.12, self._tick)
+            self._timer = self.set_interval(SPINNER_PERIOD_S, self._tick)
         elif not busy and self._timer is not None:
             self._timer.stop()
             self._timer = None
 
     def _tick(self) -> None:
+        """The next spinner frame, when nothing else changed the bar for a whole frame: while
+        the target streams events the state text moves anyway, and a frame of the spinner
+        among them delays their repaints."""
+        if time.monotonic() - self._updated < SPINNER_PERIOD_S:
+            return
         self._frame += 1
         self._paint_state()
 
@@ -101,7 +129,19 @@ class StatusBar(Horizontal):
         if self._session is None:
             return
         text = state_text(self._session, busy=self._busy, read_only=self._read_only, frame=self._frame)
-        self.query_one("#status-state", Static).update(text)
+        if not _same_text(text, self._state):
+            self._state = text
+            self._paint()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._paint()
+
+    def _paint(self) -> None:
+        self.update(status_line(self._info, self._state, self.size.width), layout=False)
+
+    @property
+    def info_plain(self) -> str:
+        return self._info.plain
 
     @property
     def state_plain(self) -> str:

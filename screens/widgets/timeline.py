@@ -598,8 +598,11 @@ class Timeline(ScrollView, can_focus=True):
             return
         size = Size(region.width, len(self._rows))
         if size != self.virtual_size:
-            self.virtual_size = size
+            # Without a layout of the screen unless the scrollbar comes or goes (`_scroll_update`
+            # asks for one then): the timeline's own size does not depend on its rows.
+            self.set_reactive(Timeline.virtual_size, size)
             self._scroll_update(size)
+            self.refresh()
 
     def refs(self) -> list[Ref]:
         return [row.ref for row in self._rows]

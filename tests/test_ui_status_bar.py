@@ -3,20 +3,27 @@ without a layout of the whole screen (the state changes twice per step: running,
 
 from __future__ import annotations
 
+import time
+
+import pytest
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.screen import Screen
 
 from tcdebug import session as model
-from tcdebug.screens.widgets.status_bar import StatusBar, status_line
+from tcdebug.screens.widgets.status_bar import SPINNER_PERIOD_S, StatusBar, status_line
 
-INFO = Text.assemble((" tcdebug ", "bold reverse"), " ", ("samples/mlp.py", "bold"), " · torch 2.13.0+cpu · cpu")
+INFO = Text.assemble(
+    (" tcdebug ", "bold reverse"), " ", ("samples/mlp.py", "bold"), " · torch 2.13.0+cpu · cpu"
+)
 
 
 def test_the_state_sits_right_and_the_info_gives_way_with_an_ellipsis():
     line = status_line(INFO, Text("paused at 0/0 source", "bold green"), 80)
     assert line.cell_length == 80
-    assert line.plain == " tcdebug  samples/mlp.py · torch 2.13.0+cpu · cpu" + " " * 9 + " paused at 0/0 source "
+    assert (
+        line.plain == " tcdebug  samples/mlp.py · torch 2.13.0+cpu · cpu" + " " * 9 + " paused at 0/0 source "
+    )
     narrow = status_line(INFO, Text("paused at 0/0 source", "bold green"), 40)
     assert narrow.plain == " tcdebug  samples… paused at 0/0 source "
 
@@ -69,3 +76,27 @@ async def test_a_new_state_repaints_the_bar_without_a_layout_of_the_screen(monke
         bar.update_from(session, busy=False, read_only=False, breakpoints=set())
         await pilot.pause()
         assert "guards" not in bar.render_line(0).text and layouts == []
+
+
+async def test_the_spinner_turns_while_the_target_is_quiet_and_waits_while_events_move_the_bar():
+    session = model.Session(script="samples/mlp.py", state=model.RUNNING)
+    app = BarApp()
+    async with app.run_test(size=(80, 5)) as pilot:
+        bar = app.query_one(StatusBar)
+        bar.update_from(session, busy=True, read_only=False, breakpoints=set())
+        first = bar.state_plain
+        await pilot.pause(SPINNER_PERIOD_S * 4)  # quiet: the spinner turns
+        assert bar.state_plain != first and bar.state_plain[1:] == first[1:]
+        turned = bar.state_plain
+        # Events keep coming, more often than the spinner's period, for three periods.
+        start = last = time.monotonic()
+        longest = 0.0
+        while last - start < SPINNER_PERIOD_S * 3:
+            bar.update_from(session, busy=True, read_only=False, breakpoints=set())
+            await pilot.pause(0.01)
+            now = time.monotonic()
+            longest, last = max(longest, now - last), now
+        if longest >= SPINNER_PERIOD_S:
+            pytest.skip(f"the host paused the test for {longest:.2f} s: no gap-free stream of updates")
+        assert bar.state_plain == turned
+        assert bar.render_line(0).text.rstrip().endswith(turned)

@@ -22,6 +22,7 @@ import gc
 import hashlib
 import itertools
 import json
+import math
 import os
 import re
 import signal
@@ -1013,7 +1014,12 @@ _TOP = {
     "device": (_STR, False), "state": (_STR, False), "exit_code": (_INT, True), "error": (_STR, False),
     "notes": (_LIST, False), "extra": (_DICT, False), "rank": (_INT, True), "trace_stats": (_DICT, False),
     "divergences": (_LIST, False), "compiles": (_LIST, False), "reruns": (_LIST, False),
-    "calls": (_LIST, False),
+    "calls": (_LIST, False), "rank_label": (_STR, False), "main_pid": (_INT, True), "processes": (_LIST, False),
+}  # fmt: skip
+_PROCESS = {
+    "pid": (_INT, False), "label": (_STR, False), "ppid": (_INT, False), "main": (_BOOL, False),
+    "stepping": (_BOOL, False), "ended": (_BOOL, False), "rank": (_INT, True), "world_size": (_INT, True),
+    "exit_code": (_INT, True), "error": (_STR, False), "pg_timeout_s": (_NUM, True), "device": (_STR, False),
 }  # fmt: skip
 _COMPILE = {
     "compile_id": (_STR, False), "function": (_STR, False), "filename": (_STR, False),
@@ -1096,6 +1102,8 @@ def validate_index(index: Any) -> None:
         )
     for name in ("argv", "notes"):
         _check_items(index.get(name, []), name, _STR)
+    for i, process in enumerate(index.get("processes", [])):
+        _check_object(process, f"processes[{i}]", _PROCESS, required=("pid",))
     for i, comp in enumerate(index.get("compiles", [])):
         where = f"compiles[{i}]"
         _check_object(comp, where, _COMPILE, required=("compile_id",))
@@ -1158,6 +1166,8 @@ def load_dump(path: str | os.PathLike[str]) -> Session:
         notes=list(index.get("notes", [])),
         extra=dict(index.get("extra", {})),
     )
+    session.rank = index.get("rank")  # the rank this dump is of (a job's rank, or its root: the lowest)
+    session.rank_label = index.get("rank_label", "")
     session.extra["recorded_state"] = index.get("state", "")
     if index.get("complete") is False:
         # Written by a tcdebug that was killed before it could finish the dump.
@@ -1168,16 +1178,20 @@ def load_dump(path: str | os.PathLike[str]) -> Session:
         )
     main_pid = index.get("main_pid")
     session.main_pid = main_pid if isinstance(main_pid, int) else None
-    for p in index.get("processes", []) if isinstance(index.get("processes"), list) else []:
-        if isinstance(p, dict) and isinstance(p.get("pid"), int):
-            session.processes[p["pid"]] = ProcessInfo(
-                pid=p["pid"],
-                label=str(p.get("label") or f"pid {p['pid']}"),
-                ppid=int(p.get("ppid") or 0) if isinstance(p.get("ppid"), int) else 0,
-                main=bool(p.get("main")),
-                ended=bool(p.get("ended")),
-                device=p["device"] if isinstance(p.get("device"), str) else "",
-            )
+    for p in index.get("processes", []):  # each checked by validate_index
+        session.processes[p["pid"]] = ProcessInfo(
+            pid=p["pid"],
+            label=p.get("label") or f"pid {p['pid']}",
+            ppid=p.get("ppid", 0),
+            main=p.get("main", False),
+            ended=p.get("ended", False),
+            device=p.get("device", ""),
+            rank=p.get("rank"),
+            world_size=p.get("world_size"),
+            exit_code=p.get("exit_code"),
+            error=p.get("error", ""),
+            pg_timeout_s=_seconds_or_none(p.get("pg_timeout_s")),
+        )
     for c in index.get("compiles", []):
         comp = Compile(
             compile_id=c["compile_id"],
@@ -1222,6 +1236,10 @@ def load_dump(path: str | os.PathLike[str]) -> Session:
         except Unreadable as exc:
             session.notes.append(f"output.txt not readable: {exc}")
     return session
+
+
+def _seconds_or_none(value: int | float | None) -> float | None:
+    return float(value) if value is not None and math.isfinite(value) else None
 
 
 def _attach_file(root: Path, stage: Stage) -> None:

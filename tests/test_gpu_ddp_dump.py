@@ -11,6 +11,7 @@ and CUDA graphs. The live dump also left two `compiles/0-0-r<N>~*/kernels/` fold
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -40,7 +41,9 @@ def test_every_rank_ran_on_its_gpu_with_triton_kernels_and_cuda_graphs(ranks: di
         assert split.startswith("DDPOptimizer split (not a Dynamo graph break): 2 subgraphs"), label
         for part in ("forward", "backward"):
             kernels = comp.stages[f"kernel_source.{part}"].kernels
-            assert kernels and all(k.language == "python" and k.kind in ("pointwise", "persistent_reduction") for k in kernels)
+            assert kernels and all(
+                k.language == "python" and k.kind in ("pointwise", "persistent_reduction") for k in kernels
+            )
             graph = comp.stages[f"cudagraph.{part}"]
             assert graph.captured and any(k.kind == "triton" for k in graph.kernels), (label, part)
             assert any(k.kind == "extern" for k in graph.kernels)  # cuBLAS / CUTLASS launches, captured too
@@ -60,9 +63,21 @@ def test_open_a_rank_of_the_job(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert f"torch 2.11.0+cu130  {H200}" in proc.stdout
     assert "0/0    forward   2 recording(s), 4 kernels captured" in proc.stdout
+    # The dump written from it is still rank 1's, with how the rank ended.
+    index = json.loads((tmp_path / "out" / "session.json").read_text())
+    assert (index["rank"], index["rank_label"]) == (1, "1")
+    [process] = index["processes"]
+    assert (process["rank"], process["world_size"], process["exit_code"], process["pg_timeout_s"]) == (
+        1,
+        2,
+        0,
+        600.0,
+    )
 
 
 async def test_the_app_shows_the_ranks_gpu() -> None:
     app = TcdebugApp(load_dump(JOB / "ranks" / "1"), read_only=True)
     async with app.run_test(size=(100, 30)) as pilot:
-        await wait_until(pilot, lambda: H200 in app.screen.query_one("StatusBar").info_plain, what="the header")
+        await wait_until(
+            pilot, lambda: H200 in app.screen.query_one("StatusBar").info_plain, what="the header"
+        )

@@ -209,6 +209,11 @@ def _sample_index() -> dict:
         {"key": "k", "function": "f", "filename": "", "firstlineno": 1, "compile_ids": ["0/0"],
          "inputs": [{}], "dynamic": None, "grad_enabled": True, "count": 1, "guard_check": ""}
     ]  # fmt: skip
+    index["rank"], index["rank_label"], index["main_pid"] = 1, "1", 41
+    index["processes"] = [
+        {"pid": 41, "label": "rank 1", "ppid": 40, "main": True, "stepping": False, "ended": True, "rank": 1,
+         "world_size": 2, "exit_code": 0, "error": "", "pg_timeout_s": 600.0, "device": "cpu"}
+    ]  # fmt: skip
     return index
 
 
@@ -253,7 +258,18 @@ def test_the_sample_index_loads(tmp_path: Path) -> None:
     root = tmp_path / "d"
     shutil.copytree(DATA / "mlp_cpu", root)
     (root / "session.json").write_text(json.dumps(_sample_index()))
-    assert load_dump(root).reruns[0].checks[0].guards[0].text == "g"
+    session = load_dump(root)
+    assert session.reruns[0].checks[0].guards[0].text == "g"
+    assert (session.rank, session.rank_label, session.main_pid) == (1, "1", 41)
+    [process] = session.processes.values()
+    assert (process.rank, process.world_size, process.exit_code, process.pg_timeout_s) == (1, 2, 0, 600.0)
+
+
+def test_a_timeout_that_is_not_a_finite_number_is_not_kept(tmp_path: Path) -> None:
+    index = _sample_index()
+    index["processes"][0]["pg_timeout_s"] = float("nan")  # json writes NaN, and Python reads it back
+    (tmp_path / "session.json").write_text(json.dumps(index))
+    assert load_dump(tmp_path).processes[41].pg_timeout_s is None
 
 
 @pytest.mark.parametrize(("path", "value"), SAMPLE_FIELDS, ids=[_name(p) for p, _ in SAMPLE_FIELDS])

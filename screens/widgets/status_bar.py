@@ -106,10 +106,10 @@ class StatusBar(Static):
         if breakpoints:
             info.append(" · ")
             info.append("● " + ",".join(sorted(breakpoints)), "red")
-        if not _same_text(info, self._info):
+        info_changed = not _same_text(info, self._info)
+        if info_changed:
             self._info = info
-            self._paint()
-        self._paint_state()
+        self._paint_state(force=info_changed)
         if busy and self._timer is None:
             self._timer = self.set_interval(SPINNER_PERIOD_S, self._tick)
         elif not busy and self._timer is not None:
@@ -125,12 +125,15 @@ class StatusBar(Static):
         self._frame += 1
         self._paint_state()
 
-    def _paint_state(self) -> None:
+    def _paint_state(self, *, force: bool = False) -> None:
+        """Repaint the bar if the state's text changed (or `force`: the info did)."""
         if self._session is None:
             return
         text = state_text(self._session, busy=self._busy, read_only=self._read_only, frame=self._frame)
         if not _same_text(text, self._state):
             self._state = text
+            force = True
+        if force:
             self._paint()
 
     def on_resize(self, event: events.Resize) -> None:

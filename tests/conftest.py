@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -34,6 +36,17 @@ class DumpRun:
     returncode: int
     stdout: str
     stderr: str
+
+
+@pytest.fixture
+def contained_tmpdir(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """TMPDIR for the processes a test starts: a short folder of its own (a Unix socket's path must
+    stay short), removed after the test with what was left in it. torchrun leaves a
+    `torchelastic_*` log folder there at every run, as it does under plain `torchrun`."""
+    path = Path(tempfile.mkdtemp(prefix="tct"))
+    monkeypatch.setenv("TMPDIR", str(path))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
 
 
 def run_tcdebug(

@@ -21,6 +21,7 @@ from test_gpu_ranks_trace import _two_gpus
 ROOT = Path(__file__).resolve().parent.parent
 
 pytestmark = [
+    pytest.mark.usefixtures("contained_tmpdir"),  # torchrun's leftovers stay in the test's folder
     pytest.mark.gpu,
     pytest.mark.slow,
     pytest.mark.skipif(not _two_gpus(), reason="needs two CUDA devices"),

@@ -27,6 +27,8 @@ from tcdebug.screens.why_screen import WhyScreen
 from tcdebug.screens.widgets.timeline import Ref, TimelineState, build_rows
 from tcdebug.session import Session
 
+pytestmark = pytest.mark.usefixtures("contained_tmpdir")  # torchrun's leftovers stay in the test's folder
+
 ROOT = Path(__file__).resolve().parent.parent
 DDP = str(ROOT / "samples" / "ddp.py")
 DIVERGE = str(ROOT / "samples" / "rank_divergence.py")

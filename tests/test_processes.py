@@ -3,23 +3,18 @@ signals, real pseudo-terminals, the real pilot."""
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
-import pty
-import select
 import signal
-import struct
 import subprocess
 import sys
-import termios
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from conftest import ROOT, SCRIPTS, path_report, run_tcdebug
 from pilot import status_text, wait_until
+from pty_app import Pty
 
 from tcdebug import session as model
 from tcdebug.dump import load_dump
@@ -305,59 +300,6 @@ def test_dump_writing_yields_the_cpu_to_the_script(tmp_path: Path) -> None:
 
 
 # ----- pseudo-terminal helpers ----------------------------------------------------------------
-class Pty:
-    """`tcdebug ARGS` on a real 80x24 pseudo-terminal."""
-
-    def __init__(self, args: list[str]) -> None:
-        self.master, slave = pty.openpty()
-        os.set_blocking(self.master, False)
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-        env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "80", "LINES": "24"}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tcdebug", *args],
-            stdin=slave,
-            stdout=slave,
-            stderr=slave,
-            cwd=ROOT,
-            env=env,
-        )
-        os.close(slave)
-        self.out = b""
-
-    def pump(self, until: Callable[[], bool], timeout: float, what: str) -> None:
-        deadline = time.monotonic() + timeout
-        while not until():
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting for {what}: {self.out[-600:]!r}")
-            ready, _, _ = select.select([self.master], [], [], 0.1)
-            if ready:
-                try:
-                    self.out += os.read(self.master, 65536)
-                except OSError:
-                    time.sleep(0.05)
-
-    def wait_text(self, text: bytes, timeout: float = 120) -> None:
-        self.pump(lambda: text in self.out, timeout, repr(text))
-
-    def wait_exit(self, timeout: float) -> int:
-        self.pump(lambda: self.proc.poll() is not None, timeout, "tcdebug to exit")
-        try:
-            while select.select([self.master], [], [], 0.1)[0]:
-                chunk = os.read(self.master, 65536)
-                if not chunk:
-                    break
-                self.out += chunk
-        except OSError:
-            pass
-        return self.proc.returncode
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-        os.close(self.master)
-
-
 def assert_terminal_restored(out: bytes) -> None:
     assert ALT_ON in out and out.rindex(ALT_OFF) > out.rindex(ALT_ON)
     assert MOUSE_ON in out and out.rindex(MOUSE_OFF) > out.rindex(MOUSE_ON)
@@ -373,7 +315,7 @@ def test_q_with_a_live_forked_child_ends_it_promptly(tmp_path: Path) -> None:
         helper = read_pids(pids)
         assert alive(helper[0])
         time.sleep(0.5)
-        os.write(term.master, b"q")
+        term.press(b"q")
         start = time.monotonic()
         code = term.wait_exit(timeout=20)
         assert time.monotonic() - start < 15
@@ -406,7 +348,7 @@ def test_app_exit_code_of_os_exit() -> None:
     try:
         term.wait_text(b"target died")
         time.sleep(0.3)
-        os.write(term.master, b"q")
+        term.press(b"q")
         assert term.wait_exit(timeout=20) == 5
         assert_terminal_restored(term.out)
     finally:

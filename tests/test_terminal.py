@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
-import fcntl
-import os
-import pty
-import select
-import struct
-import subprocess
-import sys
-import termios
 import time
 
 import pytest
-from conftest import DATA, ROOT, SCRIPTS
+from conftest import DATA, SCRIPTS
+from pty_app import Pty
 
 ALT_SCREEN_ON = b"\x1b[?1049h"
 ALT_SCREEN_OFF = b"\x1b[?1049l"
@@ -21,47 +14,16 @@ ALT_SCREEN_OFF = b"\x1b[?1049l"
 
 def run_in_pty(args: list[str], term: str, until: bytes, timeout: float = 90) -> tuple[int, bytes]:
     """Start `tcdebug args` on an 80x24 pty, wait for `until` on screen, press q, return (code, output)."""
-    master, slave = pty.openpty()
-    os.set_blocking(master, False)
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    env = {**os.environ, "TERM": term, "COLUMNS": "80", "LINES": "24"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "tcdebug", *args], stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env
-    )
-    os.close(slave)
-    out = b""
     deadline = time.monotonic() + timeout
-    sent_quit = False
+    app = Pty(args, term=term)
     try:
-        while proc.poll() is None and time.monotonic() < deadline:
-            ready, _, _ = select.select([master], [], [], 0.1)
-            if ready:
-                try:
-                    out += os.read(master, 65536)
-                except OSError:
-                    break
-            if not sent_quit and until in out:
-                time.sleep(0.3)
-                os.write(master, b"q")
-                sent_quit = True
-        proc.wait(timeout=max(1.0, deadline - time.monotonic()))
-        while True:  # drain what it wrote while exiting
-            ready, _, _ = select.select([master], [], [], 0.1)
-            if not ready:
-                break
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            out += chunk
+        app.wait_text(until, timeout)
+        time.sleep(0.3)
+        app.press(b"q")
+        code = app.wait_exit(max(1.0, deadline - time.monotonic()))
     finally:
-        if proc.poll() is None:
-            proc.kill()
-        os.close(master)
-    assert sent_quit, f"never saw {until!r} on screen: {out[-400:]!r}"
-    return proc.returncode, out
+        app.close()
+    return code, app.out
 
 
 @pytest.mark.parametrize("term", ["xterm-256color", "xterm", "screen"])

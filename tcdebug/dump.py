@@ -1176,8 +1176,7 @@ def load_dump(path: str | os.PathLike[str]) -> Session:
         session.notes.append(
             "interrupted: tcdebug ended before this dump was finished; it holds what was written"
         )
-    main_pid = index.get("main_pid")
-    session.main_pid = main_pid if isinstance(main_pid, int) else None
+    session.main_pid = index.get("main_pid")  # an integer or null: checked by validate_index
     for p in index.get("processes", []):  # each checked by validate_index
         session.processes[p["pid"]] = ProcessInfo(
             pid=p["pid"],

@@ -140,7 +140,14 @@ def find_divergences(session: Session, sessions: dict[str, Session] | None = Non
         for label, s in sessions.items()
     }
     out: list[Divergence] = []
-    for div in divergences(ended):
+
+    def settled(label: str, cid: str) -> bool:
+        """A rank's compile gets no more stages (Inductor compiles a backward lazily, after the
+        compile ended) once the rank has gone past it."""
+        comp, info = sessions[label].compiles.get(cid), infos.get(label)
+        return comp is None or (info is not None and _past(sessions[label], info, comp))
+
+    for div in divergences(ended, settled):
         if div.kind == "compile_ids":
             missing = div.groups.get("not compiled", [])
             have = div.groups.get("compiled", [])

@@ -200,11 +200,11 @@ class ProvenanceIndex:
         return out
 
 
-def trail_order(key: str) -> tuple[float, int]:
+def trail_order(key: str) -> tuple[float, int, float, int]:
     """Pipeline order for trail stages: the source first, the forward before the backward."""
     stage_id, part = stage_catalog.split_key(key)
     if stage_id == "source":
-        return (-1, 0)
+        return (-1.0, 0, 0.0, 0)
     return stage_catalog.sort_key(key)
 
 

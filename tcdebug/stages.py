@@ -109,6 +109,58 @@ PIPELINE_ORDER: dict[str, float] = {k.id: float(i) for i, k in enumerate(STAGE_K
 # Which graph a stage belongs to when one compile runs several backend compiles
 # (training compiles the backward lazily, at the first .backward() call).
 GRAPH_PARTS = ("forward", "backward", "inference")
+# The stages of one AOTAutograd graph of a compile, each stage once per graph: pre-grad passes,
+# AOTAutograd's graphs, Inductor's per-part stages.
+SUBGRAPH_EXPECTATIONS = (INDUCTOR, TRAINING, INFERENCE, PER_PART)
+# Stages that open a compile's next AOTAutograd graph when they come again (see
+# `trace_format.Subgraphs`): the per-graph stages logged once per graph, before its Inductor parts.
+GRAPH_OPENERS = ("inductor_pre_grad_graph", "aot_joint", "aot_forward", "aot_backward", "aot_inference")
+SUBGRAPH = "subgraph"  # the part of a per-graph stage of subgraph N >= 1: `subgraph_1`
+
+
+def graph_part(base: str, subgraph: int) -> str:
+    """A stage's part in a compile that compiles several AOTAutograd graphs (DDPOptimizer's
+    bucket split: one per `submod_N`): subgraph 0 keeps the plain part (`forward`, "" for a
+    per-graph stage), subgraph N >= 1 gets `forward_N`, `backward_N`, `inference_N`, or
+    `subgraph_N` for a per-graph stage (`aot_forward.subgraph_1`)."""
+    if subgraph <= 0:
+        return base
+    return f"{base or SUBGRAPH}_{subgraph}"
+
+
+def split_part(part: str) -> tuple[str, int]:
+    """(`forward`, 1) from `forward_1`; ("", 1) from `subgraph_1`; (`forward`, 0) from `forward`."""
+    base, sep, n = part.rpartition("_")
+    if sep and n.isdigit() and (base in GRAPH_PARTS or base == SUBGRAPH):
+        return ("" if base == SUBGRAPH else base), int(n)
+    return part, 0
+
+
+def part_base(part: str) -> str:
+    """`backward` for `backward` and `backward_2`: which graph of its AOTAutograd graph a part is."""
+    return split_part(part)[0]
+
+
+def part_label(part: str) -> str:
+    """The part as titles say it: `forward`, `forward, subgraph 1`, `subgraph 1`."""
+    base, subgraph = split_part(part)
+    if not subgraph:
+        return part
+    return f"{base}, subgraph {subgraph}" if base else f"subgraph {subgraph}"
+
+
+def aot_key_for_part(part: str) -> str:
+    """The key of the AOTAutograd graph an Inductor part compiles: `aot_forward` for `forward`,
+    `aot_backward.subgraph_1` for `backward_1`; "" for a part that is none of them."""
+    base, subgraph = split_part(part)
+    if base not in GRAPH_PARTS:
+        return ""
+    return stage_key(f"aot_{base}", graph_part("", subgraph))
+
+
+def subgraph_parts(parts: tuple[str, ...] | list[str], subgraphs: int) -> list[str]:
+    """`parts` (forward, backward) for each of a compile's `subgraphs` AOTAutograd graphs."""
+    return [graph_part(p, n) for n in range(max(1, subgraphs)) for p in parts]
 
 
 def expected(*kinds: str) -> tuple[str, ...]:
@@ -136,18 +188,22 @@ def marked_missing(aot_mode: str) -> tuple[str, ...]:
     return tuple(k.id for k in STAGE_KINDS if k.expect == aot_mode and k.marked_missing)
 
 
-def expected_keys(aot_mode: str, *, inductor: bool = True, gpu: bool = False) -> list[str]:
+def expected_keys(aot_mode: str, *, inductor: bool = True, gpu: bool = False, subgraphs: int = 1) -> list[str]:
     """The stage keys a Dynamo compile has, in pipeline order: `aot_mode` "inference" or
     "training" (forward and backward), `inductor` when its backend runs Inductor, `gpu` with
-    CUDA graphs."""
+    CUDA graphs, `subgraphs` AOTAutograd graphs (DDPOptimizer's bucket split)."""
     parts = ["inference"] if aot_mode == INFERENCE else ["forward", "backward"]
     wanted = {ALWAYS, VIEW, aot_mode} | ({INDUCTOR, PER_PART} if inductor else set()) | ({GPU} if gpu else set())
-    keys = [
-        stage_key(k.id, part)
-        for k in STAGE_KINDS
-        if k.expect in wanted
-        for part in (parts if k.expect in (PER_PART, GPU) else [""])
-    ]
+    keys = []
+    for k in STAGE_KINDS:
+        if k.expect not in wanted:
+            continue
+        if k.expect in (PER_PART, GPU):
+            keys += [stage_key(k.id, part) for part in subgraph_parts(parts, subgraphs)]
+        elif k.expect in SUBGRAPH_EXPECTATIONS:
+            keys += [stage_key(k.id, graph_part("", n)) for n in range(max(1, subgraphs))]
+        else:
+            keys.append(k.id)
     return sorted(keys, key=sort_key)
 
 
@@ -168,11 +224,20 @@ def split_key(key: str) -> tuple[str, str]:
     return stage_id, part
 
 
-def sort_key(key: str) -> tuple[float, int]:
-    """Pipeline order: per stage id, forward parts before backward parts."""
+def sort_key(key: str) -> tuple[float, int, float, int]:
+    """Pipeline order: per stage id, forward parts before backward parts; a compile's
+    AOTAutograd graphs (subgraphs) one after the other, their backwards after every forward
+    (Inductor compiles a backward at the first .backward())."""
     stage_id, part = split_key(key)
-    part_rank = {"": 0, "forward": 0, "inference": 0, "backward": 1}.get(part, 2)
-    # backward-part inductor stages run after the forward compile finished.
-    if part == "backward" and stage_id not in ("aot_backward",):
-        return (100 + PIPELINE_ORDER.get(stage_id, 99), part_rank)
-    return (PIPELINE_ORDER.get(stage_id, 99), part_rank)
+    base, subgraph = split_part(part)
+    order = PIPELINE_ORDER.get(stage_id, 99)
+    part_rank = {"": 0, "forward": 0, "inference": 0, "backward": 1}.get(base, 2)
+    if base == "backward" and stage_id != "aot_backward":
+        return (100.0, subgraph, order, part_rank)
+    if stage_id in _SUBGRAPH_STAGES:
+        return (_SUBGRAPH_START, subgraph, order, part_rank)
+    return (order, subgraph, order, part_rank)
+
+
+_SUBGRAPH_STAGES = frozenset(k.id for k in STAGE_KINDS if k.expect in SUBGRAPH_EXPECTATIONS)
+_SUBGRAPH_START = min(PIPELINE_ORDER[s] for s in _SUBGRAPH_STAGES)

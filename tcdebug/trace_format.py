@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Container
+from dataclasses import dataclass, field
 
 import tcdebug.stages as stage_catalog
 
@@ -29,28 +30,80 @@ STAGE_KEYS: dict[str, str] = dict(stage_catalog.TRACE_NAMES)
 
 # ----- which Inductor part ---------------------------------------------------------------------
 # Inductor's output code names the AOTAutograd graph it compiled: `# AOT ID: ['0_forward']`.
-AOT_ID = re.compile(r"# AOT ID: \['\d+_(forward|backward|inference)'\]")
+AOT_ID = re.compile(r"# AOT ID: \['(\d+)_(forward|backward|inference)'\]")
 AOT_ID_WINDOW = 500  # the comment is near the top: only that much of the code is searched
+# torch's name of the graph being compiled (`graph_being_compiled`, `TracingContext.aot_graph_name`)
+AOT_GRAPH_NAME = re.compile(r"(\d+)_(forward|backward|inference)")
 
 
 def aot_id_part(code: str | None) -> str | None:
     """`forward`, `backward` or `inference` from output code's AOT id comment; None without one."""
+    found = aot_graph_id(code)
+    return found[1] if found else None
+
+
+def aot_graph_id(code: str | None) -> tuple[int, str] | None:
+    """(AOT id, part) from output code's AOT id comment (`1_backward` -> (1, "backward"))."""
     m = AOT_ID.search((code or "")[:AOT_ID_WINDOW])
-    return m.group(1) if m else None
+    return (int(m.group(1)), m.group(2)) if m else None
+
+
+def parse_aot_graph_name(name: object) -> tuple[int, str] | None:
+    """(AOT id, part) from torch's name of the graph being compiled (`['1_backward']`)."""
+    if isinstance(name, (list, tuple)) and len(name) == 1:
+        name = name[0]
+    m = AOT_GRAPH_NAME.fullmatch(name) if isinstance(name, str) else None
+    return (int(m.group(1)), m.group(2)) if m else None
+
+
+@dataclass
+class Subgraphs:
+    """Which of a compile's AOTAutograd graphs a stage belongs to. A backend may run AOTAutograd
+    several times in one compile: DDPOptimizer compiles each gradient bucket's `submod_N` on its
+    own, one after the other, and their backwards later, in reverse order. Subgraph 0 is the
+    first; a per-graph stage (`stages.GRAPH_OPENERS`) that comes again, or comes after a later
+    one of its graph, opens the next. Inductor names the graph it compiles by AOT id (`1_forward`),
+    which `of_aot_id` ties to the subgraph open at its forward."""
+
+    current: int = 0
+    opened: set[str] = field(default_factory=set)  # the opener stages the current subgraph has
+    by_aot_id: dict[int, int] = field(default_factory=dict)  # AOT id -> subgraph
+
+    def on_opener(self, stage_id: str) -> int:
+        """The subgraph of a per-graph stage arriving now (`inductor_pre_grad_graph`, `aot_*`)."""
+        order = stage_catalog.PIPELINE_ORDER.get(stage_id, 0)
+        if any(stage_catalog.PIPELINE_ORDER.get(s, 0) >= order for s in self.opened):
+            self.current += 1
+            self.opened = set()
+        self.opened.add(stage_id)
+        return self.current
+
+    def of_aot_id(self, aot_id: int, part: str) -> int:
+        """The subgraph of Inductor's compile of AOT graph `aot_id`: a forward or inference
+        belongs to the subgraph open now; a backward to the subgraph of its forward (the first
+        subgraph when its forward was never seen)."""
+        if part != "backward":
+            return self.by_aot_id.setdefault(aot_id, self.current)
+        return self.by_aot_id.get(aot_id, 0)
+
+    @property
+    def count(self) -> int:
+        return self.current + 1
 
 
 # AOTAutograd's stages, by the mode they show it runs in.
 AOT_MODES: dict[str, str] = stage_catalog.AOT_MODES
 
 
-def inductor_part(aot_mode: str, keys: Container[str]) -> str:
+def inductor_part(aot_mode: str, keys: Container[str], subgraph: int = 0) -> str:
     """The part the next Inductor compile of a compile builds: `inference`, `forward`, or
-    `backward` once the forward's kernels are in (`keys`: the compile's stage keys so far);
-    "" when no AOTAutograd graph was seen (`aot_mode` "")."""
+    `backward` once the forward's kernels of `subgraph` are in (`keys`: the compile's stage keys
+    so far); "" when no AOTAutograd graph was seen (`aot_mode` "")."""
     if aot_mode == "inference":
         return "inference"
     if aot_mode == "training":
-        return "backward" if "kernel_source.forward" in keys else "forward"
+        forward = stage_catalog.stage_key("kernel_source", stage_catalog.graph_part("forward", subgraph))
+        return "backward" if forward in keys else "forward"
     return ""
 
 

@@ -101,16 +101,21 @@ def provenance_from_log(comp: Compile) -> ProvenanceIndex:
             if current is not None:
                 links.append(ProvLink(current.item_id, iid, "# File: comment", inferred=True))
     items.extend(sources.values())
-    parts = [p for p in ("forward", "backward", "inference") if f"kernel_source.{p}" in comp.stages]
+    parts = [
+        stage_catalog.split_key(key)[1]
+        for key in comp.stages
+        if stage_catalog.split_key(key)[0] == "kernel_source"
+        and stage_catalog.part_base(stage_catalog.split_key(key)[1]) in stage_catalog.GRAPH_PARTS
+    ]
     for key in names:
         stage_id, part = stage_catalog.split_key(key)
         if stage_id in ("aot_forward", "aot_backward"):
-            links += _same_names(names, "aot_joint", key)
+            links += _same_names(names, stage_catalog.stage_key("aot_joint", part), key)
         if stage_id == "aot_forward" or stage_id == "aot_inference":
             links += _same_names(names, "dynamo_graph", key)
         if stage_id == "inductor_post_grad_graph":
-            links += _same_names(names, "aot_inference" if part == "inference" else f"aot_{part}", key)
-    if "aot_backward" in names:
+            links += _same_names(names, stage_catalog.aot_key_for_part(part), key)
+    if any(stage_catalog.split_key(key)[0] == "aot_backward" for key in names):
         notes.append(
             "the log has no seq_nr: backward nodes reach the source only through `# File:` comments (inferred)"
         )

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tcdebug import compile_times
+from tcdebug import stages as stage_catalog
 from tcdebug.fsdp import FSDP2_HOOK_NOTE, is_fsdp2_hook
 from tcdebug.session import Compile, GraphBreak, Session, Stage
 from tcdebug.stage_text import ir_and_fusion_log
@@ -417,7 +418,7 @@ def fusion_parts(comp: Compile) -> list[WhyPart]:
             (ir, kstage.get_text(), tuple(k.name for k in kstage.kernels)) if kstage else ("", "", ())
         )
         groups, desc, mapping = _fusion_facts(log, ir, code, kernel_names)
-        tag = f" ({stage.part})" if stage.part else ""
+        tag = f" ({stage_catalog.part_label(stage.part)})" if stage.part else ""
         if not log:
             lines.append("torch logged no fusion decisions for this graph.")
         elif groups:
@@ -483,7 +484,7 @@ def cudagraph_parts(comp: Compile) -> list[WhyPart]:
             else:
                 lines.append(f"{head}: a new recording (no input size changed)")
             prev = inputs or prev
-        tag = f" ({stage.part})" if stage.part else ""
+        tag = f" ({stage_catalog.part_label(stage.part)})" if stage.part else ""
         parts.append(WhyPart(CUDAGRAPH, f"CUDA graphs{tag}", lines, comp.compile_id, stage.key))
     return parts
 

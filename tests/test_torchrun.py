@@ -368,6 +368,49 @@ def test_a_missing_compile_is_flagged_only_once_the_rank_went_past_it() -> None:
     assert div.summary == "- rank 1 failed (exit code 3: the script called sys.exit(3)) while rank 0 went on"
 
 
+def test_a_backward_a_rank_has_not_compiled_yet_is_not_missing_until_the_rank_is_past_it() -> None:
+    """Inductor compiles a backward at the first `.backward()`, after its compile ended (DDP's
+    bucket split: one per subgraph, last first). A rank that has not reached it yet lacks nothing."""
+    s = rank_job()
+    live = LiveRanks(s)
+
+    def graph(pid: int, rank: int, part: str, text: str) -> dict:
+        return {
+            "type": "stage",
+            "pid": pid,
+            "rank": rank,
+            "compile_id": f"0/0@r{rank}",
+            "stage": "inductor_post_grad_graph",
+            "part": part,
+            "status": "captured",
+            "text": text,
+            "paused": False,
+        }
+
+    def end(pid: int, rank: int) -> dict:
+        return {"type": "compile_end", "pid": pid, "rank": rank, "compile_id": f"0/0@r{rank}", "status": "ok"}
+
+    for ev in [
+        start(200, 0, "0/0"),
+        end(200, 0),
+        start(201, 1, "0/0"),
+        end(201, 1),
+        graph(201, 1, "backward_1", "subgraph 1's backward"),  # rank 1 first: rank 0 is still in its forward
+        graph(201, 1, "backward", "subgraph 0's backward"),
+        {"type": "process_exit", "pid": 201, "exit_code": 0},  # rank 1 is done: rank 0 may still compile both
+    ]:
+        s.apply(ev)
+        assert [d for d in live.update(ev) if d.kind == "graph"] == [], ev
+    ev = graph(200, 0, "backward_1", "subgraph 1's backward")
+    s.apply(ev)
+    assert live.update(ev) == []
+    ev = {"type": "process_exit", "pid": 200, "exit_code": 0}  # rank 0 ends without subgraph 0's backward
+    s.apply(ev)
+    graphs = [d for d in live.update(ev) if d.kind == "graph"]
+    assert [d.detail for d in graphs] == ["Inductor post-grad graph differs: rank 0: (none) | rank 1: graph B"]
+    assert graphs[0].stage_key == "inductor_post_grad_graph.backward"
+
+
 def test_a_divergence_seen_while_a_rank_still_compiled_is_completed_in_place() -> None:
     s = rank_job({"type": "process", "pid": 202, "rank": 2, "label": "rank 2", "stepping": True})
     live = LiveRanks(s)

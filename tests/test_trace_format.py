@@ -30,6 +30,51 @@ def test_the_inductor_part_follows_the_aot_graphs_and_the_forward_kernels() -> N
     assert tf.aot_id_part(None) is None
 
 
+def test_a_compile_with_several_aot_graphs_numbers_its_subgraphs() -> None:
+    """DDPOptimizer's order: each subgraph's pre-grad graph and AOTAutograd graphs, then its
+    forward's Inductor compile; the backwards later, last subgraph first."""
+    subgraphs = tf.Subgraphs()
+    seen = []
+    for stage in ("inductor_pre_grad_graph", "aot_joint", "aot_forward", "aot_backward"):
+        seen.append(subgraphs.on_opener(stage))
+    assert tf.parse_aot_graph_name(["7_forward"]) == (7, "forward")
+    assert subgraphs.of_aot_id(7, "forward") == 0
+    for stage in ("inductor_pre_grad_graph", "aot_joint", "aot_forward", "aot_backward"):
+        seen.append(subgraphs.on_opener(stage))
+    assert seen == [0, 0, 0, 0, 1, 1, 1, 1] and subgraphs.count == 2
+    assert subgraphs.of_aot_id(8, "forward") == 1
+    assert subgraphs.of_aot_id(8, "backward") == 1 and subgraphs.of_aot_id(7, "backward") == 0
+    # aot_eager: no pre-grad graph; an inference graph again opens the next one
+    plain = tf.Subgraphs()
+    assert [plain.on_opener(s) for s in ("aot_inference", "aot_inference", "aot_inference")] == [0, 1, 2]
+    assert tf.inductor_part("training", {"kernel_source.forward"}, 1) == "forward"
+    assert tf.inductor_part("training", {"kernel_source.forward_1"}, 1) == "backward"
+    assert tf.aot_graph_id("# AOT ID: ['12_backward']\n") == (12, "backward")
+    for name in (None, [], ["a_forward"], ["1_forward", "2_forward"], "1_sideways", 3):
+        assert tf.parse_aot_graph_name(name) is None
+
+
+def test_subgraph_parts_read_back_and_sort_in_pipeline_order() -> None:
+    for part in ("", "forward", "backward", "inference"):
+        assert stage_catalog.graph_part(part, 0) == part and stage_catalog.split_part(part) == (part, 0)
+    assert stage_catalog.graph_part("backward", 2) == "backward_2"
+    assert stage_catalog.split_part("backward_2") == ("backward", 2)
+    assert stage_catalog.graph_part("", 1) == "subgraph_1" and stage_catalog.split_part("subgraph_1") == ("", 1)
+    assert stage_catalog.split_part("weird_1") == ("weird_1", 0)  # not a part tcdebug writes
+    assert stage_catalog.part_label("forward_1") == "forward, subgraph 1"
+    assert stage_catalog.part_label("subgraph_3") == "subgraph 3" and stage_catalog.part_label("forward") == "forward"
+    assert stage_catalog.aot_key_for_part("backward_1") == "aot_backward.subgraph_1"
+    assert stage_catalog.aot_key_for_part("inference") == "aot_inference"
+    keys = stage_catalog.expected_keys("training", subgraphs=2)
+    assert keys == sorted(reversed(keys), key=stage_catalog.sort_key)
+    assert keys.index("kernel_source.forward") < keys.index("inductor_pre_grad_graph.subgraph_1")
+    assert keys.index("kernel_source.forward_1") < keys.index("guards") < keys.index("kernel_source.backward")
+    assert keys.index("kernel_source.backward") < keys.index("inductor_post_grad_graph.backward_1")
+    assert stage_catalog.expected_keys("training") == [
+        k for k in keys if not k.endswith(("_1", "subgraph_1"))
+    ]
+
+
 GUARDS = "TREE_GUARD_MANAGER:\n+- RootGuardManager\n| +- GuardManager: source=L['x']\n| | +- TENSOR_MATCH: x\n+- GLOBAL_STATE\n"
 
 

@@ -36,6 +36,13 @@ from tcdebug.textsafe import safe_line
 from tcdebug.why import times_of
 
 PART_TAGS = {"forward": "fwd", "backward": "bwd", "inference": "inf"}
+
+
+def part_tag(part: str) -> str:
+    """The timeline's short part: `fwd`, `bwd 1` (backward of subgraph 1), `sub 1`."""
+    base, subgraph = stage_catalog.split_part(part)
+    tag = PART_TAGS.get(base, base) if base else "sub"
+    return f"{tag} {subgraph}" if subgraph else tag
 LIVE_STATES = ("starting", "running", "paused")
 ARTIFACTS = "#artifacts"  # the fold key of a compile's artifact stages (TORCH_TRACE `artifact` records)
 
@@ -68,7 +75,7 @@ SHORT_NAMES = {k.id: k.short for k in stage_catalog.STAGE_KINDS if k.short}
 def short_stage_name(stage_id: str, part: str = "") -> str:
     """`inductor_post_grad_graph` of the forward: `post_grad (fwd)`."""
     name = SHORT_NAMES.get(stage_id, stage_id)
-    return f"{name} ({PART_TAGS.get(part, part)})" if part else name
+    return f"{name} ({part_tag(part)})" if part else name
 
 
 def is_artifact(key: str) -> bool:
@@ -111,7 +118,7 @@ def expected_stages(comp: Compile) -> list[str]:
         (
             stage_catalog.PIPELINE_ORDER.get(s.stage_id, -1)
             for s in comp.stages.values()
-            if s.part != "backward"
+            if stage_catalog.part_base(s.part) != "backward"
         ),
         default=-1,
     )
@@ -331,7 +338,7 @@ def compile_rows(comp: Compile, state: TimelineState) -> list[Row]:
             ),
         ]
         if stage.part:
-            parts.append((f" ({PART_TAGS.get(stage.part, stage.part)})", "dim"))
+            parts.append((f" ({part_tag(stage.part)})", "dim"))
         if not stage.captured:
             parts.append((" ⊘", "dim"))
         if stage.meta.get("md5_mismatch"):

@@ -13,8 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from tcdebug import stages as stage_catalog
 from tcdebug.capture.recording import Recording
-from tcdebug.trace_format import format_compile_id
+from tcdebug.trace_format import FX_GRAPH_KEYS, format_compile_id
 
 if TYPE_CHECKING:
     from tcdebug.capture.calls import CallLog
@@ -25,6 +26,12 @@ if TYPE_CHECKING:
 
 TRACE_LOGGER = "torch.__trace"
 _ID_FIELDS = ("frame_id", "frame_compile_id", "attempt", "rank", "compiled_autograd_id", "has_payload")
+
+# The records of the stages that may open a compile's next AOTAutograd graph (`stages.GRAPH_OPENERS`).
+OPENER_ROUTES: dict[str, str] = {
+    **{key: sid for key, sid in FX_GRAPH_KEYS.items() if sid in stage_catalog.GRAPH_OPENERS},
+    f"artifact:{stage_catalog.kind('inductor_pre_grad_graph').trace}": "inductor_pre_grad_graph",
+}
 
 TraceCallback = Callable[[str, dict[str, Any], str | None], None]  # (compile_id, metadata, payload)
 
@@ -93,6 +100,9 @@ class TraceDispatcher(logging.Handler):
         if cid is None:
             return
         payload = getattr(record, "payload", None)
+        opener = OPENER_ROUTES.get(key)
+        if opener is not None:
+            self.recorder.open_subgraph_stage(cid, opener)
         for callback in callbacks:
             try:
                 callback(cid, md, payload)

@@ -11,6 +11,7 @@ reason, and skips ("skipping cudagraphs due to mutated inputs") as the stage's r
 from __future__ import annotations
 
 import functools
+import inspect
 import logging
 import os
 import re
@@ -20,13 +21,13 @@ import warnings
 from dataclasses import asdict
 from typing import Any
 
+from tcdebug import stages as stage_catalog
 from tcdebug.capture.base import CaptureContext, artifact_logger_handler, cuda_built
 from tcdebug.capture.recording import Recording
 from tcdebug.capture.triton_info import compile_id_str
 from tcdebug.cudagraphs import NODE_FIELDS, GraphNode, demangle, format_stage, parse_dot
 from tcdebug.kernels import split_output_code
 from tcdebug.session import Kernel
-from tcdebug.trace_format import aot_id_part
 
 STAGES = ("cudagraph",)
 SKIP_LOGGERS = (
@@ -68,6 +69,11 @@ class CudagraphStages:
         self.skips: dict[tuple[str, str], list[str]] = {}
         # (compile id, part) -> Triton kernel name -> source, for the kernels a graph captured
         self.kernel_sources: dict[tuple[str, str], dict[str, str]] = {}
+        # Which subgraph a CUDA-graphed function runs, when a compile has several (DDP's bucket
+        # split): (compile id, forward/backward/inference) -> the parts Inductor built, in order,
+        # and each one's output code file; function id -> its part, once placed.
+        self.built: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        self.placed: dict[Any, str] = {}
 
     def send(self, cid: str, part: str) -> None:
         key = (cid, part)
@@ -89,6 +95,21 @@ class CudagraphStages:
         }
         text = format_stage(records, skips)
         self.rec.stage(cid, "cudagraph", text, part=part, kernels=[asdict(k) for k in kernels], meta=meta)
+
+    def subgraph_part(self, cid: str, mode: str, function_id: Any, model_file: str) -> str:
+        """The part (`forward_1`) of the function CUDA graphs wrap: the one whose output code file
+        its model was loaded from; else, inferred, the next one Inductor built for that mode
+        (cudagraph trees wrap a function at its first run, and Inductor compiled each part of a
+        mode in the order they first run)."""
+        if function_id in self.placed:
+            return self.placed[function_id]
+        built = self.built.get((cid, mode), [])
+        part = next((p for p, path in built if path and path == model_file), "")
+        if not part:
+            taken = set(self.placed.values())
+            part = next((p for p, _ in built if p not in taken), mode)
+        self.placed[function_id] = part
+        return part
 
     def skipped(self, cid: str, part: str, reason: str) -> None:
         reasons = self.skips.setdefault((cid, part), [])
@@ -149,12 +170,14 @@ def install_inductor(ctx: CaptureContext) -> None:
     def on_output_code(cid: str, md: dict[str, Any], payload: str | None) -> None:
         if not cudagraphs_requested(torch):
             return
-        part = aot_id_part(payload) or rec.inductor_part(cid)
+        part = rec.inductor_part(cid, payload)
         local.last_part = (cid, part)
         if not has_cuda():
             rec.not_captured(cid, "cudagraph", "no CUDA device", part=part)
             return
         stages.requested[(cid, part)] = True
+        path = str((md.get("inductor_output_code") or {}).get("filename", "") or "")
+        stages.built.setdefault((cid, stage_catalog.part_base(part)), []).append((part, path))
         stages.kernel_sources[(cid, part)] = {
             k.name: k.source for k in split_output_code(payload or "") if k.language == "python"
         }
@@ -170,7 +193,9 @@ def install_inductor(ctx: CaptureContext) -> None:
         cid = compile_id_str(getattr(manager, "id_to_compile_id", {}).get(function_id))
         mode = getattr(manager, "id_to_mode", {}).get(function_id)
         part = str(getattr(mode, "name", "") or "").lower()
-        return cid, part
+        if cid is None or not part:
+            return cid, part
+        return cid, stages.subgraph_part(cid, part, function_id, model_file(manager, function_id))
 
     managers: list[Any] = []  # the tree managers seen (one per device)
 
@@ -284,6 +309,16 @@ def install_inductor(ctx: CaptureContext) -> None:
     wrap(manager_cls, "record_function", make_record_function)
     wrap(node_cls, "_record", make_record)
     rec.finalizers.append(stages.finish)
+
+
+def model_file(manager: Any, function_id: Any) -> str:
+    """The file of the code a CUDA-graphed function runs: Inductor's output code module."""
+    try:
+        model = manager.ids_to_funcs[function_id].model
+        model = inspect.unwrap(model)
+        return str(inspect.getfile(model))
+    except Exception:  # noqa: BLE001 - a wrapper without a file: placed by order
+        return ""
 
 
 def _safe_reason(status: Any, logger: Any) -> str:

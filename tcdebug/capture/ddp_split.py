@@ -22,7 +22,8 @@ def split_reason(payload: str) -> str:
     return (
         f"DDPOptimizer split (not a Dynamo graph break): {n} subgraphs{parts} at DDP gradient-bucket "
         "boundaries, one per bucket, so each bucket's all-reduce overlaps the backward "
-        "(DistributedDataParallel with torch._dynamo.config.optimize_ddp)"
+        "(DistributedDataParallel with torch._dynamo.config.optimize_ddp); each subgraph's AOTAutograd "
+        "and Inductor stages are its own: `subgraph N` is submod_N, subgraph 0 has the plain parts"
     )
 
 

@@ -37,6 +37,13 @@ def aot_mode(torch: Any) -> str:
 def install(ctx: CaptureContext) -> None:
     rec = ctx.recorder
     torch = ctx.torch
+    try:  # the AOTAutograd graph being compiled (`['1_backward']`): which subgraph Inductor builds
+        from torch._functorch._aot_autograd import logging_utils
+
+        if hasattr(logging_utils, "graph_being_compiled"):
+            rec.aot_graph_name = lambda: logging_utils.graph_being_compiled
+    except Exception:  # noqa: BLE001 - without it, the recorder infers the part from the stages so far
+        pass
 
     def make(key: str, stage_id: str):  # noqa: ANN202
         def on_graph(cid: str, md: dict[str, Any], payload: str | None) -> None:

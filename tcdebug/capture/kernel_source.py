@@ -15,12 +15,12 @@ import threading
 from dataclasses import asdict
 from typing import Any
 
+from tcdebug import stages as stage_catalog
 from tcdebug.capture.base import CaptureContext
 from tcdebug.capture.recording import Recording
 from tcdebug.events import Note
 from tcdebug.kernels import apply_kernel_info, split_output_code, triton_decorator_meta
 from tcdebug.session import Kernel
-from tcdebug.trace_format import aot_id_part
 
 STAGES = ("kernel_source",)
 _HANDLE = re.compile(r":\d+$")  # provenance names kernels `name:debug_handle`
@@ -58,7 +58,8 @@ class KernelStages:
             for (cid, key), kernels in reversed(self.stages.items()):
                 if compile_id is not None and cid != compile_id:
                     continue
-                if backward is not None and key.endswith(".backward") != backward:
+                part = stage_catalog.split_key(key)[1]
+                if backward is not None and (stage_catalog.part_base(part) == "backward") != backward:
                     continue
                 for kernel in kernels:
                     if kernel.name == name:
@@ -129,15 +130,17 @@ class BackwardProvenance:
         for name in ("_pre_grad_graph_id", "_inductor_triton_kernel_to_post_grad_node_info"):
             if not hasattr(self.debug, name):
                 raise AttributeError(f"torch._inductor.debug has no {name}")
-        self.forward_ids: dict[str, int] = {}  # compile id -> its forward's pre-grad graph id
+        # (compile id, subgraph) -> its forward's pre-grad graph id
+        self.forward_ids: dict[tuple[str, int], int] = {}
         self.saved: dict[str, Any] | None = None
 
     def post_grad_graph(self, cid: str, part: str) -> None:
         debug = self.debug
-        if part != "backward":
+        base, subgraph = stage_catalog.split_part(part)
+        if base != "backward":
             graph_id = debug._pre_grad_graph_id
             if isinstance(graph_id, int) and graph_id:
-                self.forward_ids[cid] = graph_id
+                self.forward_ids[(cid, subgraph)] = graph_id
             return
         if debug._pre_grad_graph_id:
             return  # this torch keeps the state itself
@@ -148,7 +151,7 @@ class BackwardProvenance:
                 debug, "_inductor_kernel_provenance_debug_handle", 0
             ),
         }
-        debug._pre_grad_graph_id = self.forward_ids.get(cid, -1)
+        debug._pre_grad_graph_id = self.forward_ids.get((cid, subgraph), -1)
         debug._inductor_triton_kernel_to_post_grad_node_info = {}
         if hasattr(debug, "_inductor_kernel_provenance_debug_handle"):
             debug._inductor_kernel_provenance_debug_handle = 0
@@ -204,7 +207,7 @@ def install(ctx: CaptureContext) -> None:
 
     def on_output_code(cid: str, md: dict[str, Any], payload: str | None) -> None:
         code = payload or ""
-        part = aot_id_part(code) or rec.inductor_part(cid)
+        part = rec.inductor_part(cid, code)
         kernels = split_output_code(code)
         for kernel in kernels:
             triton = triton_decorator_meta(kernel.source) if kernel.language == "python" else {}

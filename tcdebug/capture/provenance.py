@@ -29,13 +29,14 @@ from types import CodeType, FrameType
 from typing import Any
 
 from tcdebug import provenance as prov
+from tcdebug import stages as stage_catalog
 from tcdebug.capture.base import CaptureContext, artifact_logger_handler
 from tcdebug.capture.frame import dis_listing, find_compile_frame, source_text
 from tcdebug.capture.kernel_lines import NodeLines
 from tcdebug.capture.kernel_source import enable_provenance
 from tcdebug.events import Provenance
 from tcdebug.provenance import ProvItem, ProvLink, item_id
-from tcdebug.trace_format import FX_GRAPH_KEYS, aot_id_part
+from tcdebug.trace_format import FX_GRAPH_KEYS
 
 STAGES: tuple[str, ...] = ()
 GRAPH_KEYS = FX_GRAPH_KEYS  # structured-trace key -> stage id
@@ -152,9 +153,11 @@ class ProvenanceCapture:
         def handle(cid: str, md: dict[str, Any], payload: str | None) -> None:
             if stage == "inductor_post_grad_graph":
                 part = self.rec.inductor_part(cid)
-                key = f"{stage}.{part}" if part else stage
+            elif stage in stage_catalog.GRAPH_OPENERS:
+                part = self.rec.subgraph_part(cid)
             else:
-                key = stage
+                part = ""
+            key = stage_catalog.stage_key(stage, part)
             self.graph(cid, key, payload or "")
 
         return handle
@@ -181,9 +184,12 @@ class ProvenanceCapture:
         items: list[ProvItem] = []
         links: list[ProvLink] = []
         names: dict[str, int] = {}
-        stage_id, part = key.partition(".")[0], key.partition(".")[2]
-        aot_of_part = "aot_inference" if part == "inference" else f"aot_{part}" if part else ""
-        forward = facts.nodes.get("aot_forward", {})
+        stage_id, part = stage_catalog.split_key(key)
+        aot_of_part = stage_catalog.aot_key_for_part(part) if stage_id == "inductor_post_grad_graph" else ""
+        # the AOTAutograd graphs of this stage's subgraph (DDP's bucket split compiles several)
+        joint_key = stage_catalog.stage_key("aot_joint", part)
+        forward_key = stage_catalog.stage_key("aot_forward", part)
+        forward = facts.nodes.get(forward_key, {})
         frames_of: dict[str, list[dict[str, Any]]] = {}  # nodes of one line share its stack trace
         for node in gm.graph.nodes:
             if node.op not in ("call_function", "call_method", "call_module"):
@@ -224,23 +230,23 @@ class ProvenanceCapture:
                 items += items_
                 links += links_
             elif stage_id in ("aot_forward", "aot_backward", "aot_inference"):
-                if node.name in facts.nodes.get("aot_joint", {}):
-                    links.append(ProvLink(item_id("aot_joint", node.name), iid, "same node (partitioner)"))
+                if node.name in facts.nodes.get(joint_key, {}):
+                    links.append(ProvLink(item_id(joint_key, node.name), iid, "same node (partitioner)"))
             if stage_id == "aot_backward" and node.name in forward:
-                links.append(ProvLink(item_id("aot_forward", node.name), iid, "same node (recomputed)"))
+                links.append(ProvLink(item_id(forward_key, node.name), iid, "same node (recomputed)"))
             elif stage_id == "aot_backward" and seq >= 0:
                 links += [
-                    ProvLink(item_id("aot_forward", name), iid, "seq_nr")
+                    ProvLink(item_id(forward_key, name), iid, "seq_nr")
                     for name, fseq in forward.items()
                     if fseq == seq
                 ]
             elif stage_id == "aot_joint" and meta.get("partitioner_tag") == "is_backward" and seq >= 0:
                 links += [
-                    ProvLink(item_id("aot_joint", name), iid, "seq_nr")
+                    ProvLink(item_id(joint_key, name), iid, "seq_nr")
                     for name, fseq in names.items()
-                    if fseq == seq and name != node.name and name not in facts.nodes.get("_joint_bwd", {})
+                    if fseq == seq and name != node.name and name not in facts.nodes.get(f"_bwd:{joint_key}", {})
                 ]
-                facts.nodes.setdefault("_joint_bwd", {})[node.name] = seq
+                facts.nodes.setdefault(f"_bwd:{joint_key}", {})[node.name] = seq
             if stage_id == "inductor_post_grad_graph" and aot_of_part:
                 if node.name in facts.nodes.get(aot_of_part, {}):
                     links.append(ProvLink(item_id(aot_of_part, node.name), iid, "same node"))
@@ -331,7 +337,7 @@ class ProvenanceCapture:
     # ----- kernels ---------------------------------------------------------------------
     def on_output_code(self, cid: str, md: dict[str, Any], payload: str | None) -> None:
         code = payload or ""
-        part = aot_id_part(code) or self.rec.inductor_part(cid)
+        part = self.rec.inductor_part(cid, code)
         key = f"kernel_source.{part}" if part else "kernel_source"
         post_key = f"inductor_post_grad_graph.{part}" if part else "inductor_post_grad_graph"
         ir_key = f"inductor_ir_post_fusion.{part}" if part else "inductor_ir_post_fusion"

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from tcdebug.events import Event
+from tcdebug.trace_format import Subgraphs
 
 
 @dataclass
@@ -24,6 +25,7 @@ class CompileState:
     pending_bytecode: dict[str, Any] | None = None
     aot_mode: str = ""  # "training", "inference" or "" (no AOTAutograd seen)
     backend: str = ""  # the torch.compile backend's name, when torch tells it
+    subgraphs: Subgraphs = field(default_factory=Subgraphs)  # its AOTAutograd graphs (DDP's bucket split)
 
 
 class Recording(Protocol):
@@ -31,6 +33,7 @@ class Recording(Protocol):
     code_objects: dict[str, Any]  # compile id -> original code object
     finalizers: list[Callable[[], None]]  # run before the stages close
     fork_resets: list[Callable[[], None]]  # run in a forked child, as the recorder resets itself
+    aot_graph_name: Callable[[], object] | None  # torch's name of the AOTAutograd graph being compiled
 
     def emit(self, event: Event) -> None: ...  # a typed event of tcdebug.events, onto the channel
 
@@ -56,7 +59,11 @@ class Recording(Protocol):
 
     def not_captured(self, compile_id: str, stage_id: str, reason: str, *, part: str = "") -> None: ...
 
-    def inductor_part(self, compile_id: str) -> str: ...
+    def open_subgraph_stage(self, compile_id: str, stage_id: str) -> None: ...
+
+    def subgraph_part(self, compile_id: str) -> str: ...
+
+    def inductor_part(self, compile_id: str, code: str | None = None) -> str: ...
 
     def defer_bytecode_after(self, compile_id: str, fields: dict[str, Any]) -> None: ...
 

@@ -38,6 +38,8 @@ class Recorder:
         self.sent: dict[tuple[str, str], StageEvent] = {}  # (compile id, key) -> last sent, UPDATABLE only
         self.finalizers: list[Callable[[], None]] = []  # run by finalize_all, before the stages close
         self.fork_resets: list[Callable[[], None]] = []  # run by reset_for_child (capture units' own state)
+        # torch's name of the AOTAutograd graph being compiled (`['1_backward']`), set by the graphs unit
+        self.aot_graph_name: Callable[[], object] | None = None
 
     def reset_for_child(self) -> None:
         """In a forked child: the parent's compiles are not this process's, and a lock another
@@ -84,6 +86,8 @@ class Recorder:
     ) -> None:
         """Send a captured stage, then pause there if the controller asked to."""
         st = self.state(compile_id)
+        if not part and stage_id in stage_catalog.GRAPH_OPENERS:
+            part = stage_catalog.graph_part("", st.subgraphs.current)
         key = stage_catalog.stage_key(stage_id, part)
         kind = stage_catalog.kind(stage_id)
         with self._lock:
@@ -95,7 +99,7 @@ class Recorder:
             compile_id=compile_id,
             stage=stage_id,
             part=part,
-            title=kind.title + (f" ({part})" if part else ""),
+            title=kind.title + (f" ({stage_catalog.part_label(part)})" if part else ""),
             language=language or kind.language,
             status="captured",
             text=text,
@@ -132,7 +136,7 @@ class Recorder:
                 compile_id=compile_id,
                 stage=stage_id,
                 part=part,
-                title=kind.title + (f" ({part})" if part else ""),
+                title=kind.title + (f" ({stage_catalog.part_label(part)})" if part else ""),
                 language=kind.language,
                 status="not_captured",
                 reason=reason,
@@ -140,10 +144,36 @@ class Recorder:
             )
         )
 
-    def inductor_part(self, compile_id: str) -> str:
-        """Which graph Inductor is compiling now: forward, backward or inference."""
+    def open_subgraph_stage(self, compile_id: str, stage_id: str) -> None:
+        """A per-graph stage's record arrived (`stages.GRAPH_OPENERS`): it may open the compile's
+        next AOTAutograd graph. Called once per record, before the units that read it."""
+        with self._lock:
+            self.state(compile_id).subgraphs.on_opener(stage_id)
+
+    def subgraph_part(self, compile_id: str) -> str:
+        """The part of a per-graph stage now: "" in the compile's first AOTAutograd graph,
+        `subgraph_N` in its N-th after that."""
+        return stage_catalog.graph_part("", self.state(compile_id).subgraphs.current)
+
+    def inductor_part(self, compile_id: str, code: str | None = None) -> str:
+        """Which graph Inductor is compiling now: forward, backward or inference, with its
+        subgraph (`backward_1`) when the compile has several. Read from torch: the output code's
+        AOT id comment (`code`), else the name AOTAutograd gives the graph it is compiling;
+        inferred from the stages so far when neither is there."""
         st = self.state(compile_id)
-        return trace_format.inductor_part(st.aot_mode, st.keys)
+        named = trace_format.aot_graph_id(code) if code else None
+        if named is None and self.aot_graph_name is not None:
+            try:
+                named = trace_format.parse_aot_graph_name(self.aot_graph_name())
+            except Exception:  # noqa: BLE001 - a torch without it: inferred below
+                named = None
+        with self._lock:
+            if named is not None:
+                aot_id, base = named
+                return stage_catalog.graph_part(base, st.subgraphs.of_aot_id(aot_id, base))
+            current = st.subgraphs.current
+            base = trace_format.inductor_part(st.aot_mode, st.keys, current)
+            return stage_catalog.graph_part(base, current if base != "backward" else 0)
 
     def defer_bytecode_after(self, compile_id: str, fields: dict[str, Any]) -> None:
         """Dynamo installs the new bytecode before it logs the guards; show guards first."""
@@ -212,8 +242,10 @@ class Recorder:
             if st.aot_mode == stage_catalog.INFERENCE
             else "torch did not report this AOTAutograd graph"
         )
-        for stage_id in stage_catalog.marked_missing(st.aot_mode):
-            self.not_captured(compile_id, stage_id, reason)
+        subgraphs = [stage_catalog.graph_part("", n) for n in range(st.subgraphs.count)]
+        for graph in subgraphs:
+            for stage_id in stage_catalog.marked_missing(st.aot_mode):
+                self.not_captured(compile_id, stage_id, reason, part=graph)
         # Only stages torch reported count: the forward's own `not captured` marks must not make
         # an aot_eager backward look like an Inductor compile that never ran.
         ran_inductor = any(k.startswith(("kernel_source", "inductor_")) for k in st.captured)
@@ -224,14 +256,16 @@ class Recorder:
         )
         for stage_id in stage_catalog.expected(stage_catalog.INDUCTOR):  # once per Inductor compile
             reason = self.unavailable.get(stage_id, "torch did not report this stage")
-            self.not_captured(compile_id, stage_id, reason if ran_inductor else no_inductor)
-        for part in parts:
-            if part == "backward" and not final:
+            for graph in subgraphs:
+                self.not_captured(compile_id, stage_id, reason if ran_inductor else no_inductor, part=graph)
+        for part in stage_catalog.subgraph_parts(parts, st.subgraphs.count):
+            backward = stage_catalog.part_base(part) == "backward"
+            if backward and not final:
                 continue  # compiled lazily at the first .backward()
             for stage_id in stage_catalog.INDUCTOR_STAGES:
                 if not ran_inductor:
                     reason = no_inductor
-                elif part == "backward" and f"kernel_source.{part}" not in st.captured:
+                elif backward and f"kernel_source.{part}" not in st.captured:
                     reason = "the backward was never run, so Inductor never compiled it"
                 else:
                     reason = self.unavailable.get(stage_id, "torch did not report this stage")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -92,6 +93,9 @@ def normalise(text: str) -> str:
     return text
 
 
+Settled = Callable[[str, str], bool]  # (rank label, compile id) -> no more stages of it can come
+
+
 def _digest(stage: Stage) -> str:
     text = stage.get_text()
     return hashlib.md5(normalise(text).encode(), usedforsecurity=False).hexdigest()
@@ -120,12 +124,14 @@ def _ranks_text(labels: list[str]) -> str:
     return f"rank{'s' if len(labels) > 1 else ''} {', '.join(labels)}"
 
 
-def divergences(sessions: dict[str, Session]) -> list[Divergence]:
+def divergences(sessions: dict[str, Session], settled: Settled | None = None) -> list[Divergence]:
     """Where the ranks differ: compile ids, graphs for the same id, recompile reasons, outcome.
 
     A rank with several logs compiled an id if any of its logs did; graphs, reasons and outcomes
     are compared between every log that has the id. Device indices and object addresses are
     normalised first (`normalise`): rank N runs on cuda:N, and its objects live elsewhere.
+    `settled(label, compile_id)`, live: whether that rank can send no more stages of the compile
+    (a graph it lacks counts as missing only then); None: every entry is complete (logs, dumps).
     """
     if len(sessions) < 2:
         return []
@@ -155,7 +161,7 @@ def divergences(sessions: dict[str, Session]) -> list[Divergence]:
             )
         if len(have) < 2:
             continue
-        out.extend(_graph_divergence(sessions, cid, have))
+        out.extend(_graph_divergence(sessions, cid, have, settled))
         raw = {label: sessions[label].compiles[cid].recompile_reason.strip() for label in have}
         reasons = {label: normalise(v) for label, v in raw.items()}
         if len(set(reasons.values())) > 1:
@@ -188,12 +194,18 @@ def divergences(sessions: dict[str, Session]) -> list[Divergence]:
     return out
 
 
-def _graph_divergence(sessions: dict[str, Session], cid: str, have: list[str]) -> list[Divergence]:
+def _graph_divergence(
+    sessions: dict[str, Session], cid: str, have: list[str], settled: Settled | None = None
+) -> list[Divergence]:
     stages = {label: _graph_stages(sessions[label], cid) for label in have}
     keys = sorted({k for m in stages.values() for k in m}, key=stage_catalog.sort_key)
     values: dict[str, dict[str, str]] = {}  # stage key -> entry -> what is compared
     for key in keys:
         present = {label: stages[label].get(key) for label in have}
+        if settled is not None:  # a stage a rank may still send (a lazy backward) is not missing yet
+            present = {label: st for label, st in present.items() if st is not None or settled(label, cid)}
+            if len(present) < 2:
+                continue
         md5s = {
             label: str(st.meta.get("md5", "")) if st is not None and not st.meta.get("md5_mismatch") else ""
             for label, st in present.items()
@@ -206,6 +218,7 @@ def _graph_divergence(sessions: dict[str, Session], cid: str, have: list[str]) -
         return []
     key = differing[0]
     value = values[key]
+    have = [label for label in have if label in value]
     labels: dict[str, str] = {}
     for label in have:  # "graph A", "graph B", ... in entry order; "" is a missing stage
         labels.setdefault(value[label], "(none)" if not value[label] else f"graph {chr(65 + len(labels))}")

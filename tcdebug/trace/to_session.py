@@ -39,7 +39,7 @@ from tcdebug.session import LOADED, Change, Kernel, Session
 from tcdebug.textsafe import safe_line
 from tcdebug.trace.aoti import split_cpp_kernels
 from tcdebug.trace.reader import PayloadRef, Record, TraceStats, read_records
-from tcdebug.trace_format import AOT_MODES, STAGE_KEYS, aot_id_part, inductor_part, with_attempt
+from tcdebug.trace_format import AOT_MODES, STAGE_KEYS, Subgraphs, aot_graph_id, inductor_part, with_attempt
 
 NOT_IN_TRACE = "not in TORCH_TRACE logs"
 # Stages a trace holds only sometimes (bytecode: resume functions only) or never: the catalogue's
@@ -74,6 +74,9 @@ _INDUCTOR_START = {
     "inductor_post_grad_graph",
     "inductor_output_code",
 }
+# The part of a backward's stages while the compile has several subgraphs and the backward's
+# output code has not named its AOT graph yet: such stages wait in `_CompileState.pending`.
+_UNPLACED = "backward?"
 _CACHE_RE = re.compile(r"^(?P<cache>\w+?)_cache_(?P<result>hit|miss|bypass)$")
 _BYTECODE_RE = re.compile(r"_(ORIGINAL|MODIFIED)_BYTECODE$")
 _BIG_METRIC = 200
@@ -158,6 +161,8 @@ class _CompileState:
     artifact_counts: dict[str, int] = field(default_factory=dict)
     cache: dict[str, dict[str, int]] = field(default_factory=dict)
     inductor_part: str | None = None  # the graph Inductor is compiling now, None between compiles
+    subgraphs: Subgraphs = field(default_factory=Subgraphs)  # its AOTAutograd graphs (DDP's bucket split)
+    pending: list[StageEvent] = field(default_factory=list)  # stages of a backward not placed yet
     status: str = "compiling"
     error: str = ""
     elapsed_s: float = 0.0
@@ -205,6 +210,7 @@ class TraceConverter:
                 continue
             yield from converted
         for cid, st in self.compiles.items():
+            yield from self._place_pending(st)
             if not st.ended:
                 if st.status != "compiling":  # e.g. an export that failed: no metrics follow
                     yield self._end(cid, st, {})
@@ -283,7 +289,11 @@ class TraceConverter:
         if cid.startswith(GLOBAL_ID):
             yield from self._global_record(cid, st, record)
             return
-        yield from self._dispatch(cid, st, record)
+        for ev in self._dispatch(cid, st, record):
+            if isinstance(ev, StageEvent) and ev.part == _UNPLACED:
+                st.pending.append(ev)  # until its output code names the subgraph
+            else:
+                yield ev
 
     def _chromium(self, record: Record) -> CompileTimes | None:
         """A chromium event: a `compile_times` event when it ends a compile's outermost phase."""
@@ -309,7 +319,9 @@ class TraceConverter:
         elif name in STAGE_KEYS and key in (name, "artifact"):  # an event key or artifact name
             yield self._stage(cid, st, STAGE_KEYS[name], record)
         elif key == "inductor_output_code":
-            yield self._output_code(cid, st, record)
+            output = self._output_code(cid, st, record)
+            yield from self._place_pending(st, output.part)
+            yield output
         elif key == "graph_dump":
             yield self._graph_dump(cid, st, record)
         elif key == "dynamo_cpp_guards_str":
@@ -321,6 +333,8 @@ class TraceConverter:
         elif key == "compilation_metrics":
             yield from self._metrics(cid, st, record)
         elif key in ("bwd_compilation_metrics", "aot_autograd_backward_compilation_metrics"):
+            yield from self._place_pending(st)
+            st.inductor_part = None  # the backward's Inductor compile is over
             yield self._end(cid, st, {"backward": _metrics_dict(record.meta)})
         elif key == "artifact":
             yield from self._artifact(cid, st, record)
@@ -446,7 +460,15 @@ class TraceConverter:
 
     def _output_code(self, cid: str, st: _CompileState, record: Record) -> StageEvent:
         code = record.payload or ""
-        part = st.inductor_part = aot_id_part(code) or self._part(st)
+        named = aot_graph_id(code)
+        if named is not None:
+            aot_id, base = named
+            part = stage_catalog.graph_part(base, st.subgraphs.of_aot_id(aot_id, base))
+        else:
+            part = self._part(st)
+            if part == _UNPLACED:
+                part = self._guess_backward(st)
+        st.inductor_part = part
         kernels = split_output_code(code)
         assert record.ref is not None
         lazy: list[Kernel] = [LazyKernel(record.ref, i, k) for i, k in enumerate(kernels)]
@@ -534,7 +556,9 @@ class TraceConverter:
             if st.ended:  # a lazy backward compile: keep the compile's metrics current
                 yield self._end(cid, st, {})
             if cache["cache"] == "fx_graph" and record.ref is not None:
-                yield self._artifact_stage(cid, st, record)
+                ev = self._artifact_stage(cid, st, record)
+                yield ev
+                yield from self._place_pending(st)
                 st.inductor_part = None  # the FX graph cache result closes one Inductor compile
                 return
         bytecode = _BYTECODE_RE.search(name)
@@ -585,8 +609,48 @@ class TraceConverter:
         return st.inductor_part if st.inductor_part is not None else self._next_part(st)
 
     def _next_part(self, st: _CompileState) -> str:
-        """The part the next Inductor compile of this frame builds."""
-        return inductor_part(st.aot_mode, st.keys)
+        """The part the next Inductor compile of this frame builds. A backward of a compile with
+        several subgraphs is `_UNPLACED` until its output code's AOT id names its subgraph."""
+        current = st.subgraphs.current
+        base = inductor_part(st.aot_mode, st.keys, current)
+        if base == "backward":
+            return "backward" if st.subgraphs.count == 1 else _UNPLACED
+        return stage_catalog.graph_part(base, current)
+
+    def _guess_backward(self, st: _CompileState) -> str:
+        """A backward whose output code names no AOT graph: the last subgraph with no backward
+        stage yet (autograd runs the subgraphs' backwards last to first). Inferred."""
+        placed = {stage_catalog.split_key(key)[1] for key in st.keys}
+        for n in range(st.subgraphs.count - 1, -1, -1):
+            part = stage_catalog.graph_part("backward", n)
+            if part not in placed:
+                return part
+        return "backward"
+
+    def _place_pending(self, st: _CompileState, part: str | None = None) -> Iterator[StageEvent]:
+        """The held stages of a backward, now that its part is known (`part`), or, at the end of
+        its compile without output code, the inferred one (said so in each stage's meta)."""
+        pending, st.pending = st.pending, []
+        if not pending:
+            return
+        inferred = part is None or part == _UNPLACED
+        placed = self._guess_backward(st) if inferred else part
+        assert placed is not None
+        if st.inductor_part == _UNPLACED:
+            st.inductor_part = placed
+        for ev in pending:
+            old_key = ev.key
+            st.keys.discard(old_key)
+            attempt = st.key_attempts.pop(old_key, None)
+            ev.part = placed
+            if attempt is not None:
+                st.key_attempts[ev.key] = attempt
+            st.keys.add(ev.key)
+            if inferred:
+                ev.meta["subgraph_inferred"] = True
+            yield ev
+        for key in [k for k in st.artifact_counts if k.endswith("." + _UNPLACED)]:
+            del st.artifact_counts[key]
 
     def _stage(
         self,
@@ -602,6 +666,8 @@ class TraceConverter:
         kernels: list[Kernel] | None = None,
     ) -> StageEvent:
         artifact = stage_id.startswith("artifact_")
+        if part is None and stage_id in stage_catalog.GRAPH_OPENERS:
+            part = stage_catalog.graph_part("", st.subgraphs.on_opener(stage_id))
         if part is None:
             part = self._part(st) if stage_id in stage_catalog.INDUCTOR_STAGES else ""
         key = stage_catalog.stage_key(stage_id, part)

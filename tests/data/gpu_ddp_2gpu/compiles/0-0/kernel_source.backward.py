@@ -36,7 +36,7 @@ from torch._C import _cuda_getCurrentRawStream as get_raw_stream
 
 
 
-# kernel path: /tmp/torchinductor_root/tmpmh35hqg_/5s/c5sx37dzwb6pavvxnknu7nrdrgjwodtygelu2ypy24mgv6eyi567.py
+# kernel path: /tmp/tctSnDg/torchinductor_root/tmpyyvri8r5/5s/c5sx37dzwb6pavvxnknu7nrdrgjwodtygelu2ypy24mgv6eyi567.py
 # Topologically Sorted Source Nodes: [scalar_tensor, where, sum_1], Original ATen: [aten.threshold_backward, aten.sum]
 # Source node to ATen node mapping:
 #   scalar_tensor => full_default

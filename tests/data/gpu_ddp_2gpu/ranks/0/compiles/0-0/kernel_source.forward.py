@@ -1,4 +1,4 @@
-# AOT ID: ['1_forward']
+# AOT ID: ['0_forward']
 from ctypes import c_void_p, c_long, c_int
 import torch
 import math
@@ -36,18 +36,21 @@ from torch._C import _cuda_getCurrentRawStream as get_raw_stream
 
 
 
-# kernel path: /tmp/torchinductor_root/tmpbrlwhukg/ac/cacxwflsoxyygpbrlk7janzsbircqvc6jmnnlqr2omq67y66amcj.py
-# Topologically Sorted Source Nodes: [, relu], Original ATen: [aten.addmm, aten.relu]
+# kernel path: /tmp/tctSnDg/torchinductor_root/tmpanpqddam/yf/cyfoslbim5lw3xt7vc2ffqpuboa47us3e72rmr64w373dkpjfhwe.py
+# Topologically Sorted Source Nodes: [, relu, le], Original ATen: [aten.addmm, aten.relu, aten.threshold_backward]
 # Source node to ATen node mapping:
 #    => add_tensor
+#   le => le
 #   relu => relu
 # Graph fragment:
 #   %primals_3 : Tensor "f32[512][1]cuda:0" = PlaceHolder[target=primals_3]
 #   %mm_default : Tensor "f32[16, 512][512, 1]cuda:0" = PlaceHolder[target=mm_default]
+#   %relu : Tensor "f32[16, 512][512, 1]cuda:0" = PlaceHolder[target=relu]
 #   %add_tensor : Tensor "f32[16, 512][512, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%primals_3, %mm_default), kwargs = {})
 #   %relu : Tensor "f32[16, 512][512, 1]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.relu.default](args = (%add_tensor,), kwargs = {})
-#   return %relu
-triton_poi_fused_addmm_relu_0 = async_compile.triton('triton_poi_fused_addmm_relu_0', '''
+#   %le : Tensor "b8[16, 512][512, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.le.Scalar](args = (%relu, 0), kwargs = {})
+#   return %relu,%le
+triton_poi_fused_addmm_relu_threshold_backward_0 = async_compile.triton('triton_poi_fused_addmm_relu_threshold_backward_0', '''
 import triton
 import triton.language as tl
 
@@ -59,12 +62,12 @@ triton_helpers.set_driver_to_gpu()
 @triton_heuristics.pointwise(
     size_hints={'x': 8192}, 
     filename=__file__,
-    triton_meta={'signature': {'in_out_ptr0': '*fp32', 'in_ptr0': '*fp32', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]]}]},
-    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_addmm_relu_0', 'mutated_arg_names': ['in_out_ptr0'], 'optimize_mem': False, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '91D1D1166449D9E2EB66EB9770C9E2C3B0FEB787341F27FEB4D3F0338DA50336', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 100352}},
+    triton_meta={'signature': {'in_out_ptr0': '*fp32', 'in_ptr0': '*fp32', 'out_ptr0': '*i1', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_addmm_relu_threshold_backward_0', 'mutated_arg_names': ['in_out_ptr0'], 'optimize_mem': False, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 2, 'num_store': 2, 'num_reduction': 0, 'backend_hash': '91D1D1166449D9E2EB66EB9770C9E2C3B0FEB787341F27FEB4D3F0338DA50336', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': True, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 116736}},
     min_elem_per_thread=0
 )
 @triton.jit
-def triton_poi_fused_addmm_relu_0(in_out_ptr0, in_ptr0, xnumel, XBLOCK : tl.constexpr):
+def triton_poi_fused_addmm_relu_threshold_backward_0(in_out_ptr0, in_ptr0, out_ptr0, xnumel, XBLOCK : tl.constexpr):
     xnumel = 8192
     xoffset = tl.program_id(0) * XBLOCK
     xindex = xoffset + tl.arange(0, XBLOCK)[:]
@@ -76,35 +79,33 @@ def triton_poi_fused_addmm_relu_0(in_out_ptr0, in_ptr0, xnumel, XBLOCK : tl.cons
     tmp2 = tmp0 + tmp1
     tmp3 = tl.full([1], 0, tl.int32)
     tmp4 = triton_helpers.maximum(tmp3, tmp2)
+    tmp5 = tl.full([1], 0.0, tl.float32)
+    tmp6 = tmp4 <= tmp5
     tl.store(in_out_ptr0 + (x2), tmp4, None)
+    tl.store(out_ptr0 + (x2), tmp6, None)
 ''', device_str='cuda')
 
 def partition_0(args):
-    primals_1, primals_2, primals_3, primals_5, primals_4 = args
+    primals_1, primals_2, primals_3 = args
     args.clear()
     assert_size_stride(primals_1, (16, 512), (512, 1))
     assert_size_stride(primals_2, (512, 512), (512, 1))
     assert_size_stride(primals_3, (512, ), (1, ))
-    assert_size_stride(primals_5, (8, ), (1, ))
-    assert_size_stride(primals_4, (8, 512), (512, 1))
     with torch.cuda._DeviceGuard(0):
         torch.cuda.set_device(0)
         buf0 = empty_strided_cuda((16, 512), (512, 1), torch.float32)
         # Topologically Sorted Source Nodes: [linear, ], Original ATen: [aten.t, aten.addmm]
         # [Provenance debug handles] extern_kernels.mm:1
         extern_kernels.mm(primals_1, reinterpret_tensor(primals_2, (512, 512), (1, 512), 0), out=buf0)
+        del primals_2
         buf1 = buf0; del buf0  # reuse
-        # Topologically Sorted Source Nodes: [, relu], Original ATen: [aten.addmm, aten.relu]
-        # [Provenance debug handles] triton_poi_fused_addmm_relu_0:2
+        buf2 = empty_strided_cuda((16, 512), (512, 1), torch.bool)
+        # Topologically Sorted Source Nodes: [, relu, le], Original ATen: [aten.addmm, aten.relu, aten.threshold_backward]
+        # [Provenance debug handles] triton_poi_fused_addmm_relu_threshold_backward_0:2
         stream0 = get_raw_stream(0)
-        triton_poi_fused_addmm_relu_0.run(buf1, primals_3, 8192, stream=stream0)
+        triton_poi_fused_addmm_relu_threshold_backward_0.run(buf1, primals_3, buf2, 8192, stream=stream0)
         del primals_3
-        buf2 = empty_strided_cuda((16, 8), (8, 1), torch.float32)
-        # Topologically Sorted Source Nodes: [linear_1], Original ATen: [aten.t, aten.addmm]
-        # [Provenance debug handles] extern_kernels.addmm:3
-        extern_kernels.addmm(primals_5, buf1, reinterpret_tensor(primals_4, (512, 8), (1, 512), 0), alpha=1, beta=1, out=buf2)
-        del primals_5
-    return (buf1, buf2, primals_1, primals_2, primals_4, )
+    return (buf1, buf2, primals_1, )
 
 
 async_compile.wait(globals())
@@ -121,13 +122,13 @@ class Runner:
         self.partitions = new_callables
 
     def call(self, args):
-        primals_1, primals_2, primals_3, primals_4, primals_5 = args
+        primals_1, primals_2, primals_3 = args
         args.clear()
-        partition0_args = [primals_1, primals_2, primals_3, primals_5, primals_4]
-        del primals_3, primals_5
-        (buf1, buf2, primals_1, primals_2, primals_4) = self.partitions[0](partition0_args)
+        partition0_args = [primals_1, primals_2, primals_3]
+        del primals_2, primals_3
+        (buf1, buf2, primals_1) = self.partitions[0](partition0_args)
         del partition0_args
-        return (buf2, primals_1, primals_2, primals_4, buf1, )
+        return (buf1, primals_1, buf2, )
 
 runner = Runner(partitions=[partition_0,])
 call = runner.call
@@ -139,9 +140,7 @@ def get_args():
     primals_1 = rand_strided((16, 512), (512, 1), device='cuda:0', dtype=torch.float32)
     primals_2 = rand_strided((512, 512), (512, 1), device='cuda:0', dtype=torch.float32)
     primals_3 = rand_strided((512, ), (1, ), device='cuda:0', dtype=torch.float32)
-    primals_4 = rand_strided((8, 512), (512, 1), device='cuda:0', dtype=torch.float32)
-    primals_5 = rand_strided((8, ), (1, ), device='cuda:0', dtype=torch.float32)
-    return [primals_1, primals_2, primals_3, primals_4, primals_5]
+    return [primals_1, primals_2, primals_3]
 
 
 def benchmark_compiled_module(args, times=10, repeat=10):

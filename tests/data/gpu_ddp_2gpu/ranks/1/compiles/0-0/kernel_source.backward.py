@@ -36,7 +36,7 @@ from torch._C import _cuda_getCurrentRawStream as get_raw_stream
 
 
 
-# kernel path: /tmp/torchinductor_root/tmpqw2krfyn/s4/cs4dge6jjujib5js6s5ro5o6rpwbaxjyvxbcc5yx5hwyhrielk2a.py
+# kernel path: /tmp/tctSnDg/torchinductor_root/tmp_rklchft/s4/cs4dge6jjujib5js6s5ro5o6rpwbaxjyvxbcc5yx5hwyhrielk2a.py
 # Topologically Sorted Source Nodes: [scalar_tensor, where, sum_1], Original ATen: [aten.threshold_backward, aten.sum]
 # Source node to ATen node mapping:
 #   scalar_tensor => full_default

@@ -117,6 +117,26 @@ def measure(
     return results
 
 
+def cpu_halves() -> tuple[list[int], list[int]]:
+    """This process's CPUs in two halves of whole cores (a core's hyperthreads stay together)."""
+    cores: dict[tuple[str, str], list[int]] = {}
+    for cpu in sorted(os.sched_getaffinity(0)):
+        topology = Path(f"/sys/devices/system/cpu/cpu{cpu}/topology")
+        try:
+            key = ((topology / "physical_package_id").read_text().strip(), (topology / "core_id").read_text().strip())
+        except OSError:
+            key = ("", str(cpu))
+        cores.setdefault(key, []).append(cpu)
+    groups = list(cores.values())
+    if len(groups) < 2:  # one core: its hyperthreads are the halves
+        cpus = [c for g in groups for c in g]
+        groups = [[c] for c in cpus]
+    if len(groups) < 2:
+        raise SystemExit("--side-by-side needs at least two CPUs")
+    half = len(groups) // 2
+    return [c for g in groups[:half] for c in g], [c for g in groups[half : 2 * half] for c in g]
+
+
 def round_ratios(by_variant: dict[str, list]) -> list[float]:
     """tcdebug's whole-process time over python's, round by round. The two runs of a round are
     next to each other, so a machine that gets faster or slower during the benchmark moves both;
@@ -208,13 +228,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--tcdebug-only", action="store_true", help="only `python` and `tcdebug --dump` (no TORCH_* variants)"
     )
+    parser.add_argument(
+        "--side-by-side",
+        action="store_true",
+        help="start python and tcdebug together each round, each pinned to half of the CPUs (halves swap "
+        "every round; implies --tcdebug-only): both runs meet the machine in the same state",
+    )
     ns = parser.parse_args(argv)
     if ns.quick:  # a one-op aot_eager compile: checks the harness, not the numbers
-        scripts, rounds, variants = (TINY,), 1, VARIANTS[:2]
+        scripts, rounds, variants = (TINY,), 2 if ns.side_by_side else 1, VARIANTS[:2]
     else:
         scripts = chosen_scripts(SCRIPTS, ns.script)
-        rounds, variants = max(ns.rounds, 1), VARIANTS[:2] if ns.tcdebug_only else VARIANTS
-    return finish(build_section(measure(scripts, rounds, variants), rounds), ns.json)
+        tcdebug_only = ns.tcdebug_only or ns.side_by_side
+        rounds, variants = max(ns.rounds, 1), VARIANTS[:2] if tcdebug_only else VARIANTS
+    if not ns.side_by_side:
+        return finish(build_section(measure(scripts, rounds, variants), rounds), ns.json)
+    halves = cpu_halves()
+    partial = Path(ns.json).with_suffix(".partial.json") if ns.json else None
+    section = build_section(measure(scripts, rounds, variants, partial, halves), rounds)
+    section.title = f"Capture overhead (cold compiles, median of {rounds} side-by-side rounds)"
+    section.notes.append(
+        f"--side-by-side: python and tcdebug start together each round, pinned to CPUs {halves[0]} and "
+        f"{halves[1]} (swapped every round); the compile pools size themselves to the half they get"
+    )
+    return finish(section, ns.json)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from capture_overhead import TINY, build_section, chosen_scripts, measure, run_once, run_parser
+from capture_overhead import TINY, build_section, chosen_scripts, cpu_halves, measure, run_once, run_parser
 from common import BENCH, SAMPLES, Section, finish
 
 SCRIPTS = (
@@ -126,26 +126,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if ns.warmup > 0:
         section.notes.append(f"{ns.warmup} untimed plain run(s) of each script first (cold disk on a fresh box)")
     return finish(with_setup_notes(section, ns), ns.json)
-
-
-def cpu_halves() -> tuple[list[int], list[int]]:
-    """This process's CPUs in two halves of whole cores (a core's hyperthreads stay together)."""
-    cores: dict[tuple[str, str], list[int]] = {}
-    for cpu in sorted(os.sched_getaffinity(0)):
-        topology = Path(f"/sys/devices/system/cpu/cpu{cpu}/topology")
-        try:
-            key = ((topology / "physical_package_id").read_text().strip(), (topology / "core_id").read_text().strip())
-        except OSError:
-            key = ("", str(cpu))
-        cores.setdefault(key, []).append(cpu)
-    groups = list(cores.values())
-    if len(groups) < 2:  # one core: its hyperthreads are the halves
-        cpus = [c for g in groups for c in g]
-        groups = [[c] for c in cpus]
-    if len(groups) < 2:
-        raise SystemExit("--side-by-side needs at least two CPUs")
-    half = len(groups) // 2
-    return [c for g in groups[:half] for c in g], [c for g in groups[half : 2 * half] for c in g]
 
 
 def with_setup_notes(section: Section, ns: argparse.Namespace) -> Section:

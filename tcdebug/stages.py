@@ -131,7 +131,7 @@ def graph_part(base: str, subgraph: int) -> str:
 def split_part(part: str) -> tuple[str, int]:
     """(`forward`, 1) from `forward_1`; ("", 1) from `subgraph_1`; (`forward`, 0) from `forward`."""
     base, sep, n = part.rpartition("_")
-    if sep and n.isdigit() and (base in GRAPH_PARTS or base == SUBGRAPH):
+    if sep and n.isascii() and n.isdigit() and len(n) <= 6 and (base in GRAPH_PARTS or base == SUBGRAPH):
         return ("" if base == SUBGRAPH else base), int(n)
     return part, 0
 

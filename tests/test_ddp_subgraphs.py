@@ -25,6 +25,7 @@ class SplitRun:
     traced: Compile  # the compile from the log
     stdout: str
     log: Path  # torch's TORCH_TRACE log of the run
+    out: Path  # the live dump
 
     @property
     def live(self) -> Compile:
@@ -41,7 +42,9 @@ def split_run(tmp_path_factory: pytest.TempPathFactory) -> SplitRun:
     [log] = (root / "trace").iterdir()
     traced = run_tcdebug("open", str(log), "--dump", str(root / "traced"))
     assert traced.returncode == 0, traced.stderr[-3000:]
-    return SplitRun(load_dump(root / "live"), load_dump(root / "traced").compiles["0/0"], live.stdout, log)
+    return SplitRun(
+        load_dump(root / "live"), load_dump(root / "traced").compiles["0/0"], live.stdout, log, root / "live"
+    )
 
 
 def aot_ids(comp: Compile) -> dict[str, tuple[int, str] | None]:
@@ -65,6 +68,11 @@ def test_each_subgraph_keeps_its_own_stages(split_run: SplitRun) -> None:
         texts = {comp.stages[f"{stage}.{p}"].get_text() for p in PARTS}
         assert len(texts) == 4, stage  # four graphs, none written over another
     assert comp.stages["kernel_source.backward_1"].title == "Fused kernel source (backward, subgraph 1)"
+    # each in a file of its own, each part's kernels in a folder of their own
+    folder = split_run.out / "compiles" / "0-0"
+    for name in ("kernel_source.backward_1.py", "aot_forward.subgraph_1.py", "inductor_ir_post_fusion.forward_1.txt"):
+        assert (folder / name).is_file(), name
+    assert {p.name for p in (folder / "kernels").iterdir()} == set(PARTS)
     assert comp.stages["aot_forward.subgraph_1"].title == "AOTAutograd forward graph (subgraph 1)"
     # Pipeline order: subgraph 0's forward pipeline, subgraph 1's, then the backwards.
     keys = [s.key for s in comp.ordered_stages()]

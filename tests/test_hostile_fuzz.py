@@ -51,6 +51,7 @@ KEYS = (
     st.sampled_from(
         ["dynamo_start", "compilation_metrics", "artifact", "inductor_output_code", "dynamo_output_graph"]
     )
+    | st.sampled_from(["aot_joint_graph", "aot_forward_graph", "aot_backward_graph", "bwd_compilation_metrics"])
     | st.sampled_from(sorted(KNOWN_EVENTS))
     | TEXT
 )
@@ -83,8 +84,9 @@ def log_lines(draw) -> str:
             envelope = {draw(KEYS): draw(META), **draw(CONTEXT)}
             if draw(st.booleans()):
                 payload = draw(TEXT | HOSTILE)
-                if draw(st.booleans()):
-                    payload = f"# AOT ID: ['0_inference']\ncpp_fused_{payload}_0 = async_compile.cpp_pybinding(['x'], '''\n{payload}\n''')"
+                if draw(st.booleans()):  # output code, of any AOT graph (several: DDP's subgraphs)
+                    aot = draw(st.sampled_from(["0_inference", "0_forward", "1_forward", "1_backward", "0_backward"]))
+                    payload = f"# AOT ID: ['{aot}']\ncpp_fused_{payload}_0 = async_compile.cpp_pybinding(['x'], '''\n{payload}\n''')"
                 out.append(trace_line(envelope, payload))
             else:
                 out.append(trace_line(envelope))

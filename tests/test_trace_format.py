@@ -60,7 +60,8 @@ def test_subgraph_parts_read_back_and_sort_in_pipeline_order() -> None:
     assert stage_catalog.graph_part("backward", 2) == "backward_2"
     assert stage_catalog.split_part("backward_2") == ("backward", 2)
     assert stage_catalog.graph_part("", 1) == "subgraph_1" and stage_catalog.split_part("subgraph_1") == ("", 1)
-    assert stage_catalog.split_part("weird_1") == ("weird_1", 0)  # not a part tcdebug writes
+    for odd in ("weird_1", "forward_" + "9" * 5000, "forward_\u0661", "forward_-1"):  # not parts tcdebug writes
+        assert stage_catalog.split_part(odd) == (odd, 0)
     assert stage_catalog.part_label("forward_1") == "forward, subgraph 1"
     assert stage_catalog.part_label("subgraph_3") == "subgraph 3" and stage_catalog.part_label("forward") == "forward"
     assert stage_catalog.aot_key_for_part("backward_1") == "aot_backward.subgraph_1"

@@ -65,12 +65,13 @@ def test_run_all_writes_the_results_table(tmp_path) -> None:
     assert "| load average" in text and "torch" in text and "first frame, median" in text
 
 
-def test_gpu_overhead_side_by_side_pins_each_run_to_its_half(tmp_path) -> None:
+@pytest.mark.parametrize("name", ["capture_overhead", "gpu_overhead"])
+def test_side_by_side_pins_each_run_to_its_half(name: str, tmp_path) -> None:
     """`--side-by-side`: python and tcdebug start together each round, each on one half of the
     CPUs, the halves swapped every round (here a one-op compile, on the CPU)."""
     out = tmp_path / "result.json"
     proc = subprocess.run(
-        [sys.executable, str(BENCH / "gpu_overhead.py"), "--quick", "--side-by-side", "--json", str(out)],
+        [sys.executable, str(BENCH / f"{name}.py"), "--quick", "--side-by-side", "--json", str(out)],
         capture_output=True,
         text=True,
         timeout=180,
@@ -83,8 +84,7 @@ def test_gpu_overhead_side_by_side_pins_each_run_to_its_half(tmp_path) -> None:
     assert "side-by-side" in result["title"] and "swapped every round" in result["markdown"]
     sys.path.insert(0, str(BENCH))
     try:
-        from capture_overhead import pinned
-        from gpu_overhead import cpu_halves
+        from capture_overhead import cpu_halves, pinned
     finally:
         sys.path.remove(str(BENCH))
     first, second = cpu_halves()

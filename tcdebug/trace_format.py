@@ -107,6 +107,21 @@ def inductor_part(aot_mode: str, keys: Container[str], subgraph: int = 0) -> str
     return ""
 
 
+# ----- DDPOptimizer --------------------------------------------------------------------------
+def ddp_split_reason(payload: str) -> str:
+    """The reason of DDPOptimizer's split, from its `optimize_ddp_split_graph` record (the split
+    graph, one `submod_N` per bucket), as the capture and the log reader both show it."""
+    names = sorted(set(re.findall(r"\b(submod_[0-9]{1,6})\b", payload)), key=lambda n: int(n.split("_")[1]))
+    parts = f" ({', '.join(names)})" if names else ""
+    n = len(names) or "several"
+    return (
+        f"DDPOptimizer split (not a Dynamo graph break): {n} subgraphs{parts} at DDP gradient-bucket "
+        "boundaries, one per bucket, so each bucket's all-reduce overlaps the backward "
+        "(DistributedDataParallel with torch._dynamo.config.optimize_ddp); each subgraph's AOTAutograd "
+        "and Inductor stages are its own: `subgraph N` is submod_N, subgraph 0 has the plain parts"
+    )
+
+
 # ----- guards ---------------------------------------------------------------------------------
 GUARD_MARK = "+- "  # a node of the guard tree dump (`dynamo_cpp_guards_str`)
 

@@ -87,6 +87,9 @@ def test_the_log_of_the_same_run_places_each_stage_where_the_live_capture_did(sp
     keys = {k for k, s in live.stages.items() if s.captured and stage_catalog.split_key(k)[0] in catalog}
     assert keys == {k for k, s in traced.stages.items() if s.captured and stage_catalog.split_key(k)[0] in catalog}
     assert aot_ids(traced) == aot_ids(live)
+    # the log's split record is the same graph break the live capture shows
+    [split] = [b.reason for b in live.graph_breaks]
+    assert split.startswith("DDPOptimizer split") and [b.reason for b in traced.graph_breaks] == [split]
     for part in PARTS:  # the backwards came last to first: the log's output code names each one's graph
         assert traced.stages[f"kernel_source.{part}"].get_text() == live.stages[f"kernel_source.{part}"].get_text()
         assert not traced.stages[f"inductor_post_grad_graph.{part}"].meta.get("subgraph_inferred")

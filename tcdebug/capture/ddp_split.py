@@ -6,25 +6,13 @@ its reason saying it was DDPOptimizer's split, not a Dynamo graph break."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from tcdebug.capture.base import CaptureContext
 from tcdebug.events import GraphBreak
+from tcdebug.trace_format import ddp_split_reason
 
 STAGES: tuple[str, ...] = ()
-
-
-def split_reason(payload: str) -> str:
-    names = sorted(set(re.findall(r"\b(submod_\d+)\b", payload)), key=lambda n: int(n.split("_")[1]))
-    parts = f" ({', '.join(names)})" if names else ""
-    n = len(names) or "several"
-    return (
-        f"DDPOptimizer split (not a Dynamo graph break): {n} subgraphs{parts} at DDP gradient-bucket "
-        "boundaries, one per bucket, so each bucket's all-reduce overlaps the backward "
-        "(DistributedDataParallel with torch._dynamo.config.optimize_ddp); each subgraph's AOTAutograd "
-        "and Inductor stages are its own: `subgraph N` is submod_N, subgraph 0 has the plain parts"
-    )
 
 
 def install(ctx: CaptureContext) -> None:
@@ -32,7 +20,7 @@ def install(ctx: CaptureContext) -> None:
 
     def on_split(cid: str, md: dict[str, Any], payload: str | None) -> None:
         rec.emit(
-            GraphBreak(compile_id=cid, reason=split_reason(payload or ""), user_stack=[], ddp_split=True)
+            GraphBreak(compile_id=cid, reason=ddp_split_reason(payload or ""), user_stack=[], ddp_split=True)
         )
 
     ctx.handler.on("optimize_ddp_split_graph", on_split)

@@ -111,7 +111,8 @@ KNOWN_EVENTS = frozenset(
 )
 
 # Records whose payload the session needs while loading (small, or split into kernels).
-EAGER_PAYLOADS = frozenset({"inductor_output_code", "chromium_event"})  # chromium: compile times
+# chromium: compile times; DDPOptimizer's split graph: its reason names the subgraphs
+EAGER_PAYLOADS = frozenset({"inductor_output_code", "chromium_event", "optimize_ddp_split_graph"})
 EAGER_ARTIFACTS = frozenset(
     {
         "torch_version",

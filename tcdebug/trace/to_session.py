@@ -39,7 +39,15 @@ from tcdebug.session import LOADED, Change, Kernel, Session
 from tcdebug.textsafe import safe_line
 from tcdebug.trace.aoti import split_cpp_kernels
 from tcdebug.trace.reader import PayloadRef, Record, TraceStats, read_records
-from tcdebug.trace_format import AOT_MODES, STAGE_KEYS, Subgraphs, aot_graph_id, inductor_part, with_attempt
+from tcdebug.trace_format import (
+    AOT_MODES,
+    STAGE_KEYS,
+    Subgraphs,
+    aot_graph_id,
+    ddp_split_reason,
+    inductor_part,
+    with_attempt,
+)
 
 NOT_IN_TRACE = "not in TORCH_TRACE logs"
 # Stages a trace holds only sometimes (bytecode: resume functions only) or never: the catalogue's
@@ -338,6 +346,11 @@ class TraceConverter:
             yield self._end(cid, st, {"backward": _metrics_dict(record.meta)})
         elif key == "artifact":
             yield from self._artifact(cid, st, record)
+        elif key == "optimize_ddp_split_graph":  # as the live capture shows it: a break of the compile
+            reason = ddp_split_reason(record.payload or "")
+            yield GraphBreak(compile_id=cid, reason=reason, user_stack=[], ddp_split=True)
+            if record.ref is not None:
+                yield self._stage(cid, st, f"trace_{key}", record, title=key.replace("_", " "))
         elif record.ref is not None:
             yield self._stage(cid, st, f"trace_{key}", record, title=key.replace("_", " "))
 

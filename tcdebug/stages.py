@@ -188,7 +188,9 @@ def marked_missing(aot_mode: str) -> tuple[str, ...]:
     return tuple(k.id for k in STAGE_KINDS if k.expect == aot_mode and k.marked_missing)
 
 
-def expected_keys(aot_mode: str, *, inductor: bool = True, gpu: bool = False, subgraphs: int = 1) -> list[str]:
+def expected_keys(
+    aot_mode: str, *, inductor: bool = True, gpu: bool = False, subgraphs: int = 1
+) -> list[str]:
     """The stage keys a Dynamo compile has, in pipeline order: `aot_mode` "inference" or
     "training" (forward and backward), `inductor` when its backend runs Inductor, `gpu` with
     CUDA graphs, `subgraphs` AOTAutograd graphs (DDPOptimizer's bucket split)."""

@@ -36,12 +36,6 @@ AOT_ID_WINDOW = 500  # the comment is near the top: only that much of the code i
 AOT_GRAPH_NAME = re.compile(r"(\d+)_(forward|backward|inference)")
 
 
-def aot_id_part(code: str | None) -> str | None:
-    """`forward`, `backward` or `inference` from output code's AOT id comment; None without one."""
-    found = aot_graph_id(code)
-    return found[1] if found else None
-
-
 def aot_graph_id(code: str | None) -> tuple[int, str] | None:
     """(AOT id, part) from output code's AOT id comment (`1_backward` -> (1, "backward"))."""
     m = AOT_ID.search((code or "")[:AOT_ID_WINDOW])

@@ -37,7 +37,9 @@ def split_run(tmp_path_factory: pytest.TempPathFactory) -> SplitRun:
     """One run: `tcdebug --dump` of the script, with TORCH_TRACE set, so torch writes its log of the
     same compiles; then `tcdebug open LOG --dump` of that log."""
     root = tmp_path_factory.mktemp("ddp_split")
-    live = run_tcdebug("--dump", str(root / "live"), str(SCRIPTS / "ddp_split.py"), env={"TORCH_TRACE": str(root / "trace")})
+    live = run_tcdebug(
+        "--dump", str(root / "live"), str(SCRIPTS / "ddp_split.py"), env={"TORCH_TRACE": str(root / "trace")}
+    )
     assert live.returncode == 0, live.stderr[-3000:]
     [log] = (root / "trace").iterdir()
     traced = run_tcdebug("open", str(log), "--dump", str(root / "traced"))
@@ -53,7 +55,9 @@ def aot_ids(comp: Compile) -> dict[str, tuple[int, str] | None]:
 
 def test_each_subgraph_keeps_its_own_stages(split_run: SplitRun) -> None:
     comp = split_run.live
-    assert "DDPOptimizer split (not a Dynamo graph break): 2 subgraphs (submod_0, submod_1)" in split_run.stdout
+    assert (
+        "DDPOptimizer split (not a Dynamo graph break): 2 subgraphs (submod_0, submod_1)" in split_run.stdout
+    )
     expected = stage_catalog.expected_keys("training", subgraphs=2)
     missing = [k for k in expected if k not in comp.stages or not comp.stages[k].captured]
     assert missing == ["bytecode_after_python"] or missing == [], missing  # depyf may be absent
@@ -64,13 +68,22 @@ def test_each_subgraph_keeps_its_own_stages(split_run: SplitRun) -> None:
     assert ids["forward"][0] == ids["backward"][0] != ids["forward_1"][0] == ids["backward_1"][0]  # type: ignore[index]
     for stage in ("aot_joint", "aot_forward", "aot_backward", "inductor_pre_grad_graph"):
         assert comp.stages[stage].get_text() != comp.stages[f"{stage}.subgraph_1"].get_text(), stage
-    for stage in ("inductor_post_grad_graph", "inductor_ir_pre_fusion", "inductor_ir_post_fusion", "kernel_source"):
+    for stage in (
+        "inductor_post_grad_graph",
+        "inductor_ir_pre_fusion",
+        "inductor_ir_post_fusion",
+        "kernel_source",
+    ):
         texts = {comp.stages[f"{stage}.{p}"].get_text() for p in PARTS}
         assert len(texts) == 4, stage  # four graphs, none written over another
     assert comp.stages["kernel_source.backward_1"].title == "Fused kernel source (backward, subgraph 1)"
     # each in a file of its own, each part's kernels in a folder of their own
     folder = split_run.out / "compiles" / "0-0"
-    for name in ("kernel_source.backward_1.py", "aot_forward.subgraph_1.py", "inductor_ir_post_fusion.forward_1.txt"):
+    for name in (
+        "kernel_source.backward_1.py",
+        "aot_forward.subgraph_1.py",
+        "inductor_ir_post_fusion.forward_1.txt",
+    ):
         assert (folder / name).is_file(), name
     assert {p.name for p in (folder / "kernels").iterdir()} == set(PARTS)
     assert comp.stages["aot_forward.subgraph_1"].title == "AOTAutograd forward graph (subgraph 1)"
@@ -85,21 +98,33 @@ def test_the_log_of_the_same_run_places_each_stage_where_the_live_capture_did(sp
     untraced = set(stage_catalog.MAYBE_UNTRACED) | {"bytecode_after_python"}
     catalog = {k.id for k in stage_catalog.STAGE_KINDS} - untraced
     keys = {k for k, s in live.stages.items() if s.captured and stage_catalog.split_key(k)[0] in catalog}
-    assert keys == {k for k, s in traced.stages.items() if s.captured and stage_catalog.split_key(k)[0] in catalog}
+    assert keys == {
+        k for k, s in traced.stages.items() if s.captured and stage_catalog.split_key(k)[0] in catalog
+    }
     assert aot_ids(traced) == aot_ids(live)
     # the log's split record is the same graph break the live capture shows
     [split] = [b.reason for b in live.graph_breaks]
     assert split.startswith("DDPOptimizer split") and [b.reason for b in traced.graph_breaks] == [split]
     for part in PARTS:  # the backwards came last to first: the log's output code names each one's graph
-        assert traced.stages[f"kernel_source.{part}"].get_text() == live.stages[f"kernel_source.{part}"].get_text()
+        assert (
+            traced.stages[f"kernel_source.{part}"].get_text()
+            == live.stages[f"kernel_source.{part}"].get_text()
+        )
         assert not traced.stages[f"inductor_post_grad_graph.{part}"].meta.get("subgraph_inferred")
     # torch's own artifacts of each Inductor compile go with its part too
-    assert {"artifact_fx_graph_runnable.backward", "artifact_fx_graph_runnable.backward_1"} <= set(traced.stages)
+    assert {"artifact_fx_graph_runnable.backward", "artifact_fx_graph_runnable.backward_1"} <= set(
+        traced.stages
+    )
 
 
 def test_the_timeline_tags_each_subgraphs_rows(split_run: SplitRun) -> None:
     labels = [str(r.label).strip() for r in build_rows(split_run.session, TimelineState())]
-    for label in ("aot_forward (sub 1)", "kernel_source (fwd 1)", "kernel_source (bwd 1)", "kernel_source (bwd)"):
+    for label in (
+        "aot_forward (sub 1)",
+        "kernel_source (fwd 1)",
+        "kernel_source (bwd 1)",
+        "kernel_source (bwd)",
+    ):
         assert any(text == label or text.startswith(f"{label} ") for text in labels), (label, labels)
 
 
@@ -132,7 +157,8 @@ def test_a_backward_whose_output_code_is_not_in_the_log_is_placed_by_inference(
         stage = comp.stages[f"inductor_post_grad_graph.{part}"]
         assert stage.meta.get("subgraph_inferred") is True
         assert stage.get_text() == live.stages[f"inductor_post_grad_graph.{part}"].get_text() or (
-            _shape_lines(stage.get_text()) == _shape_lines(live.stages[f"inductor_post_grad_graph.{part}"].get_text())
+            _shape_lines(stage.get_text())
+            == _shape_lines(live.stages[f"inductor_post_grad_graph.{part}"].get_text())
         )
     assert "kernel_source.backward" not in comp.stages or not comp.stages["kernel_source.backward"].captured
 

@@ -26,8 +26,8 @@ def test_the_inductor_part_follows_the_aot_graphs_and_the_forward_kernels() -> N
     assert tf.inductor_part("training", {"aot_forward"}) == "forward"
     assert tf.inductor_part("training", {"kernel_source.forward"}) == "backward"
     code = "# AOT ID: ['0_backward']\nimport torch\n"
-    assert tf.aot_id_part(code) == "backward" and tf.aot_id_part("x" * 600 + code) is None
-    assert tf.aot_id_part(None) is None
+    assert tf.aot_graph_id(code) == (0, "backward") and tf.aot_graph_id("x" * 600 + code) is None
+    assert tf.aot_graph_id(None) is None
 
 
 def test_a_compile_with_several_aot_graphs_numbers_its_subgraphs() -> None:

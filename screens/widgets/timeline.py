@@ -37,12 +37,6 @@ from tcdebug.why import times_of
 
 PART_TAGS = {"forward": "fwd", "backward": "bwd", "inference": "inf"}
 
-
-def part_tag(part: str) -> str:
-    """The timeline's short part: `fwd`, `bwd 1` (backward of subgraph 1), `sub 1`."""
-    base, subgraph = stage_catalog.split_part(part)
-    tag = PART_TAGS.get(base, base) if base else "sub"
-    return f"{tag} {subgraph}" if subgraph else tag
 LIVE_STATES = ("starting", "running", "paused")
 ARTIFACTS = "#artifacts"  # the fold key of a compile's artifact stages (TORCH_TRACE `artifact` records)
 
@@ -70,6 +64,13 @@ GLYPHS: tuple[tuple[str, str], ...] = (
 
 # Long stage ids, shortened for the timeline (the stage header and breakpoints keep the full id).
 SHORT_NAMES = {k.id: k.short for k in stage_catalog.STAGE_KINDS if k.short}
+
+
+def part_tag(part: str) -> str:
+    """The timeline's short part: `fwd`, `bwd 1` (backward of subgraph 1), `sub 1`."""
+    base, subgraph = stage_catalog.split_part(part)
+    tag = PART_TAGS.get(base, base) if base else "sub"
+    return f"{tag} {subgraph}" if subgraph else tag
 
 
 def short_stage_name(stage_id: str, part: str = "") -> str:

@@ -32,9 +32,10 @@ def _cudagraph_lines(compiles: list[Compile]) -> list[str]:
     if not found:
         return []
     lines = [f"cuda graphs: {len(found)}"]
+    width = max(9, *(len(stage.part) for _, stage in found))  # `backward_1`: a subgraph's part
     for comp, stage in found:
         meta = stage.meta
-        where = f"  {comp.compile_id:<6} {stage.part or '-':<9}"
+        where = f"  {comp.compile_id:<6} {stage.part or '-':<{width}}"
         if meta.get("skipped"):
             reasons = meta.get("skip_reasons") or ["?"]
             reason = str(reasons[0]).split(" Found from")[0].strip().rstrip(".")

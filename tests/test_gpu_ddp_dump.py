@@ -65,7 +65,7 @@ def test_open_a_rank_of_the_job(tmp_path: Path) -> None:
     proc = run_tcdebug("open", str(JOB / "ranks" / "1"), "--dump", str(tmp_path / "out"), timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert f"torch 2.11.0+cu130  {GPU}" in proc.stdout
-    assert "0/0    forward   1 recording(s), 3 kernels captured" in proc.stdout
+    assert "0/0    forward    1 recording(s), 3 kernels captured" in proc.stdout  # aligned with backward_1
     assert "0/0    backward_1 1 recording(s), 7 kernels captured" in proc.stdout
     # The dump written from it is still rank 1's, with how the rank ended.
     index = json.loads((tmp_path / "out" / "session.json").read_text())

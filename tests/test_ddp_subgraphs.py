@@ -105,6 +105,7 @@ def test_the_log_of_the_same_run_places_each_stage_where_the_live_capture_did(sp
     # the log's split record is the same graph break the live capture shows
     [split] = [b.reason for b in live.graph_breaks]
     assert split.startswith("DDPOptimizer split") and [b.reason for b in traced.graph_breaks] == [split]
+    assert "submod_1" in traced.stages["trace_optimize_ddp_split_graph"].get_text()  # the split graph
     for part in PARTS:  # the backwards came last to first: the log's output code names each one's graph
         assert (
             traced.stages[f"kernel_source.{part}"].get_text()

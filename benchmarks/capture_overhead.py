@@ -137,6 +137,14 @@ def cpu_halves() -> tuple[list[int], list[int]]:
     return [c for g in groups[:half] for c in g], [c for g in groups[half : 2 * half] for c in g]
 
 
+def side_by_side_note(halves: tuple[list[int], list[int]]) -> str:
+    """How a `--side-by-side` run placed its two variants (both benchmarks say it alike)."""
+    return (
+        f"--side-by-side: python and tcdebug start together each round, pinned to CPUs {halves[0]} and "
+        f"{halves[1]} (swapped every round); the compile pools size themselves to the half they get"
+    )
+
+
 def round_ratios(by_variant: dict[str, list]) -> list[float]:
     """tcdebug's whole-process time over python's, round by round. The two runs of a round are
     next to each other, so a machine that gets faster or slower during the benchmark moves both;
@@ -247,10 +255,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     partial = Path(ns.json).with_suffix(".partial.json") if ns.json else None
     section = build_section(measure(scripts, rounds, variants, partial, halves), rounds)
     section.title = f"Capture overhead (cold compiles, median of {rounds} side-by-side rounds)"
-    section.notes.append(
-        f"--side-by-side: python and tcdebug start together each round, pinned to CPUs {halves[0]} and "
-        f"{halves[1]} (swapped every round); the compile pools size themselves to the half they get"
-    )
+    section.notes.append(side_by_side_note(halves))
     return finish(section, ns.json)
 
 

@@ -23,7 +23,16 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from capture_overhead import TINY, build_section, chosen_scripts, cpu_halves, measure, run_once, run_parser
+from capture_overhead import (
+    TINY,
+    build_section,
+    chosen_scripts,
+    cpu_halves,
+    measure,
+    run_once,
+    run_parser,
+    side_by_side_note,
+)
 from common import BENCH, SAMPLES, Section, finish
 
 SCRIPTS = (
@@ -130,11 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def with_setup_notes(section: Section, ns: argparse.Namespace) -> Section:
     if ns.side_by_side:
-        a, b = cpu_halves()
-        section.notes.append(
-            f"--side-by-side: python and tcdebug start together each round, pinned to CPUs {a} and {b} "
-            "(swapped every round); the compile pools size themselves to the half they get"
-        )
+        section.notes.append(side_by_side_note(cpu_halves()))
     if ns.serial_compile:
         section.notes.append(
             f"{COMPILE_THREADS}={os.environ.get(COMPILE_THREADS)} for every variant (--serial-compile): "

@@ -149,6 +149,11 @@ def part_label(part: str) -> str:
     return f"{base}, subgraph {subgraph}" if base else f"subgraph {subgraph}"
 
 
+def part_suffix(part: str) -> str:
+    """What a title adds for a part: ` (backward)`, ` (backward, subgraph 1)`; "" for none."""
+    return f" ({part_label(part)})" if part else ""
+
+
 def aot_key_for_part(part: str) -> str:
     """The key of the AOTAutograd graph an Inductor part compiles: `aot_forward` for `forward`,
     `aot_backward.subgraph_1` for `backward_1`; "" for a part that is none of them."""
@@ -159,7 +164,8 @@ def aot_key_for_part(part: str) -> str:
 
 
 def subgraph_parts(parts: tuple[str, ...] | list[str], subgraphs: int) -> list[str]:
-    """`parts` (forward, backward) for each of a compile's `subgraphs` AOTAutograd graphs."""
+    """`parts` (forward, backward; "" for the per-graph stages) for each of a compile's
+    `subgraphs` AOTAutograd graphs."""
     return [graph_part(p, n) for n in range(max(1, subgraphs)) for p in parts]
 
 
@@ -203,7 +209,7 @@ def expected_keys(
         if k.expect in (PER_PART, GPU):
             keys += [stage_key(k.id, part) for part in subgraph_parts(parts, subgraphs)]
         elif k.expect in SUBGRAPH_EXPECTATIONS:
-            keys += [stage_key(k.id, graph_part("", n)) for n in range(max(1, subgraphs))]
+            keys += [stage_key(k.id, part) for part in subgraph_parts([""], subgraphs)]
         else:
             keys.append(k.id)
     return sorted(keys, key=sort_key)

@@ -29,17 +29,17 @@ FX_GRAPH_KEYS = {
 STAGE_KEYS: dict[str, str] = dict(stage_catalog.TRACE_NAMES)
 
 # ----- which Inductor part ---------------------------------------------------------------------
-# Inductor's output code names the AOTAutograd graph it compiled: `# AOT ID: ['0_forward']`.
-AOT_ID = re.compile(r"# AOT ID: \['(\d+)_(forward|backward|inference)'\]")
-AOT_ID_WINDOW = 500  # the comment is near the top: only that much of the code is searched
 # torch's name of the graph being compiled (`graph_being_compiled`, `TracingContext.aot_graph_name`)
 AOT_GRAPH_NAME = re.compile(r"(\d+)_(forward|backward|inference)")
+# Inductor's output code names the AOTAutograd graph it compiled: `# AOT ID: ['0_forward']`.
+AOT_ID = re.compile(rf"# AOT ID: \['({AOT_GRAPH_NAME.pattern})'\]")
+AOT_ID_WINDOW = 500  # the comment is near the top: only that much of the code is searched
 
 
 def aot_graph_id(code: str | None) -> tuple[int, str] | None:
     """(AOT id, part) from output code's AOT id comment (`1_backward` -> (1, "backward"))."""
     m = AOT_ID.search((code or "")[:AOT_ID_WINDOW])
-    return (int(m.group(1)), m.group(2)) if m else None
+    return parse_aot_graph_name(m.group(1)) if m else None
 
 
 def parse_aot_graph_name(name: object) -> tuple[int, str] | None:
@@ -79,6 +79,11 @@ class Subgraphs:
         if part != "backward":
             return self.by_aot_id.setdefault(aot_id, self.current)
         return self.by_aot_id.get(aot_id, 0)
+
+    def part_of(self, named: tuple[int, str]) -> str:
+        """The stage part (`backward_1`) of Inductor's compile of (AOT id, part)."""
+        aot_id, base = named
+        return stage_catalog.graph_part(base, self.of_aot_id(aot_id, base))
 
     @property
     def count(self) -> int:

@@ -102,10 +102,9 @@ def provenance_from_log(comp: Compile) -> ProvenanceIndex:
                 links.append(ProvLink(current.item_id, iid, "# File: comment", inferred=True))
     items.extend(sources.values())
     parts = [
-        stage_catalog.split_key(key)[1]
-        for key in comp.stages
-        if stage_catalog.split_key(key)[0] == "kernel_source"
-        and stage_catalog.part_base(stage_catalog.split_key(key)[1]) in stage_catalog.GRAPH_PARTS
+        part
+        for stage_id, part in map(stage_catalog.split_key, comp.stages)
+        if stage_id == "kernel_source" and stage_catalog.part_base(part) in stage_catalog.GRAPH_PARTS
     ]
     for key in names:
         stage_id, part = stage_catalog.split_key(key)

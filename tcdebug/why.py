@@ -418,7 +418,7 @@ def fusion_parts(comp: Compile) -> list[WhyPart]:
             (ir, kstage.get_text(), tuple(k.name for k in kstage.kernels)) if kstage else ("", "", ())
         )
         groups, desc, mapping = _fusion_facts(log, ir, code, kernel_names)
-        tag = f" ({stage_catalog.part_label(stage.part)})" if stage.part else ""
+        tag = stage_catalog.part_suffix(stage.part)
         if not log:
             lines.append("torch logged no fusion decisions for this graph.")
         elif groups:
@@ -484,7 +484,7 @@ def cudagraph_parts(comp: Compile) -> list[WhyPart]:
             else:
                 lines.append(f"{head}: a new recording (no input size changed)")
             prev = inputs or prev
-        tag = f" ({stage_catalog.part_label(stage.part)})" if stage.part else ""
+        tag = stage_catalog.part_suffix(stage.part)
         parts.append(WhyPart(CUDAGRAPH, f"CUDA graphs{tag}", lines, comp.compile_id, stage.key))
     return parts
 

@@ -99,7 +99,7 @@ class Recorder:
             compile_id=compile_id,
             stage=stage_id,
             part=part,
-            title=kind.title + (f" ({stage_catalog.part_label(part)})" if part else ""),
+            title=kind.title + stage_catalog.part_suffix(part),
             language=language or kind.language,
             status="captured",
             text=text,
@@ -136,7 +136,7 @@ class Recorder:
                 compile_id=compile_id,
                 stage=stage_id,
                 part=part,
-                title=kind.title + (f" ({stage_catalog.part_label(part)})" if part else ""),
+                title=kind.title + stage_catalog.part_suffix(part),
                 language=kind.language,
                 status="not_captured",
                 reason=reason,
@@ -169,8 +169,7 @@ class Recorder:
                 named = None
         with self._lock:
             if named is not None:
-                aot_id, base = named
-                return stage_catalog.graph_part(base, st.subgraphs.of_aot_id(aot_id, base))
+                return st.subgraphs.part_of(named)
             current = st.subgraphs.current
             base = trace_format.inductor_part(st.aot_mode, st.keys, current)
             return stage_catalog.graph_part(base, current if base != "backward" else 0)
@@ -242,7 +241,7 @@ class Recorder:
             if st.aot_mode == stage_catalog.INFERENCE
             else "torch did not report this AOTAutograd graph"
         )
-        subgraphs = [stage_catalog.graph_part("", n) for n in range(st.subgraphs.count)]
+        subgraphs = stage_catalog.subgraph_parts([""], st.subgraphs.count)
         for graph in subgraphs:
             for stage_id in stage_catalog.marked_missing(st.aot_mode):
                 self.not_captured(compile_id, stage_id, reason, part=graph)

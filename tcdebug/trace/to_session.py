@@ -475,8 +475,7 @@ class TraceConverter:
         code = record.payload or ""
         named = aot_graph_id(code)
         if named is not None:
-            aot_id, base = named
-            part = stage_catalog.graph_part(base, st.subgraphs.of_aot_id(aot_id, base))
+            part = st.subgraphs.part_of(named)
         else:
             part = self._part(st)
             if part == _UNPLACED:

@@ -116,6 +116,13 @@ def test_the_log_of_the_same_run_places_each_stage_where_the_live_capture_did(sp
     assert {"artifact_fx_graph_runnable.backward", "artifact_fx_graph_runnable.backward_1"} <= set(
         traced.stages
     )
+    # the artifacts of each AOTAutograd graph go with its subgraph: the pre-grad graph torch logs
+    # before the graph's first stage, and the runtime wrappers AOTAutograd logs after Inductor's
+    # output code (tcdebug runs with caches off: no FX graph cache record closes that compile)
+    for name in ("before_pre_grad_graph", "aot_forward_graph_fw_metadata", "runtime_wrapper_orchestration"):
+        assert {f"artifact_{name}", f"artifact_{name}.subgraph_1"} <= set(traced.stages), name
+        assert f"artifact_{name}_2" not in traced.stages, name
+    assert not [k for k in traced.stages if k.startswith("artifact_runtime_wrapper_orchestration.forward")]
 
 
 def test_the_timeline_tags_each_subgraphs_rows(split_run: SplitRun) -> None:

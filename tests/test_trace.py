@@ -105,6 +105,24 @@ def test_kernels_are_split_from_output_code_and_read_lazily() -> None:
     assert kernel.source in stage.get_text()
 
 
+def test_artifacts_after_output_code_go_with_whoever_logged_them() -> None:
+    """A log taken with caches off (as under tcdebug) has no FX graph cache record to close the
+    forward's Inductor compile: Inductor's own artifacts after its output code keep the forward's
+    part, AOTAutograd's runtime wrappers after them belong to the whole compile."""
+    comp = trace.load_trace_session(TRACES / "mlp_provenance").compiles["0/1"]
+    assert "artifact_fx_graph_cache_miss.forward" not in comp.stages  # caches were off
+    for name in ("inductor_provenance_tracking_node_mappings", "inductor_provenance_tracking_kernel_stack_traces"):
+        assert {f"artifact_{name}.forward", f"artifact_{name}.backward"} <= set(comp.stages), name
+    for name in ("backward_prologue", "compiled_function_forward", "compiled_function_backward"):
+        assert f"artifact_{name}" in comp.stages, name
+        assert not [k for k in comp.stages if k.startswith(f"artifact_{name}.")], name
+    # with caches on, the cache record closes the compile: the same place
+    cached = trace.load_trace_session(TRACES / "graph_breaks").compiles["0/0_1"]
+    assert {"artifact_fx_graph_cache_miss.inference", "artifact_runtime_wrapper_orchestration"} <= set(
+        cached.stages
+    )
+
+
 def test_stages_a_trace_lacks_are_not_captured_with_a_reason() -> None:
     session = trace.load_trace_session(TRACES / "graph_breaks")
     first = session.compiles["0/0_1"]  # the attempt that compiled (0/0 restarted)

@@ -86,6 +86,14 @@ _INDUCTOR_START = {
 # output code has not named its AOT graph yet: such stages wait in `_CompileState.pending`.
 _UNPLACED = "backward?"
 _CACHE_RE = re.compile(r"^(?P<cache>\w+?)_cache_(?P<result>hit|miss|bypass)$")
+# Artifacts Inductor logs after a graph's output code, as part of compiling it. Any other artifact
+# after the output code is no longer Inductor's (AOTAutograd's runtime wrappers: `backward_prologue`,
+# `compiled_function_forward`, ...): with caches on, the FX graph cache record closes the compile
+# before them; with caches off (as under tcdebug) none does.
+_INDUCTOR_AFTER_OUTPUT = ("inductor_", "triton_", "fx_graph_cache_")
+# The artifact torch logs first for each AOTAutograd graph (before the pre-grad passes): with
+# several subgraphs, subgraph N's comes before its first per-graph stage.
+_SUBGRAPH_FIRST_ARTIFACT = "before_pre_grad_graph"
 _BYTECODE_RE = re.compile(r"_(ORIGINAL|MODIFIED)_BYTECODE$")
 _BIG_METRIC = 200
 # Compilation metrics that say nothing about this compile (or repeat what the session shows).
@@ -579,18 +587,32 @@ class TraceConverter:
             yield self._stage(cid, st, stage_id, record, meta={"artifact": name})
             return
         if record.ref is not None:  # an artifact without a payload has nothing to show
+            if self._output_code_in(st) and not name.startswith(_INDUCTOR_AFTER_OUTPUT):
+                st.inductor_part = None  # the Inductor compile is over
             yield self._artifact_stage(cid, st, record)
 
+    @staticmethod
+    def _output_code_in(st: _CompileState) -> bool:
+        """Has the graph Inductor is compiling now logged its output code?"""
+        part = st.inductor_part
+        return part is not None and part != _UNPLACED and f"kernel_source.{part}" in st.keys
+
     def _artifact_stage(self, cid: str, st: _CompileState, record: Record) -> StageEvent:
+        """An artifact as a stage: in the part of the Inductor compile that logs it, else of the
+        AOTAutograd graph open now (`subgraph_1` in a compile DDP split)."""
         name = record.name
         stage_id = "artifact_" + re.sub(r"\W", "_", name)
         encoding = record.meta.get("encoding", "") if isinstance(record.meta, dict) else ""
+        part = st.inductor_part
+        if part is None:
+            opened = st.subgraphs.on_opener(stage_id) if name == _SUBGRAPH_FIRST_ARTIFACT else st.subgraphs.current
+            part = stage_catalog.graph_part("", opened)
         return self._stage(
             cid,
             st,
             stage_id,
             record,
-            part=st.inductor_part or "",
+            part=part,
             title=f"Artifact {name}",
             language="json" if encoding == "json" else ("python" if "graph" in name else "text"),
             meta={"artifact": name, "encoding": encoding},

@@ -19,7 +19,7 @@ from tcdebug.screens.safe_rich import safe_rich
 from tcdebug.session import Compile, Kernel, Session, Stage
 from tcdebug.stage_text import full_text, fusion_log_line, line_count, plural
 from tcdebug.textsafe import safe_line
-from tcdebug.why import choice_table_lines, tables_for_kernel
+from tcdebug.why import choice_table_lines, first_call_note, tables_for_kernel, times_of
 
 
 @dataclass
@@ -307,7 +307,11 @@ def compile_summary(comp: Compile) -> str:
         lines.append(f"  at {comp.filename}:{comp.firstlineno}")
     lines.append(f"  status: {comp.status}" + (f" ({comp.error})" if comp.error else ""))
     if comp.elapsed_s:
-        lines.append(f"  compile time: {comp.elapsed_s:.2f}s")
+        note = first_call_note(comp)
+        if note:  # torch timed more under this id after the first call: the backward
+            lines.append(f"  compile time: {times_of(comp)['wall_s']:.2f}s ({note})")
+        else:
+            lines.append(f"  compile time: {comp.elapsed_s:.2f}s")
     if comp.recompile_reason:
         lines.append(f"  recompiled because: {comp.recompile_reason}")
     for gb in comp.graph_breaks:

@@ -594,11 +594,29 @@ def times_of(comp: Compile) -> dict[str, Any]:
     return comp.times or compile_times.phases_from_metrics(comp.metrics)
 
 
+def first_call_note(comp: Compile) -> str:
+    """How much of a compile's measured time passed before its first call returned, when torch
+    timed more under its id afterwards: a training compile's backward, compiled at `.backward()`.
+    The compile list shows the first number (the frame's compile), the compile times the second."""
+    wall = float(times_of(comp).get("wall_s") or 0.0)
+    if comp.elapsed_s <= 0 or wall < comp.elapsed_s + 0.05:
+        return ""
+    later = "its backward, compiled at .backward()" if _has_backward(comp) else "compiled after it"
+    return f"{comp.elapsed_s:.2f}s before its first call returned, the rest {later}"
+
+
+def _has_backward(comp: Compile) -> bool:
+    return any(stage_catalog.part_base(st.part) == "backward" for st in comp.stages.values() if st.captured)
+
+
 def time_parts(comp: Compile) -> list[WhyPart]:
     times = times_of(comp)
     if not times:
         return [WhyPart(TIME, "Compile time", ["torch reported no phase times for this compile."], comp.compile_id)]
     lines = [f"Wall time {times['wall_s']:.3f}s ({times.get('source', '')}):"]
+    note = first_call_note(comp)
+    if note:
+        lines.append(f"({note})")
     lines += compile_times.bar_lines(times, width=24)
     return [WhyPart(TIME, "Compile time", lines, comp.compile_id, "", times)]
 
@@ -657,7 +675,8 @@ def top_reasons(session: Session, n: int = 3) -> list[str]:
         for secs, c in timed[:n]:
             phases = times_of(c).get("phases") or {}
             top = f"  mostly {max(phases.items(), key=lambda kv: kv[1])[0]}" if phases else ""
-            lines.append(f"    {c.compile_id:<6} {c.function:<24} {secs:7.2f}s{top}")
+            note = f" ({first_call_note(c)})" if first_call_note(c) else ""
+            lines.append(f"    {c.compile_id:<6} {c.function:<24} {secs:7.2f}s{top}{note}")
     causes: dict[str, int] = {}
     for c in comps:
         for line in c.recompile_reason.splitlines():

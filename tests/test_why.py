@@ -14,6 +14,7 @@ from pilot import main_screen, wait_until
 from tcdebug.compile_times import OTHER, PhaseCollector, bar_lines, phases_from_metrics
 from tcdebug.dump import load_dump
 from tcdebug.screens.app import TcdebugApp
+from tcdebug.screens.content import compile_summary
 from tcdebug.screens.times_screen import TimesScreen
 from tcdebug.screens.why_screen import WhyScreen
 from tcdebug.screens.widgets.timeline import Ref
@@ -26,7 +27,16 @@ from tcdebug.stage_text import (
     split_fusion_log,
 )
 from tcdebug.trace import load_trace_session
-from tcdebug.why import FUSION, explain, parse_graph_break, why_dict, why_markdown
+from tcdebug.why import (
+    FUSION,
+    TIME,
+    explain,
+    first_call_note,
+    parse_graph_break,
+    top_reasons,
+    why_dict,
+    why_markdown,
+)
 
 MEASURED = "torch dynamo_timed events"
 
@@ -140,6 +150,24 @@ def test_mlp_chart_has_five_phases_summing_to_the_wall_time(mlp_session, mlp_dum
     tail = mlp_dump.stdout[mlp_dump.stdout.index("\ntop reasons:") + 1 :].splitlines()
     assert tail[1] == "  most expensive compiles:" and "forward" in tail[2] and "mostly " in tail[2]
     assert tail[-2:] == ["  recompile causes:", "    1x GLOBAL_STATE changed: grad_mode"]  # it ends there
+    # the training compile's backward is compiled at .backward(): its time says which part came when
+    [training] = [line for line in tail if line.startswith("    0/1 ")]
+    assert "before its first call returned, the rest its backward, compiled at .backward())" in training
+
+
+def test_a_compile_time_says_what_came_after_its_first_call():
+    """The compile list shows a compile's time to its first call's return; torch's timers also
+    count the backward compiled at `.backward()`: where the two differ, both are said."""
+    session = load_dump(DATA / "gpu_mlp")
+    inference, training = session.compiles["0/0"], session.compiles["0/1"]
+    assert first_call_note(inference) == ""  # the same time both ways
+    note = "0.61s before its first call returned, the rest its backward, compiled at .backward()"
+    assert first_call_note(training) == note
+    assert f"    0/1    forward                     1.29s  mostly C++/Triton compile ({note})" in top_reasons(session)
+    assert f"  compile time: 1.29s ({note})" in compile_summary(training).splitlines()
+    [time] = [p for p in explain(session, "0/1") if p.kind == TIME]
+    assert time.lines[:2] == ["Wall time 1.295s (torch dynamo_timed events):", f"({note})"]
+    assert f"  compile time: {inference.elapsed_s:.2f}s" in compile_summary(inference).splitlines()
 
 
 @pytest.mark.slow

@@ -119,10 +119,16 @@ def test_the_log_of_the_same_run_places_each_stage_where_the_live_capture_did(sp
     # the artifacts of each AOTAutograd graph go with its subgraph: the pre-grad graph torch logs
     # before the graph's first stage, and the runtime wrappers AOTAutograd logs after Inductor's
     # output code (tcdebug runs with caches off: no FX graph cache record closes that compile)
-    for name in ("before_pre_grad_graph", "aot_forward_graph_fw_metadata", "runtime_wrapper_orchestration"):
+    for name in ("before_pre_grad_graph", "aot_forward_graph_fw_metadata"):
         assert {f"artifact_{name}", f"artifact_{name}.subgraph_1"} <= set(traced.stages), name
         assert f"artifact_{name}_2" not in traced.stages, name
-    assert not [k for k in traced.stages if k.startswith("artifact_runtime_wrapper_orchestration.forward")]
+    inductors_own = ("fx_graph_runnable", "before_post_grad_graph", "inductor_", "triton_", "fx_graph_cache_")
+    for key in traced.stages:
+        stage_id, part = stage_catalog.split_key(key)
+        if stage_id.startswith("artifact_") and part and not part.startswith(stage_catalog.SUBGRAPH):
+            assert stage_id.removeprefix("artifact_").startswith(inductors_own), key  # in an Inductor compile
+    if "artifact_runtime_wrapper_orchestration" in traced.stages:  # torch 2.13 logs it, 2.11 does not
+        assert "artifact_runtime_wrapper_orchestration.subgraph_1" in traced.stages
 
 
 def test_the_timeline_tags_each_subgraphs_rows(split_run: SplitRun) -> None:

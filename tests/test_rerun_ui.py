@@ -363,6 +363,33 @@ def test_diff_lines():
     assert "identical" in unified_lines(old, old, "a", "b")[0].plain
 
 
+def test_a_rerun_that_compiles_ends_after_the_calls_name_its_compile(target):
+    """The target sends the call's compiles, the new one among them, before the re-run's end: an
+    app that looks the call up when it hears the end finds the compile there."""
+    ended = threading.Event()
+    at_end: list[list[str]] = []
+
+    def sink(event: Any) -> None:
+        with target.lock:
+            target.session.apply(event)
+            if event.type == "rerun" and event.rerun.get("token") == "order" and event.rerun.get("status") == "ok":
+                at_end.append(list(target.session.call_for("0/0").compile_ids))
+                at_end.append(list(event.rerun.get("produced") or []))
+                ended.set()
+
+    target.sink = sink
+    try:
+        call = target.session.call_for("0/0")
+        assert call is not None
+        spec = "x=8,64;@backend=eager"  # a fresh torch.compile: a compile of the same frame
+        assert target.controller.rerun({"compile_id": "0/0", "key": call.key, "spec": spec, "token": "order"})
+        assert ended.wait(180), "the re-run did not end"
+    finally:
+        target.sink = None
+    ids, produced = at_end
+    assert len(produced) == 1 and produced[0] in ids, (produced, ids)
+
+
 async def test_backend_rerun_recompiles_under_aot_eager(target):
     """The editor's backend field: a fresh torch.compile under aot_eager, the same frame again."""
     app = host(target, mode="run")

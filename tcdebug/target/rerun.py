@@ -210,6 +210,7 @@ class RerunService:
             raise
         if rerun.status == "ok" and not rerun.produced:
             rerun.reused = self.entry_now(call) or predicted or "(an entry whose guards passed)"
+        self.send_calls()  # the call's compiles with the new one, before the UI hears the re-run ended
         self.send(rerun)
 
     def explain(self, call: LastCall, exc: Exception, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:

@@ -308,7 +308,7 @@ def compile_summary(comp: Compile) -> str:
     lines.append(f"  status: {comp.status}" + (f" ({comp.error})" if comp.error else ""))
     if comp.elapsed_s:
         note = first_call_note(comp)
-        if note:  # torch timed more under this id after the first call: the backward
+        if note:  # torch timed more under this id after the first call returned
             lines.append(f"  compile time: {times_of(comp)['wall_s']:.2f}s ({note})")
         else:
             lines.append(f"  compile time: {comp.elapsed_s:.2f}s")

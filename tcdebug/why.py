@@ -675,8 +675,8 @@ def top_reasons(session: Session, n: int = 3) -> list[str]:
         for secs, c in timed[:n]:
             phases = times_of(c).get("phases") or {}
             top = f"  mostly {max(phases.items(), key=lambda kv: kv[1])[0]}" if phases else ""
-            note = f" ({first_call_note(c)})" if first_call_note(c) else ""
-            lines.append(f"    {c.compile_id:<6} {c.function:<24} {secs:7.2f}s{top}{note}")
+            note = first_call_note(c)
+            lines.append(f"    {c.compile_id:<6} {c.function:<24} {secs:7.2f}s{top}" + (f" ({note})" if note else ""))
     causes: dict[str, int] = {}
     for c in comps:
         for line in c.recompile_reason.splitlines():

@@ -97,11 +97,8 @@ class RerunService:
     def handle(self, msg: dict[str, Any]) -> None:
         run = msg.get("cmd") == "rerun"
         specs = msg.get("specs") or [msg.get("spec", "")]
-        try:
-            for text in specs:
-                self.one_spec(str(text), msg, run=run)
-        finally:
-            self.send_calls()
+        for text in specs:
+            self.one_spec(str(text), msg, run=run)
 
     def one_spec(self, text: str, msg: dict[str, Any], *, run: bool) -> None:
         rerun = Rerun(
@@ -210,7 +207,8 @@ class RerunService:
             raise
         if rerun.status == "ok" and not rerun.produced:
             rerun.reused = self.entry_now(call) or predicted or "(an entry whose guards passed)"
-        self.send_calls()  # the call's compiles with the new one, before the UI hears the re-run ended
+        if rerun.produced:  # the calls' compiles with the new ones, before the UI hears the re-run ended
+            self.send_calls()
         self.send(rerun)
 
     def explain(self, call: LastCall, exc: Exception, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:

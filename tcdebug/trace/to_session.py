@@ -293,7 +293,7 @@ class TraceConverter:
         st0 = self.compiles.get(cid)
         if st0 is not None and (name in _INDUCTOR_START or key in _INDUCTOR_START):
             current = st0.inductor_part
-            if current is None or (key != "inductor_output_code" and f"kernel_source.{current}" in st0.keys):
+            if current is None or (key != "inductor_output_code" and self._output_code_in(st0)):
                 st0.inductor_part = self._next_part(st0)
         st = self.compiles.get(cid)
         if st is None:
@@ -595,7 +595,7 @@ class TraceConverter:
     def _output_code_in(st: _CompileState) -> bool:
         """Has the graph Inductor is compiling now logged its output code?"""
         part = st.inductor_part
-        return part is not None and part != _UNPLACED and f"kernel_source.{part}" in st.keys
+        return part is not None and f"kernel_source.{part}" in st.keys
 
     def _artifact_stage(self, cid: str, st: _CompileState, record: Record) -> StageEvent:
         """An artifact as a stage: in the part of the Inductor compile that logs it, else of the

@@ -43,6 +43,7 @@ from tcdebug.live_ranks import (
     rank_of_id,
     rank_processes,
 )
+from tcdebug.screens import script_environ
 from tcdebug.screens.commands import JumpCommands
 from tcdebug.screens.diff_screen import DiffScreen
 from tcdebug.screens.help_screen import HelpScreen
@@ -887,7 +888,13 @@ def build_live_app(
             holder[0].forward_event(event)
 
     controller = TargetController(
-        argv, module=module, mode=mode, breakpoints=set(breakpoints), on_event=on_event, adopt_orphans=adopt
+        argv,
+        module=module,
+        mode=mode,
+        breakpoints=set(breakpoints),
+        on_event=on_event,
+        adopt_orphans=adopt,
+        env=script_environ(),
     )
     app = TcdebugApp(session, controller, breakpoints=breakpoints)
     holder.append(app)

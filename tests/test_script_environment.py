@@ -145,3 +145,35 @@ def test_the_script_its_subprocesses_and_compile_workers_see_the_environment_pyt
         assert seen == [line for line in plain.stdout.splitlines() if line.startswith("ENV_")]
         assert "TCDEBUG" not in "".join(seen)
         assert seen[0] == ("ENV_SCRIPT {}" if case == 0 else f"ENV_SCRIPT {json.dumps(user_env, sort_keys=True)}")
+
+
+def _frame_rates(env: dict[str, str]) -> str:
+    code = (
+        "import tcdebug.screens.app, tcdebug.screens as s, textual.constants as c;"
+        "print(c.MAX_FPS, s.script_environ().get('TEXTUAL_FPS'))"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc.stdout.strip()
+
+
+def test_the_app_paints_at_120_frames_a_second_unless_the_user_set_a_rate():
+    base = {k: v for k, v in os.environ.items() if k != "TEXTUAL_FPS"}
+    assert _frame_rates(base) == "120 None"  # ours: the script does not inherit it
+    assert _frame_rates({**base, "TEXTUAL_FPS": "30"}) == "30 30"
+
+
+async def test_the_live_apps_script_does_not_see_the_apps_frame_rate():
+    from pilot import wait_until
+
+    from tcdebug.screens import FRAME_RATE_ENV, script_environ
+    from tcdebug.screens.app import build_live_app
+
+    assert os.environ.get(FRAME_RATE_ENV)  # set here, by the user or by the app's package
+    expected = repr(script_environ().get(FRAME_RATE_ENV))
+    app = build_live_app([str(SCRIPTS / "frame_rate_seen.py")], mode="run")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: "FRAME_RATE_SEEN" in app.session.output_text(), what="the script's line")
+        await pilot.press("q")
+    line = next(x for x in app.session.output_text().splitlines() if x.startswith("FRAME_RATE_SEEN"))
+    assert line == f"FRAME_RATE_SEEN {expected}"

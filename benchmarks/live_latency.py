@@ -35,8 +35,8 @@ TARGET_P95_S = 0.050
 
 
 async def drive(mode: str, breaks: int, steps: int) -> dict[str, list[float]]:
+    from ui_harness import render_frames_fully  # noqa: I001 - first: it imports the app's package before Textual
     from textual._compositor import CompositorUpdate
-    from ui_harness import render_frames_fully
 
     from tcdebug import session as model
     from tcdebug.screens.app import TcdebugApp, build_live_app
@@ -135,9 +135,12 @@ async def drive(mode: str, breaks: int, steps: int) -> dict[str, list[float]]:
                 await pilot.press("g")  # run to the end
             await asyncio.sleep(0.005)
         await pilot.press("q")
+    from textual import constants
+
+    fps = [float(constants.MAX_FPS)]
     if mode == "step":
-        return {"total": totals, "target": target, "ui": [a - b for a, b in zip(totals, target, strict=True)]}
-    return {"arrival": arrivals}
+        return {"fps": fps, "total": totals, "target": target, "ui": [a - b for a, b in zip(totals, target, strict=True)]}
+    return {"fps": fps, "arrival": arrivals}
 
 
 def child(mode: str, breaks: int, steps: int, out: str) -> int:
@@ -192,6 +195,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         percentile(stepping["ui"], 95) <= TARGET_P95_S
     )
     section.notes.append("the app runs through Textual's pilot; frames are turned into escape sequences")
+    section.notes.append(f"Textual's frame rate: {stepping.get('fps', ['?'])[0]} a second (`TEXTUAL_FPS`)")
     return finish(section, ns.json)
 
 

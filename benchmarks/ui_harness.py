@@ -5,15 +5,19 @@ swamp what we measure. `timed_press` sends the same key event, waits until every
 the screen has handled its queued messages (no sleeping), then paints synchronously, with the
 frame turned into terminal escape sequences as a real terminal driver would. The time is key
 press to the painted frame that shows its result.
+
+The app's package is imported before Textual, as the CLI does: it sets Textual's frame rate,
+which Textual reads once, when it is first imported.
 """
 
-from __future__ import annotations
+from __future__ import annotations  # noqa: I001 - the app's package before Textual
 
 import time
 import unicodedata
 from collections.abc import Callable
 from typing import Any
 
+import tcdebug.screens  # noqa: F401 - before Textual (see above)
 from textual import events
 from textual._compositor import CompositorUpdate
 from textual.app import App

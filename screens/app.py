@@ -56,6 +56,7 @@ from tcdebug.screens.symbols_screen import SymbolsScreen
 from tcdebug.screens.times_screen import TimesScreen
 from tcdebug.screens.trail_screen import TrailScreen
 from tcdebug.screens.why_screen import WhyScreen
+from tcdebug.screens.widgets.highlight import warm_lexers
 from tcdebug.screens.widgets.timeline import LIVE_STATES, Ref
 from tcdebug.session import Change, Session
 from tcdebug.textsafe import safe_line, safe_text
@@ -309,6 +310,14 @@ class TcdebugApp(App[int]):
             self.target_exited = True
             self.main_screen.refresh_session()
             self.notify(self.session.status_line, severity="error", timeout=10)
+            return
+        self._warm_lexers()
+
+    @work(thread=True, exclusive=True, group="warm-lexers")
+    def _warm_lexers(self) -> None:
+        """While the target starts (its first stage is a second or more away), not on the UI
+        thread when that stage is painted."""
+        warm_lexers()
 
     @work(thread=True, exclusive=True, group="trace-reader")
     def _read_trace(self, path: str) -> None:

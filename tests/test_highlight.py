@@ -47,3 +47,53 @@ def test_plain_lines_skips_the_per_line_cleaning_only_where_it_would_change_noth
     if len(lines) > 1 and lines[-1] == "":
         lines.pop()
     assert plain_lines(text) == [clean_line(line) for line in lines]
+
+
+WARM_PROBE = """
+import asyncio, sys
+from tcdebug.screens.app import build_live_app
+from tcdebug.session import FINISHED
+from tcdebug.screens.widgets import highlight as h
+
+LEXERS = {"python": h.PythonLexer, "cpp": h.CppLexer, "dis": h.DisLexer, "guards": h.GuardsLexer, "ir": h.IRLexer}
+assert sorted(LEXERS) == sorted(h.WARMED_LANGUAGES)
+
+def compiled():  # the languages whose lexer has compiled its patterns (on its first use)
+    return sorted(name for name, cls in LEXERS.items() if "_tokens" in cls.__dict__)
+
+async def main():
+    print("BEFORE", compiled())
+    app = build_live_app([sys.argv[1]], mode="run")
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(600):
+            warming = [w for w in app.workers if w.group == "warm-lexers" and not w.is_finished]
+            if app.session.state == FINISHED and app.session.output_text() and not warming:
+                break
+            await pilot.pause(0.05)
+        print("AFTER", compiled(), [str(l) for l in app.session.output_text().splitlines()])
+        await pilot.press("q")
+
+asyncio.run(main())
+"""
+
+
+def test_the_live_app_readies_every_lexer_while_its_target_starts():
+    """Pygments compiles a lexer's patterns on its first use (Python's ~25 ms): the live app does
+    that in a worker thread as the target starts, not when the first stage is painted. A script
+    that compiles nothing shows no stage: in a fresh process, only that worker used the lexers."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT, SCRIPTS
+
+    proc = subprocess.run(
+        [sys.executable, "-c", WARM_PROBE, str(SCRIPTS / "no_torch.py")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "BEFORE []", proc.stdout
+    assert lines[1] == "AFTER ['cpp', 'dis', 'guards', 'ir', 'python'] ['NO_TORCH False']", proc.stdout

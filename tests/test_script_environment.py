@@ -149,7 +149,7 @@ def test_the_script_its_subprocesses_and_compile_workers_see_the_environment_pyt
 
 def _frame_rates(env: dict[str, str]) -> str:
     code = (
-        "import tcdebug.screens.app, tcdebug.screens as s, textual.constants as c;"
+        "import tcdebug.cli, tcdebug.screens.app, tcdebug.screens as s, textual.constants as c;"
         "print(c.MAX_FPS, s.script_environ().get('TEXTUAL_FPS'))"
     )
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120, env=env)

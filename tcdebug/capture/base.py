@@ -27,10 +27,16 @@ if TYPE_CHECKING:
 TRACE_LOGGER = "torch.__trace"
 _ID_FIELDS = ("frame_id", "frame_compile_id", "attempt", "rank", "compiled_autograd_id", "has_payload")
 
+
+def artifact_route(stage_id: str) -> str:
+    """The dispatcher key (`TraceDispatcher.on`) of the artifact that carries `stage_id`."""
+    return f"artifact:{stage_catalog.kind(stage_id).trace}"
+
+
 # The records of the stages that may open a compile's next AOTAutograd graph (`stages.GRAPH_OPENERS`).
 OPENER_ROUTES: dict[str, str] = {
     **{key: sid for key, sid in FX_GRAPH_KEYS.items() if sid in stage_catalog.GRAPH_OPENERS},
-    f"artifact:{stage_catalog.kind('inductor_pre_grad_graph').trace}": "inductor_pre_grad_graph",
+    artifact_route("inductor_pre_grad_graph"): "inductor_pre_grad_graph",
 }
 
 TraceCallback = Callable[[str, dict[str, Any], str | None], None]  # (compile_id, metadata, payload)

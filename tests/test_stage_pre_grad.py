@@ -3,6 +3,8 @@ Inductor hands to AOTAutograd after its pre-grad passes, live, in the dump and f
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from conftest import DATA
 
@@ -23,7 +25,8 @@ def test_captured_live_once_per_inductor_compile_before_aotautograd(mlp_dump) ->
         assert stage.captured and stage.part == "" and stage.file == f"compiles/{cid.replace('/', '-')}/{STAGE}.py"
         text = stage.get_text()
         assert text.startswith("class GraphModule") and "# graph id: " in text  # as torch logged it
-        assert '"f32[8, 64][64, 1]cpu"' in text  # with strides and devices, unlike the Dynamo graph
+        # with strides and devices, unlike the Dynamo graph (the sample runs on CUDA where it can)
+        assert re.search(r'"f32\[8, 64\]\[64, 1\](cpu|cuda:\d+)"', text), text[:400]
         assert stages["dynamo_graph"].elapsed_s <= stage.elapsed_s <= stages[aot_graph].elapsed_s
     assert f"{STAGE}." not in " ".join(session.compiles["0/1"].stages)  # not per forward/backward
 

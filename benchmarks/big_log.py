@@ -252,12 +252,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not ns.quick:  # the outputs deleted: let the disk settle before the next log
             os.sync()
             time.sleep(SETTLE_S)
-        took, rc, cpu = (median([p[i] for p in pairs]) for i in range(3))
+        took, cpu = median([p[0] for p in pairs]), median([p[2] for p in pairs])
+        rc = max((p[1] for p in pairs), key=abs)  # any failure shows
         rows.append(["`open --dump`" + _of(pairs), secs(took) + ("" if rc == 0 else f" (exit {rc:.0f})")])
         rows.append(["`open --dump` CPU (user + sys), per MB", f"{cpu * per_mb:.1f} ms"])
         section.data[f"{mb}mb"] = {**app, "open_dump_s": took, "open_dump_cpu_s": cpu, "pairs": pairs}
         if tlparse:
-            t_took, t_rc, t_cpu = (median([p[i] for p in pairs]) for i in range(3, 6))
+            t_took, t_cpu = median([p[3] for p in pairs]), median([p[5] for p in pairs])
+            t_rc = max((p[4] for p in pairs), key=abs)
             ratios = [p[0] / p[3] for p in pairs]
             ratio = median(ratios)
             rows.append(["tlparse" + _of(pairs), secs(t_took) + ("" if t_rc == 0 else f" (exit {t_rc:.0f})")])

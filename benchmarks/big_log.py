@@ -26,7 +26,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from common import (
     CACHE,
@@ -147,27 +147,38 @@ PAIRS = 3  # `open --dump` and tlparse, one after the other, this many times
 SETTLE_S = 30.0
 
 
-def dump_and_tlparse(log: Path, tlparse: str | None, into: Path, n: int) -> tuple[float, ...]:
-    """`open --dump` and tlparse on `log` into fresh folders of `into`, back to back (the host's
-    disk, which moves both, moves them alike; pair `n` even: `open --dump` first): (seconds, exit
-    code, CPU seconds) of each, tlparse's (1, 0, 1) when it is not installed."""
+class Pair(NamedTuple):
+    """One pair of runs on a log: (seconds, exit code, CPU seconds) of `open --dump` and of tlparse."""
 
-    def run(cmd: list[str]) -> tuple[float, float, float]:
+    dump_s: float
+    dump_rc: int
+    dump_cpu_s: float
+    tlparse_s: float = 1.0
+    tlparse_rc: int = 0
+    tlparse_cpu_s: float = 1.0
+
+
+def dump_and_tlparse(log: Path, tlparse: str | None, into: Path, n: int) -> Pair:
+    """`open --dump` and tlparse on `log` into fresh folders of `into`, back to back (the host's
+    disk, which moves both, moves them alike; pair `n` even: `open --dump` first); tlparse's
+    fields keep their defaults when it is not installed."""
+
+    def run(cmd: list[str]) -> tuple[float, int, float]:
         took, _, rc, cpu = timed_command(cmd)
         return took, rc, cpu
 
     dump_cmd = [sys.executable, "-m", "tcdebug", "open", str(log), "--dump", str(into / f"dump{n}")]
     if not tlparse:
-        return (*run(dump_cmd), 1.0, 0.0, 1.0)
+        return Pair(*run(dump_cmd))
     tl_cmd = [tlparse, str(log), "-o", str(into / f"tlparse{n}"), "--overwrite", "--no-browser"]
     if n % 2 == 0:
         dump = run(dump_cmd)
-        return (*dump, *run(tl_cmd))
+        return Pair(*dump, *run(tl_cmd))
     tl = run(tl_cmd)
-    return (*run(dump_cmd), *tl)
+    return Pair(*run(dump_cmd), *tl)
 
 
-def _of(pairs: list[Any]) -> str:
+def _of(pairs: list[Pair]) -> str:
     return f", median of {len(pairs)}" if len(pairs) > 1 else ""
 
 
@@ -252,15 +263,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not ns.quick:  # the outputs deleted: let the disk settle before the next log
             os.sync()
             time.sleep(SETTLE_S)
-        took, cpu = median([p[0] for p in pairs]), median([p[2] for p in pairs])
-        rc = max((p[1] for p in pairs), key=abs)  # any failure shows
+        took, cpu = median([p.dump_s for p in pairs]), median([p.dump_cpu_s for p in pairs])
+        rc = max((p.dump_rc for p in pairs), key=abs)  # any failure shows
         rows.append(["`open --dump`" + _of(pairs), secs(took) + ("" if rc == 0 else f" (exit {rc:.0f})")])
         rows.append(["`open --dump` CPU (user + sys), per MB", f"{cpu * per_mb:.1f} ms"])
-        section.data[f"{mb}mb"] = {**app, "open_dump_s": took, "open_dump_cpu_s": cpu, "pairs": pairs}
+        section.data[f"{mb}mb"] = {**app, "open_dump_s": took, "open_dump_cpu_s": cpu, "pairs": [p._asdict() for p in pairs]}
         if tlparse:
-            t_took, t_cpu = median([p[3] for p in pairs]), median([p[5] for p in pairs])
-            t_rc = max((p[4] for p in pairs), key=abs)
-            ratios = [p[0] / p[3] for p in pairs]
+            t_took, t_cpu = median([p.tlparse_s for p in pairs]), median([p.tlparse_cpu_s for p in pairs])
+            t_rc = max((p.tlparse_rc for p in pairs), key=abs)
+            ratios = [p.dump_s / p.tlparse_s for p in pairs]
             ratio = median(ratios)
             rows.append(["tlparse" + _of(pairs), secs(t_took) + ("" if t_rc == 0 else f" (exit {t_rc:.0f})")])
             rows.append(["tlparse CPU (user + sys), per MB", f"{t_cpu * per_mb:.1f} ms"])

@@ -480,7 +480,7 @@ class TcdebugApp(App[int]):
             if self.session.state == model.FAILED:
                 self.notify(_one_line(self.session.status_line), severity="error", timeout=12)
             elif self.session.state == model.FINISHED:
-                self.notify(f"the script finished: {self.session.status_line}", timeout=4)
+                self.notify(f"the script {self.session.status_line}", timeout=4)  # finished (exit code N)
         elif isinstance(event, TargetDied):
             self.notify(_one_line(self.session.status_line), severity="error", timeout=12)
         elif isinstance(event, Error):

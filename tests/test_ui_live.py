@@ -67,6 +67,7 @@ async def test_step_through_every_stage_of_mlp():
                 what=f"step from {key}",
             )
         assert app.session.state == model.FINISHED, app.session.status_line
+        assert "the script finished" in [n.message for n in app._notifications]
         await pilot.press("q")
     # Training compiles the backward lazily, at .backward(): its Inductor stages come last.
     assert seen[0] == ("0/0", "source") and seen[-1] == ("0/1", "kernel_source.backward")

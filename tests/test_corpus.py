@@ -152,6 +152,10 @@ def test_zoo_stages_frames_and_kernel_files(zoo) -> None:
     # backends: eager runs no AOTAutograd, aot_eager no Inductor, and each says so
     assert "did not run AOTAutograd" in by_function["be_eager_fn"].stages["aot_forward"].reason
     assert (
+        by_function["be_custom_fn"].stages["aot_forward"].reason
+        == "backend be_custom_backend did not run AOTAutograd, or the graph had no ops"
+    )
+    assert (
         by_function["be_aot_fn"].stages["kernel_source.backward"].reason
         == "backend aot_eager does not run Inductor"
     )

@@ -30,9 +30,12 @@ def find_compile_frame(torch: Any) -> FrameType | None:
 
 
 def backend_name(compiler_fn: Any) -> str:
-    """`aot_eager`, `eager`, a custom backend's function name; "" when torch does not say."""
+    """`aot_eager`, `eager`, a custom backend's function name (the `__name__` Dynamo's own
+    messages use); "" when torch does not say."""
     name = getattr(compiler_fn, "compiler_name", None)
-    return str(name) if isinstance(name, str) else ""
+    if not isinstance(name, str):
+        name = getattr(compiler_fn, "__name__", None)
+    return name if isinstance(name, str) else ""
 
 
 @functools.lru_cache(maxsize=8)  # the frame unit and the provenance unit list the same code

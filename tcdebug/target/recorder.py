@@ -228,12 +228,13 @@ class Recorder:
         if not has_graph:
             return
         if st.aot_mode == "":
+            no_aot = (
+                f"backend {st.backend} did not run AOTAutograd, or the graph had no ops"
+                if st.backend and st.backend != "inductor"
+                else "the backend did not run AOTAutograd (e.g. backend='eager'), or the graph had no ops"
+            )
             for mode in MODE_ORDER:  # one row per mode: its first graph
-                self.not_captured(
-                    compile_id,
-                    stage_catalog.marked_missing(mode)[0],
-                    "the backend did not run AOTAutograd (e.g. backend='eager'), or the graph had no ops",
-                )
+                self.not_captured(compile_id, stage_catalog.marked_missing(mode)[0], no_aot)
             return
         parts = ["inference"] if st.aot_mode == stage_catalog.INFERENCE else ["forward", "backward"]
         reason = (

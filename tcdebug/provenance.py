@@ -299,7 +299,10 @@ def index_from_dict(d: dict[str, Any]) -> ProvenanceIndex:
 
 # ----- locating things in stage texts (shared by the target and the trace reader) ------
 _FX_LINE = re.compile(r"^\s+([A-Za-z_][A-Za-z0-9_]*)(?:: [^=]*?)? = ")
-_IR_HEADER = re.compile(r"^((?:op|buf)\d+(?:_(?:op|buf)\d+)*): ")
+# `op3`, fused `op3_op4` (`buf` in older torch); a subgraph's nodes (a `torch.cond` branch with its
+# own scheduler) carry its name first: `true_graph_0_op0`.
+_IR_NAME_PART = r"(?:[A-Za-z_]\w*?_)?(?:op|buf)\d+"
+_IR_HEADER = re.compile(rf"^({_IR_NAME_PART}(?:_{_IR_NAME_PART})*): ")
 _FRAME = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<fn>[^\n]+)')
 
 
@@ -313,10 +316,13 @@ def fx_node_lines(text: str) -> dict[str, int]:
     return out
 
 
-def ir_node_lines(text: str) -> dict[str, list[int]]:
-    """Scheduler node name (`op1`, `op3_op4`) -> the lines of its block in Inductor's IR dump."""
+def ir_node_lines(text: str, start: int = 0) -> dict[str, list[int]]:
+    """Scheduler node name (`op1`, `op3_op4`) -> the lines of its block in Inductor's IR dump,
+    from line `start` (0-based) on: line numbers count from the text's first line, 1-based."""
     lines = text.splitlines()
-    headers = [(n, m.group(1)) for n, line in enumerate(lines, 1) if (m := _IR_HEADER.match(line))]
+    headers = [
+        (n, m.group(1)) for n, line in enumerate(lines[start:], start + 1) if (m := _IR_HEADER.match(line))
+    ]
     out: dict[str, list[int]] = {}
     for k, (start, name) in enumerate(headers):
         end = headers[k + 1][0] - 1 if k + 1 < len(headers) else len(lines)

@@ -315,10 +315,13 @@ def _stack_lines(gb: GraphBreak) -> list[str]:
 _CANNOT = re.compile(r"cannot fuse (\S+) with (\S+): (.*)")
 _CANDIDATE = re.compile(r"^\s+(\w+)\(name='(\w+)'\)(?:, (\w+)\()?")
 _ORIGINS = re.compile(r"origins=OrderedSet\(\[([^\]]*)\]\)")
-_IR_NODE = re.compile(r"^(op[\w]*): (\w+)\(")
-_WRITES = re.compile(r"^(op[\w]*)\.writes = (.*)$")
-_BUF = re.compile(r"\bbuf\d+\b")
-_SNODE = re.compile(r"^(op[\w]*)\.snodes\[\d+\] =")
+# A scheduler node (`op3`, fused `op3_op4`) and a buffer (`buf2`); a subgraph's (a `torch.cond`
+# branch Inductor lowers with its own scheduler) carry its name first: `true_graph_0_op0`.
+_NODE_NAME = r"(?:[A-Za-z_]\w*?_)?op\d\w*"
+_IR_NODE = re.compile(rf"^({_NODE_NAME}): (\w+)\(")
+_WRITES = re.compile(rf"^({_NODE_NAME})\.writes = (.*)$")
+_BUF = re.compile(r"\b(?:[A-Za-z_]\w*?_)?buf\d+\b")
+_SNODE = re.compile(rf"^({_NODE_NAME})\.snodes\[\d+\] =")
 _CALL = re.compile(r"^\s+(\w+)(?:\.run)?\((.*)\)\s*$")
 
 
@@ -337,6 +340,22 @@ def refused_pairs(fusion_log: str) -> dict[str, list[tuple[str, str]]]:
         seen.add((pair, reason))
         groups.setdefault(reason, []).append(pair)
     return groups
+
+
+_FUSION_ROUND = re.compile(r"(?:completed fusion round \((\d+)/\d+\): )?fused (\d+) nodes into (\d+) nodes")
+
+
+def scheduler_runs(fusion_log: str) -> list[tuple[int, int]]:
+    """(nodes before, nodes after) of each scheduler run in a fusion log: a run is its fusion
+    rounds (1/10, 2/10, ...); the log of a graph with subgraphs holds one run per scheduler."""
+    runs: list[tuple[int, int]] = []
+    for m in _FUSION_ROUND.finditer(fusion_log):
+        round_no, before, after = m.group(1), int(m.group(2)), int(m.group(3))
+        if round_no == "1" or not runs:
+            runs.append((before, after))
+        else:
+            runs[-1] = (runs[-1][0], after)
+    return runs
 
 
 def node_descriptions(fusion_log: str) -> dict[str, str]:
@@ -430,10 +449,12 @@ def fusion_parts(comp: Compile) -> list[WhyPart]:
                     lines.append(f"    {a} ({desc.get(a, '?')}) + {b} ({desc.get(b, '?')})")
         else:
             lines.append("Inductor refused no pair it considered.")
-        found = re.findall(r"fused (\d+) nodes into (\d+) nodes", log)
-        if found:
-            before, after = found[-1]
-            lines.append(f"Scheduler: {before} nodes became {after}.")
+        runs = scheduler_runs(log)
+        if len(runs) == 1:
+            lines.append(f"Scheduler: {runs[0][0]} nodes became {runs[0][1]}.")
+        elif runs:
+            counts = ", ".join(f"{a} → {b}" for a, b in runs)
+            lines.append(f"Schedulers (the graph's, then each subgraph's Inductor lowered): {counts} nodes.")
         data: dict[str, Any] = {"refused": {r: [list(p) for p in ps] for r, ps in groups.items()}}
         if kstage is not None:
             lines.append("IR nodes in each kernel (matched by the buffers each kernel call passes):")

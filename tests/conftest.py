@@ -139,6 +139,8 @@ share_dump("graph_breaks_dump", "graph_breaks", str(SAMPLES / "graph_breaks.py")
 share_dump("dynamic_dump", "dynamic", str(SAMPLES / "dynamic_shapes.py"))
 # samples/transformer_block.py: a training compile with many fused kernels
 share_dump("transformer_dump", "transformer", str(SAMPLES / "transformer_block.py"))
+# tests/scripts/cond_subgraphs.py: torch.cond under Inductor, a scheduler per branch
+share_dump("cond_dump", "cond", str(SCRIPTS / "cond_subgraphs.py"))
 
 
 @pytest.fixture(scope="session")
@@ -159,3 +161,8 @@ def dynamic_dump(shared_dumps: SharedDumps) -> DumpRun:
 @pytest.fixture(scope="session")
 def transformer_dump(shared_dumps: SharedDumps) -> DumpRun:
     return shared_dumps.get("transformer_dump")
+
+
+@pytest.fixture(scope="session")
+def cond_dump(shared_dumps: SharedDumps) -> DumpRun:
+    return shared_dumps.get("cond_dump")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from tcdebug import stages as stage_catalog
+from tcdebug.capture.ir_texts import IrTexts
 from tcdebug.capture.recording import Recording
 from tcdebug.trace_format import FX_GRAPH_KEYS, format_compile_id
 
@@ -51,6 +52,7 @@ class CaptureOptions:
     calls: CallLog | None = None  # calls: the recorded calls re-runs replay
     provenance: ProvenanceCapture | None = None  # provenance
     kernel_lines: KernelLineRecorder | None = None  # kernel_lines: lines written per scheduler node
+    ir_texts: IrTexts = field(default_factory=IrTexts)  # inductor_ir, provenance: each IR stage's texts
     # inductor_ir, provenance: handlers re-attached after `torch._logging.set_logs()` (setup)
     artifact_handlers: list[tuple[str, logging.Handler]] = field(default_factory=list)
     # bytecode, decompiled: the handles `register_bytecode_hook` returned

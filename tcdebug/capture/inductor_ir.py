@@ -1,6 +1,7 @@
 """`inductor_ir_pre_fusion` / `inductor_ir_post_fusion`: the scheduler's IR, from the
-artifact loggers of `torch._inductor.debug`. Fusion decisions come from the `fusion`
-artifact logger and are attached to the post-fusion stage."""
+artifact loggers of `torch._inductor.debug`: every scheduler of the Inductor compile, its
+subgraphs' too (`tcdebug.capture.ir_texts`). Fusion decisions come from the `fusion` artifact
+logger and are attached to the post-fusion stage."""
 
 from __future__ import annotations
 
@@ -174,6 +175,9 @@ def install_inductor(ctx: CaptureContext) -> None:
             cid = None
         return str(cid) if cid is not None else rec.current
 
+    ir_texts = ctx.options.ir_texts
+    fusion_so_far: dict[tuple[str, str], str] = {}  # (compile id, part) -> its fusion log so far
+
     def on_fusion(record: logging.LogRecord) -> None:
         fusion_lines.append(record.getMessage())
 
@@ -182,13 +186,21 @@ def install_inductor(ctx: CaptureContext) -> None:
             cid = current_cid()
             if cid is None:
                 return
-            meta = {}
-            if stage_id == "inductor_ir_post_fusion" and fusion_lines:
-                meta["fusion_log"] = "\n".join(fusion_lines)
+            part = rec.inductor_part(cid)
+            placed = ir_texts.add(record, stage_id, cid, part)
+            meta: dict[str, Any] = {"ir_blocks": placed.blocks} if placed.blocks > 1 else {}
+            if stage_id == "inductor_ir_post_fusion":
+                logged = "\n".join(fusion_lines)
+                before = fusion_so_far.get((cid, part), "") if placed.blocks > 1 else ""
+                fusion_log = "\n".join(x for x in (before, logged) if x)
+                fusion_so_far.clear()
+                fusion_so_far[(cid, part)] = fusion_log
+                if fusion_log:
+                    meta["fusion_log"] = fusion_log
                 fusion_lines.clear()
             if stage_id == "inductor_ir_pre_fusion":
                 fusion_lines.clear()
-            rec.stage(cid, stage_id, record.getMessage(), part=rec.inductor_part(cid), meta=meta)
+            rec.stage(cid, stage_id, placed.text, part=part, meta=meta)
 
         return handle
 

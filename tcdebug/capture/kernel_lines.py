@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,15 +33,20 @@ class NodeLines:
     """The lines Inductor wrote while one scheduler node was being generated."""
 
     name: str  # the scheduler node (`op3`)
-    origins: list[str]  # the post-grad FX nodes it computes
+    origins: list[str]  # the post-grad FX nodes it computes (its own graph's: see `graph`)
     texts: set[str] = field(default_factory=set)  # each line, stripped
+    graph: str | None = None  # the subgraph it belongs to (None: the compiled graph)
 
 
 class KernelLineRecorder:
-    """Lines written per scheduler node since the last output code was logged."""
+    """Lines written per scheduler node since the last output code was logged. `graph_name`
+    gives the name of the graph being generated: a subgraph's (a higher-order op's graph that
+    Inductor lowers on its own) nodes come from its own FX graph, whose node names the compiled
+    graph's share, so their origins name nodes of that graph, not of the post-grad stage."""
 
-    def __init__(self) -> None:
+    def __init__(self, graph_name: Callable[[], Any] = lambda: None) -> None:
         self.nodes: dict[str, NodeLines] = {}
+        self.graph_name = graph_name
 
     def record(self, node: Any, line: Any) -> None:
         text = getattr(line, "line", line)  # a DeferredLine keeps its text in `line`
@@ -53,7 +58,8 @@ class KernelLineRecorder:
         name = str(node.get_name())
         entry = self.nodes.get(name)
         if entry is None:
-            entry = self.nodes[name] = NodeLines(name, node_origins(node))
+            graph = self.graph_name()
+            entry = self.nodes[name] = NodeLines(name, node_origins(node), graph=graph if isinstance(graph, str) else None)
         if len(entry.texts) < MAX_LINES_PER_NODE:
             entry.texts.add(text)
 
@@ -80,7 +86,13 @@ def install_inductor(ctx: CaptureContext) -> None:
 
     if not hasattr(Kernel, "set_current_node") or not hasattr(IndentedBuffer, "writeline"):
         raise AttributeError("Inductor's Kernel.set_current_node / IndentedBuffer.writeline")
-    recorder = KernelLineRecorder()
+    def graph_name() -> Any:
+        try:
+            return getattr(V.graph, "name", None)
+        except Exception:  # noqa: BLE001 - no graph set: taken as the compiled graph's
+            return None
+
+    recorder = KernelLineRecorder(graph_name)
     original = IndentedBuffer.writeline
     original_set_current_node = Kernel.set_current_node
     # How many `set_current_node` blocks are open, in any thread (counted under a lock: `+=` is

@@ -290,7 +290,20 @@ class ProvenanceCapture:
             if cid is None:
                 return
             part = self.rec.inductor_part(cid)
-            self.ir(cid, stage, part, record.getMessage(), nodes)
+            placed = self.ctx.options.ir_texts.add(record, stage, cid, part)
+            try:
+                subgraph = getattr(sys.modules["torch._inductor.virtualized"].V.graph, "name", None)
+            except Exception:  # noqa: BLE001 - no graph set: taken as the compiled graph's
+                subgraph = None  # None: the compiled graph itself
+            self.ir(
+                cid,
+                stage,
+                part,
+                placed.text,
+                nodes,
+                first_line=placed.first_line,
+                subgraph=subgraph if isinstance(subgraph, str) else None,
+            )
 
         return handle
 
@@ -301,11 +314,24 @@ class ProvenanceCapture:
             cid = None
         return str(cid) if cid is not None else self.rec.current
 
-    def ir(self, cid: str, stage: str, part: str, text: str, nodes: list[Any]) -> None:
+    def ir(
+        self,
+        cid: str,
+        stage: str,
+        part: str,
+        text: str,
+        nodes: list[Any],
+        first_line: int = 0,
+        subgraph: str | None = None,
+    ) -> None:
+        """The IR nodes of one scheduler's text, which starts at `first_line` of the stage's `text`
+        (`tcdebug.capture.ir_texts`): each node's lines are found from there on. The nodes of a
+        `subgraph` (a higher-order op's graph Inductor lowered on its own) come from that graph's
+        FX nodes, which share names with the compiled graph's: they get no `origins` links."""
         facts = self.fact(cid)
         key = f"{stage}.{part}" if part else stage
         post_key = f"inductor_post_grad_graph.{part}" if part else "inductor_post_grad_graph"
-        blocks = prov.ir_node_lines(text)
+        blocks = prov.ir_node_lines(text, start=first_line)
         pre = facts.pre_ir.setdefault(part, {})
         items: list[ProvItem] = []
         links: list[ProvLink] = []
@@ -324,15 +350,23 @@ class ProvenanceCapture:
                 if stage.endswith("post_fusion") and sub_name in pre:
                     links.append(ProvLink(pre[sub_name], iid, "fusion" if sub is not snode else "same node"))
                     continue
-                for origin in _origins(sub):
-                    links.append(ProvLink(item_id(post_key, origin), iid, "origins"))
+                if subgraph is None:
+                    for origin in _origins(sub):
+                        links.append(ProvLink(item_id(post_key, origin), iid, "origins"))
             if stage.endswith("pre_fusion"):
                 pre[name] = iid
-            else:
-                facts.nodes[f"ir:{key}:{name}"] = {
-                    o: 0 for sub in _safe(snode.get_nodes, []) for o in _origins(sub)
-                }
-        self.send(cid, items, links)
+            else:  # a subgraph's node: known, with no origins to match kernels by
+                facts.nodes[f"ir:{key}:{name}"] = (
+                    {o: 0 for sub in _safe(snode.get_nodes, []) for o in _origins(sub)} if subgraph is None else {}
+                )
+        notes = []
+        if subgraph is not None and nodes and stage.endswith("pre_fusion"):  # once for both IR stages
+            notes.append(
+                f"the IR nodes of subgraph {subgraph}{stage_catalog.part_suffix(part)} are not linked to "
+                "post-grad FX nodes: they come from the subgraph's own graph, whose node names the "
+                "compiled graph's share"
+            )
+        self.send(cid, items, links, **({"notes": notes} if notes else {}))
 
     # ----- kernels ---------------------------------------------------------------------
     def on_output_code(self, cid: str, md: dict[str, Any], payload: str | None) -> None:
@@ -443,6 +477,7 @@ class ProvenanceCapture:
             if not found:
                 continue
             iid = item_id(key, f"{name}/{node.name}")
+            of_graph = f" (subgraph {node.graph})" if node.graph else ""
             items.append(
                 ProvItem(
                     iid,
@@ -450,11 +485,13 @@ class ProvenanceCapture:
                     f"{name}/{node.name}",
                     "kernel_lines",
                     found,
-                    f"lines of {node.name} computing {', '.join(node.origins)}",
-                    {"kernel": name, "scheduler_node": node.name, "post_grad": list(node.origins)},
+                    f"lines of {node.name} computing {', '.join(node.origins)}{of_graph}",
+                    {"kernel": name, "scheduler_node": node.name, "post_grad": list(node.origins)}
+                    | ({"subgraph": node.graph} if node.graph else {}),
                 )
             )
-            links += [ProvLink(item_id(post_key, o), iid, "codegen (current node)") for o in node.origins]
+            if node.graph is None:  # a subgraph's origins are its own graph's nodes, not the stage's
+                links += [ProvLink(item_id(post_key, o), iid, "codegen (current node)") for o in node.origins]
             links.append(ProvLink(iid, kernel_iid, "lines of the kernel"))
             ir_key = key.replace("kernel_source", "inductor_ir_post_fusion", 1)
             # The post-fusion IR node, when it is this node alone: a fused group (`op3_op5`) holds

@@ -1,0 +1,120 @@
+"""An Inductor compile with subgraphs (torch.cond's branches): Inductor runs a scheduler for the
+compiled graph and one for each branch, and logs each one's IR. Every one of them is in the IR
+stages, and the why layer and the provenance read them all."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from conftest import SCRIPTS
+from pilot import main_screen, shown_text, wait_until
+
+from tcdebug import session as model
+from tcdebug.dump import load_dump
+from tcdebug.screens.app import build_live_app
+from tcdebug.why import explain, why_markdown
+
+COND = str(SCRIPTS / "cond_subgraphs.py")
+PRE, POST = "inductor_ir_pre_fusion.inference", "inductor_ir_post_fusion.inference"
+HEADER = re.compile(r"^(\w+): (?:Fused)?SchedulerNode", re.M)
+
+
+@pytest.fixture(scope="module")
+def cond_session(cond_dump):  # noqa: ANN001, ANN201 - a DumpRun fixture
+    assert cond_dump.returncode == 0, cond_dump.stderr
+    return load_dump(cond_dump.out)
+
+
+def test_each_ir_stage_holds_the_graphs_and_both_branches_ir(cond_session) -> None:  # noqa: ANN001
+    comp = cond_session.compiles["0/0"]
+    for key, first_line in ((PRE, "BEFORE FUSION"), (POST, "AFTER FUSION")):
+        stage = comp.stages[key]
+        text = stage.get_text()
+        blocks = [b for b in text.split("\n\n" + first_line) if b.strip()]
+        assert text.startswith(first_line) and len(blocks) == 3, key
+        assert stage.meta["ir_blocks"] == 3
+        names = HEADER.findall(text)
+        # the compiled graph's nodes first, then each branch's (named after its subgraph)
+        assert names[0].startswith("op"), names
+        assert any(n.startswith("true_graph_0_op") for n in names)
+        assert any(n.startswith("false_graph_0_op") for n in names)
+        assert names.index(next(n for n in names if n.startswith("true_graph_0"))) > names.index(names[0])
+
+
+def test_the_fusion_why_counts_every_scheduler_and_places_the_branch_kernels(cond_session) -> None:  # noqa: ANN001
+    parts = explain(cond_session, "0/0")
+    (fusion,) = [p for p in parts if p.title.startswith("Fusion")]
+    text = "\n".join(fusion.lines)
+    assert re.search(
+        r"Schedulers \(the graph's, then each subgraph's Inductor lowered\): \d+ → \d+, 1 → 1, 1 → 1 nodes",
+        text,
+    )
+    kernels = fusion.data["kernels"]
+    assert len(kernels) >= 3 and all(kernels.values()), kernels  # no kernel left without its IR nodes
+    assert any(nodes == ["true_graph_0_op0"] for nodes in kernels.values())
+    assert any(nodes == ["false_graph_0_op0"] for nodes in kernels.values())
+    assert "?" not in why_markdown(cond_session, "0/0", parts).split("IR nodes in each kernel")[1]
+
+
+def test_a_branch_ir_node_is_found_in_its_block_and_not_linked_by_borrowed_names(cond_dump) -> None:  # noqa: ANN001
+    prov = json.loads((cond_dump.out / "compiles" / "0-0" / "provenance.json").read_text())
+    session = load_dump(cond_dump.out)
+    text = session.compiles["0/0"].stages[PRE].get_text().splitlines()
+    items = {i["item_id"]: i for i in prov["items"]}
+    branch = items[f"{PRE}|true_graph_0_op0"]
+    assert text[branch["lines"][0] - 1].startswith("true_graph_0_op0: SchedulerNode")
+    outer = items[f"{PRE}|op0"]
+    assert text[outer["lines"][0] - 1].startswith("op0: ")
+    into_branch = [link for link in prov["links"] if link[1].endswith("|true_graph_0_op0")]
+    # the branch's node comes from the branch's own graph: no post-grad node of the compiled graph
+    # is linked to it by a name the two graphs share
+    assert not [link for link in into_branch if link[0].startswith("inductor_post_grad_graph")], into_branch
+    assert any("subgraph true_graph_0" in note and "not linked" in note for note in prov["notes"])
+    kernel_lines = [
+        i for i in prov["items"] if i["kind"] == "kernel_lines" and i["name"].endswith("/true_graph_0_op0")
+    ]
+    assert kernel_lines and kernel_lines[0]["meta"]["subgraph"] == "true_graph_0"
+    assert [f"{POST}|true_graph_0_op0", kernel_lines[0]["item_id"], "codegen (scheduler node)"] in [
+        link[:3] for link in prov["links"]
+    ]
+
+
+async def test_stepping_pauses_at_each_schedulers_ir_and_the_stage_shows_them_all() -> None:
+    app = build_live_app([COND])
+
+    def blocks() -> int:
+        comp = app.session.compiles.get("0/0")
+        stage = comp.stages.get(PRE) if comp is not None else None
+        return stage.get_text().count("BEFORE FUSION") if stage is not None else 0
+
+    def paused_at() -> tuple[str, str] | None:
+        return app.session.paused_at if app.session.state == model.PAUSED else None
+
+    seen: list[int] = []  # the IR blocks the pre-fusion stage held at each pause there
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: paused_at() is not None, what="the first pause")
+        while app.session.state == model.PAUSED:
+            where, held = paused_at(), blocks()
+            if where == ("0/0", PRE):
+                seen.append(held)
+                await wait_until(
+                    pilot,
+                    lambda held=held: shown_text(app).count("BEFORE FUSION") == held,
+                    what="the stage's texts",
+                )
+                assert main_screen(app).selected is not None and main_screen(app).selected.key == PRE
+            await pilot.press("n")
+            await wait_until(
+                pilot,
+                lambda where=where, held=held: (
+                    app.session.state != model.PAUSED
+                    and app.session.state != model.RUNNING
+                    or (paused_at() is not None and (paused_at() != where or blocks() != held))
+                ),
+                what="the next pause",
+            )
+        assert app.session.state == model.FINISHED, app.session.status_line
+        await pilot.press("q")
+    assert seen == [1, 2, 3]  # a pause at each scheduler's IR, each showing the texts so far

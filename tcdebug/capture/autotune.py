@@ -10,7 +10,7 @@ import math
 import re
 from typing import Any
 
-from tcdebug.capture.base import CaptureContext
+from tcdebug.capture.base import CaptureContext, current_compile_key
 from tcdebug.events import Autotune
 
 STAGES: tuple[str, ...] = ()
@@ -71,8 +71,7 @@ def install_inductor(ctx: CaptureContext) -> None:
 
     def log_results(name: str, input_nodes: Any, timings: Any, *args: Any, **kwargs: Any) -> Any:
         try:
-            cid = torch._guards.CompileContext.current_compile_id()
-            cid = str(cid) if cid is not None else rec.current
+            cid = current_compile_key(torch, rec)
             if cid is not None and isinstance(timings, dict) and timings:
                 table = table_of(name, input_nodes, timings)
                 part = rec.inductor_part(cid)

@@ -107,6 +107,7 @@ class TraceDispatcher(logging.Handler):
         cid = cid or compile_id_of(md, self.recorder.current)
         if cid is None:
             return
+        cid = self.recorder.key(cid, starting=key == "dynamo_start")
         payload = getattr(record, "payload", None)
         opener = OPENER_ROUTES.get(key)
         if opener is not None:
@@ -124,6 +125,15 @@ class TraceDispatcher(logging.Handler):
         log.setLevel(logging.DEBUG)
         if self not in log.handlers:
             log.addHandler(self)
+
+
+def current_compile_key(torch: Any, recorder: Recording) -> str | None:
+    """The key (`Recording.key`) of the compile torch is in now, else the compile in flight."""
+    try:
+        cid = torch._guards.CompileContext.current_compile_id()
+    except Exception:  # noqa: BLE001 - outside a compile, or a torch without it
+        cid = None
+    return recorder.key(str(cid)) if cid is not None else recorder.current
 
 
 def cuda_built(torch: Any) -> bool:

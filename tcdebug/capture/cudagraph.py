@@ -190,7 +190,8 @@ def install_inductor(ctx: CaptureContext) -> None:
     from torch._inductor import cudagraph_trees as trees
 
     def function_place(manager: Any, function_id: Any) -> tuple[str | None, str]:
-        cid = compile_id_str(getattr(manager, "id_to_compile_id", {}).get(function_id))
+        torch_id = compile_id_str(getattr(manager, "id_to_compile_id", {}).get(function_id))
+        cid = rec.key(torch_id) if torch_id is not None else None
         mode = getattr(manager, "id_to_mode", {}).get(function_id)
         part = str(getattr(mode, "name", "") or "").lower()
         if cid is None or not part:
@@ -220,7 +221,8 @@ def install_inductor(ctx: CaptureContext) -> None:
                 current = torch._guards.CompileContext.current_compile_id()
             except Exception:  # noqa: BLE001
                 current = None
-            cid = compile_id_str(current)
+            torch_id = compile_id_str(current)
+            cid = rec.key(torch_id) if torch_id is not None else None
             last = getattr(local, "last_part", None)
             if last and last[0] == cid:
                 part = part or last[1]

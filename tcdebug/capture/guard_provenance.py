@@ -11,7 +11,7 @@ import functools
 import os
 from typing import Any
 
-from tcdebug.capture.base import CaptureContext
+from tcdebug.capture.base import CaptureContext, current_compile_key
 from tcdebug.events import GuardProvenance
 from tcdebug.our_frames import is_ours
 
@@ -60,8 +60,7 @@ def install(ctx: CaptureContext) -> None:
     def init(self: Any, f_code: Any, output_graph: Any = None, *args: Any, **kwargs: Any) -> None:
         original(self, f_code, output_graph, *args, **kwargs)
         try:
-            cid = torch._guards.CompileContext.current_compile_id()
-            cid = str(cid) if cid is not None else rec.current
+            cid = current_compile_key(torch, rec)
             found = provenance(getattr(output_graph, "guards", None), torch_dir)
             if cid is not None and found:
                 rec.emit(GuardProvenance(compile_id=cid, guards=found))

@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from tcdebug.capture.base import CaptureContext, artifact_logger_handler
+from tcdebug.capture.base import CaptureContext, artifact_logger_handler, current_compile_key
 
 _T = TypeVar("_T")
 
@@ -169,11 +169,7 @@ def install_inductor(ctx: CaptureContext) -> None:
         print_ir_with_sympy_memo(formatter, Printable)
 
     def current_cid() -> str | None:
-        try:
-            cid = torch._guards.CompileContext.current_compile_id()
-        except Exception:  # noqa: BLE001
-            cid = None
-        return str(cid) if cid is not None else rec.current
+        return current_compile_key(torch, rec)
 
     ir_texts = ctx.options.ir_texts
     fusion_so_far: dict[tuple[str, str], str] = {}  # (compile id, part) -> its fusion log so far

@@ -30,7 +30,7 @@ from typing import Any
 
 from tcdebug import provenance as prov
 from tcdebug import stages as stage_catalog
-from tcdebug.capture.base import CaptureContext, artifact_logger_handler
+from tcdebug.capture.base import CaptureContext, artifact_logger_handler, current_compile_key
 from tcdebug.capture.frame import dis_listing, find_compile_frame, source_text
 from tcdebug.capture.kernel_lines import NodeLines
 from tcdebug.capture.kernel_source import enable_provenance
@@ -308,11 +308,7 @@ class ProvenanceCapture:
         return handle
 
     def current_cid(self) -> str | None:
-        try:
-            cid = self.torch._guards.CompileContext.current_compile_id()
-        except Exception:  # noqa: BLE001
-            cid = None
-        return str(cid) if cid is not None else self.rec.current
+        return current_compile_key(self.torch, self.rec)
 
     def ir(
         self,

@@ -37,6 +37,9 @@ class Recording(Protocol):
 
     def emit(self, event: Event) -> None: ...  # a typed event of tcdebug.events, onto the channel
 
+    # The session's key of torch's compile id (`0/0`, or `0/0#2` once torch starts its ids again)
+    def key(self, compile_id: str, *, starting: bool = False) -> str: ...
+
     def state(self, compile_id: str) -> CompileState: ...
 
     def mark_unavailable(self, stage_id: str, reason: str) -> None: ...

@@ -10,6 +10,7 @@ then folded into that stage, which is sent again without a pause.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,8 +59,9 @@ def compile_id_str(compile_id: Any) -> str | None:
 class TritonRegistry:
     """Kernels seen by the autotuner, folded into the `kernel_source` stage that lists them."""
 
-    def __init__(self, stages: KernelStages) -> None:
+    def __init__(self, stages: KernelStages, key: Callable[[str], str] = str) -> None:
         self.stages = stages
+        self.key = key  # torch's compile id -> the session's key (`Recording.key`)
         self.pending: dict[str, TunedKernel] = {}  # seen before their stage was sent
 
     def precompiled(self, autotuner: Any) -> None:
@@ -70,9 +72,10 @@ class TritonRegistry:
         configs = [triton_config(launcher.config) for launcher in launchers if hasattr(launcher, "config")]
         if not configs:
             configs = [triton_config(c) for c in getattr(autotuner, "configs", None) or []]
+        torch_id = compile_id_str(getattr(autotuner, "compile_id", None))
         tuned = TunedKernel(
             name=name,
-            compile_id=compile_id_str(getattr(autotuner, "compile_id", None)),
+            compile_id=self.key(torch_id) if torch_id is not None else None,
             is_backward=bool(getattr(autotuner, "is_backward", False)),
             configs=configs,
             timings_ms=[None] * len(configs),
@@ -154,7 +157,7 @@ def install_inductor(ctx: CaptureContext) -> None:
     stages = ctx.options.kernel_stages
     if stages is None:
         raise RuntimeError("the kernel_source unit is not installed")
-    registry = TritonRegistry(stages)
+    registry = TritonRegistry(stages, ctx.recorder.key)
     ctx.options.triton_registry = registry
 
     def after(method_name: str, hook: Any) -> None:

@@ -40,6 +40,8 @@ class Recorder:
         self.fork_resets: list[Callable[[], None]] = []  # run by reset_for_child (capture units' own state)
         # torch's name of the AOTAutograd graph being compiled (`['1_backward']`), set by the graphs unit
         self.aot_graph_name: Callable[[], object] | None = None
+        self._keys: dict[str, str] = {}  # torch's compile id -> its key, where they differ
+        self._uses: dict[str, int] = {}  # torch's compile id -> how many compiles had it
 
     def reset_for_child(self) -> None:
         """In a forked child: the parent's compiles are not this process's, and a lock another
@@ -48,12 +50,28 @@ class Recorder:
         self.compiles = {}
         self.current = None
         self.sent = {}
+        self._keys, self._uses = {}, {}
         for reset in self.fork_resets:
             reset()
 
     # ----- helpers -------------------------------------------------------------
     def emit(self, event: Event) -> None:
         self.channel.send(event.to_wire())
+
+    def key(self, compile_id: str, *, starting: bool = False) -> str:
+        """The session's key of torch's compile id. torch numbers compiles afresh after
+        `torch._dynamo.reset()`: a compile that starts (`starting`) with the id of one that has
+        ended is another compile, keyed `0/0#2` (then `#3`, ...) as TORCH_TRACE logs key it; the
+        id's later records go to it. A compile that starts again before its end (Dynamo restarting
+        the analysis) keeps its key."""
+        with self._lock:
+            key = self._keys.get(compile_id, compile_id)
+            if starting:
+                st = self.compiles.get(key)
+                if st is not None and st.ended:
+                    n = self._uses[compile_id] = self._uses.get(compile_id, 1) + 1
+                    key = self._keys[compile_id] = f"{compile_id}#{n}"
+            return key
 
     def state(self, compile_id: str) -> CompileState:
         with self._lock:

@@ -347,7 +347,7 @@ class RerunService:
             return
         rerun.checks = [
             EntryCheck(
-                compile_id=c["compile_id"],
+                compile_id=self.recorder.key(c["compile_id"]) if c["compile_id"] else "",
                 passed=c["passed"],
                 reason=c["reason"],
                 guards=[guard_from_dict(g) for g in c["guards"]],
@@ -364,7 +364,8 @@ class RerunService:
             entries = cache_entries(self.torch, call.target.code)
         except GuardCheckUnavailable:
             return ""
-        return str(getattr(entries[0], "compile_id", "") or "") if entries else ""
+        torch_id = str(getattr(entries[0], "compile_id", "") or "") if entries else ""
+        return self.recorder.key(torch_id) if torch_id else ""
 
 
 def proposed_inputs(inputs: list[dict[str, Any]], plan: rerun_spec.Plan) -> list[dict[str, Any]]:

@@ -146,6 +146,12 @@ def _stage_view(comp: Compile, stage: Stage, *, paused: bool) -> View:
         header.append(f" · {plural(len(stage.kernels), 'kernel')}", "cyan")
         hints.append("] next kernel · w call(), imports")
         start = first_kernel_line(text, stage.kernels[0].name)
+    blocks = stage.meta.get("ir_blocks")
+    if isinstance(blocks, int) and not isinstance(blocks, bool) and blocks > 1:
+        header.append(f" · {blocks} schedulers", "cyan")
+        first_subgraph = second_ir_block_line(text)
+        if first_subgraph:
+            hints.append(f"subgraphs' IR from line {first_subgraph}")
     fusion_at = fusion_log_line(text)
     if fusion_at:
         hints.append(f"fusion log from line {fusion_at}")
@@ -153,6 +159,15 @@ def _stage_view(comp: Compile, stage: Stage, *, paused: bool) -> View:
         header.append("\n" + " · ".join(hints), "cyan")
     key = ("stage", comp.compile_id, stage.key, len(text))
     return View(header, text, stage.language, key=key, start_line=start)
+
+
+def second_ir_block_line(text: str) -> int:
+    """The line (1-based) where an IR stage's second scheduler's text starts (the first subgraph
+    Inductor lowered with its own scheduler), or 0."""
+    for n, line in enumerate(text.splitlines()[1:], 2):
+        if line in ("BEFORE FUSION", "AFTER FUSION"):
+            return n
+    return 0
 
 
 _GUARD_COMMENT_RE = re.compile(r"^(?P<tree>[| ]*\+- )(?P<guard>\S.*?)\s{2,}# (?P<source>.+)$")

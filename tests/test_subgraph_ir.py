@@ -9,11 +9,12 @@ import re
 
 import pytest
 from conftest import SCRIPTS
-from pilot import main_screen, shown_text, wait_until
+from pilot import header_text, main_screen, shown_text, wait_until
 
 from tcdebug import session as model
 from tcdebug.dump import load_dump
-from tcdebug.screens.app import build_live_app
+from tcdebug.screens.app import TcdebugApp, build_live_app
+from tcdebug.screens.widgets.timeline import Ref
 from tcdebug.why import explain, why_markdown
 
 COND = str(SCRIPTS / "cond_subgraphs.py")
@@ -79,6 +80,23 @@ def test_a_branch_ir_node_is_found_in_its_block_and_not_linked_by_borrowed_names
     assert [f"{POST}|true_graph_0_op0", kernel_lines[0]["item_id"], "codegen (scheduler node)"] in [
         link[:3] for link in prov["links"]
     ]
+
+
+async def test_the_stage_header_counts_the_schedulers_and_says_where_the_subgraphs_start(
+    cond_session,  # noqa: ANN001
+) -> None:
+    app = TcdebugApp(cond_session, read_only=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.jump_to(Ref("0/0", PRE))
+        await wait_until(pilot, lambda: "BEFORE FUSION" in shown_text(app), what="the IR stage")
+        header = header_text(app)
+        text = cond_session.compiles["0/0"].stages[PRE].get_text().splitlines()
+        line = int(re.search(r"subgraphs' IR from line (\d+)", header).group(1))
+        assert "3 schedulers" in header and text[line - 1] == "BEFORE FUSION" and line > 2
+        assert text[line].startswith("true_graph_0_op")
+        app.jump_to(Ref("0/0", "dynamo_graph"))
+        await wait_until(pilot, lambda: "Dynamo" in header_text(app), what="another stage")
+        assert "schedulers" not in header_text(app)
 
 
 async def test_stepping_pauses_at_each_schedulers_ir_and_the_stage_shows_them_all() -> None:

@@ -299,9 +299,11 @@ def index_from_dict(d: dict[str, Any]) -> ProvenanceIndex:
 
 # ----- locating things in stage texts (shared by the target and the trace reader) ------
 _FX_LINE = re.compile(r"^\s+([A-Za-z_][A-Za-z0-9_]*)(?:: [^=]*?)? = ")
-# `op3`, fused `op3_op4` (`buf` in older torch); a subgraph's nodes (a `torch.cond` branch with its
-# own scheduler) carry its name first: `true_graph_0_op0`.
-_IR_NAME_PART = r"(?:[A-Za-z_]\w*?_)?(?:op|buf)\d+"
+# What a subgraph's IR names (a `torch.cond` branch with its own scheduler) start with:
+# `true_graph_0_op0`, `true_graph_0_buf0`.
+SUBGRAPH_PREFIX = r"(?:[A-Za-z_]\w*?_)?"
+# `op3`, fused `op3_op4` (`buf` in older torch), with a subgraph's prefix
+_IR_NAME_PART = rf"{SUBGRAPH_PREFIX}(?:op|buf)\d+"
 _IR_HEADER = re.compile(rf"^({_IR_NAME_PART}(?:_{_IR_NAME_PART})*): ")
 _FRAME = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<fn>[^\n]+)')
 
@@ -324,12 +326,12 @@ def ir_node_lines(text: str, start: int = 0) -> dict[str, list[int]]:
         (n, m.group(1)) for n, line in enumerate(lines[start:], start + 1) if (m := _IR_HEADER.match(line))
     ]
     out: dict[str, list[int]] = {}
-    for k, (start, name) in enumerate(headers):
+    for k, (head, name) in enumerate(headers):
         end = headers[k + 1][0] - 1 if k + 1 < len(headers) else len(lines)
-        while end > start and (not lines[end - 1].strip() or lines[end - 1].startswith(("AFTER", "BEFORE"))):
+        while end > head and (not lines[end - 1].strip() or lines[end - 1].startswith(("AFTER", "BEFORE"))):
             end -= 1
         if name not in out:
-            out[name] = list(range(start, end + 1))
+            out[name] = list(range(head, end + 1))
     return out
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from tcdebug import compile_times
 from tcdebug import stages as stage_catalog
 from tcdebug.fsdp import FSDP2_HOOK_NOTE, is_fsdp2_hook
+from tcdebug.provenance import SUBGRAPH_PREFIX
 from tcdebug.session import Compile, GraphBreak, Session, Stage
 from tcdebug.stage_text import ir_and_fusion_log
 from tcdebug.textsafe import safe_line
@@ -317,10 +318,10 @@ _CANDIDATE = re.compile(r"^\s+(\w+)\(name='(\w+)'\)(?:, (\w+)\()?")
 _ORIGINS = re.compile(r"origins=OrderedSet\(\[([^\]]*)\]\)")
 # A scheduler node (`op3`, fused `op3_op4`) and a buffer (`buf2`); a subgraph's (a `torch.cond`
 # branch Inductor lowers with its own scheduler) carry its name first: `true_graph_0_op0`.
-_NODE_NAME = r"(?:[A-Za-z_]\w*?_)?op\d\w*"
+_NODE_NAME = rf"{SUBGRAPH_PREFIX}op\d\w*"
 _IR_NODE = re.compile(rf"^({_NODE_NAME}): (\w+)\(")
 _WRITES = re.compile(rf"^({_NODE_NAME})\.writes = (.*)$")
-_BUF = re.compile(r"\b(?:[A-Za-z_]\w*?_)?buf\d+\b")
+_BUF = re.compile(rf"\b{SUBGRAPH_PREFIX}buf\d+\b")
 _SNODE = re.compile(rf"^({_NODE_NAME})\.snodes\[\d+\] =")
 _CALL = re.compile(r"^\s+(\w+)(?:\.run)?\((.*)\)\s*$")
 

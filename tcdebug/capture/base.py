@@ -136,6 +136,16 @@ def current_compile_key(torch: Any, recorder: Recording) -> str | None:
     return recorder.key(str(cid)) if cid is not None else recorder.current
 
 
+def lowering_subgraph(torch: Any) -> str | None:
+    """The name of the subgraph Inductor is lowering now (`true_graph_0`: a higher-order op's
+    graph with a scheduler of its own), None for the compiled graph itself or outside one."""
+    try:
+        name = getattr(torch._inductor.virtualized.V.graph, "name", None)
+    except Exception:  # noqa: BLE001 - no graph set: taken as the compiled graph's
+        return None
+    return name if isinstance(name, str) else None
+
+
 def cuda_built(torch: Any) -> bool:
     """Is this torch built with CUDA? Asked of the build, not of the device: asking
     `torch.cuda.is_available()` initializes CUDA, which a plain run has not done before the script

@@ -172,7 +172,9 @@ def install_inductor(ctx: CaptureContext) -> None:
         return current_compile_key(torch, rec)
 
     ir_texts = ctx.options.ir_texts
-    fusion_so_far: dict[tuple[str, str], str] = {}  # (compile id, part) -> its fusion log so far
+    # The last post-fusion stage's fusion log: the one so far when its text grows (`blocks > 1`:
+    # the same compile and part, see `IrTexts`).
+    last_fusion_log = [""]
 
     def on_fusion(record: logging.LogRecord) -> None:
         fusion_lines.append(record.getMessage())
@@ -187,10 +189,8 @@ def install_inductor(ctx: CaptureContext) -> None:
             meta: dict[str, Any] = {"ir_blocks": placed.blocks} if placed.blocks > 1 else {}
             if stage_id == "inductor_ir_post_fusion":
                 logged = "\n".join(fusion_lines)
-                before = fusion_so_far.get((cid, part), "") if placed.blocks > 1 else ""
-                fusion_log = "\n".join(x for x in (before, logged) if x)
-                fusion_so_far.clear()
-                fusion_so_far[(cid, part)] = fusion_log
+                before = last_fusion_log[0] if placed.blocks > 1 else ""
+                fusion_log = last_fusion_log[0] = "\n".join(x for x in (before, logged) if x)
                 if fusion_log:
                     meta["fusion_log"] = fusion_log
                 fusion_lines.clear()

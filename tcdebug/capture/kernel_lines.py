@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from tcdebug.capture.base import CaptureContext
+from tcdebug.capture.base import CaptureContext, lowering_subgraph
 
 STAGES: tuple[str, ...] = ()
 MAX_LINES_PER_NODE = 4000  # a guard against pathological kernels, far above real ones
@@ -44,7 +44,7 @@ class KernelLineRecorder:
     Inductor lowers on its own) nodes come from its own FX graph, whose node names the compiled
     graph's share, so their origins name nodes of that graph, not of the post-grad stage."""
 
-    def __init__(self, graph_name: Callable[[], Any] = lambda: None) -> None:
+    def __init__(self, graph_name: Callable[[], str | None] = lambda: None) -> None:
         self.nodes: dict[str, NodeLines] = {}
         self.graph_name = graph_name
 
@@ -58,8 +58,7 @@ class KernelLineRecorder:
         name = str(node.get_name())
         entry = self.nodes.get(name)
         if entry is None:
-            graph = self.graph_name()
-            entry = self.nodes[name] = NodeLines(name, node_origins(node), graph=graph if isinstance(graph, str) else None)
+            entry = self.nodes[name] = NodeLines(name, node_origins(node), graph=self.graph_name())
         if len(entry.texts) < MAX_LINES_PER_NODE:
             entry.texts.add(text)
 
@@ -86,13 +85,8 @@ def install_inductor(ctx: CaptureContext) -> None:
 
     if not hasattr(Kernel, "set_current_node") or not hasattr(IndentedBuffer, "writeline"):
         raise AttributeError("Inductor's Kernel.set_current_node / IndentedBuffer.writeline")
-    def graph_name() -> Any:
-        try:
-            return getattr(V.graph, "name", None)
-        except Exception:  # noqa: BLE001 - no graph set: taken as the compiled graph's
-            return None
-
-    recorder = KernelLineRecorder(graph_name)
+    torch = ctx.torch
+    recorder = KernelLineRecorder(lambda: lowering_subgraph(torch))
     original = IndentedBuffer.writeline
     original_set_current_node = Kernel.set_current_node
     # How many `set_current_node` blocks are open, in any thread (counted under a lock: `+=` is

@@ -30,7 +30,12 @@ from typing import Any
 
 from tcdebug import provenance as prov
 from tcdebug import stages as stage_catalog
-from tcdebug.capture.base import CaptureContext, artifact_logger_handler, current_compile_key
+from tcdebug.capture.base import (
+    CaptureContext,
+    artifact_logger_handler,
+    current_compile_key,
+    lowering_subgraph,
+)
 from tcdebug.capture.frame import dis_listing, find_compile_frame, source_text
 from tcdebug.capture.kernel_lines import NodeLines
 from tcdebug.capture.kernel_source import enable_provenance
@@ -291,10 +296,6 @@ class ProvenanceCapture:
                 return
             part = self.rec.inductor_part(cid)
             placed = self.ctx.options.ir_texts.add(record, stage, cid, part)
-            try:
-                subgraph = getattr(sys.modules["torch._inductor.virtualized"].V.graph, "name", None)
-            except Exception:  # noqa: BLE001 - no graph set: taken as the compiled graph's
-                subgraph = None  # None: the compiled graph itself
             self.ir(
                 cid,
                 stage,
@@ -302,7 +303,7 @@ class ProvenanceCapture:
                 placed.text,
                 nodes,
                 first_line=placed.first_line,
-                subgraph=subgraph if isinstance(subgraph, str) else None,
+                subgraph=lowering_subgraph(self.torch),
             )
 
         return handle

@@ -13,9 +13,10 @@ links read from text rather than from torch's objects are marked `inferred`.
 
 from __future__ import annotations
 
+import bisect
 import copy
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -299,6 +300,7 @@ def index_from_dict(d: dict[str, Any]) -> ProvenanceIndex:
 
 # ----- locating things in stage texts (shared by the target and the trace reader) ------
 _FX_LINE = re.compile(r"^\s+([A-Za-z_][A-Za-z0-9_]*)(?:: [^=]*?)? = ")
+_FX_CLASS = re.compile(r"^class ([A-Za-z_<][^(:]*)\(")
 # What a subgraph's IR names (a `torch.cond` branch with its own scheduler) start with:
 # `true_graph_0_op0`, `true_graph_0_buf0`.
 SUBGRAPH_PREFIX = r"(?:[A-Za-z_]\w*?_)?"
@@ -308,14 +310,53 @@ _IR_HEADER = re.compile(rf"^({_IR_NAME_PART}(?:_{_IR_NAME_PART})*): ")
 _FRAME = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<fn>[^\n]+)')
 
 
-def fx_node_lines(text: str) -> dict[str, int]:
-    """Node name -> its 1-based line in a `print_readable` graph (the first definition wins)."""
-    out: dict[str, int] = {}
+def fx_graph_lines(text: str) -> Iterator[tuple[int, str, str]]:
+    """(1-based line number, subgraph path, line) for each line of a `print_readable` graph.
+
+    `print_readable` prints each subgraph module (a `torch.cond` branch, a flex-attention
+    score_mod, a `nested_compile_region` body) as a class nested in its parent's; its nodes'
+    names are that graph's own, so they are qualified by the path of classes they sit in
+    (`cond_true_0`, `true_graph_0.true_graph_0`; "" for the top graph)."""
+    stack: list[tuple[int, str]] = []  # (indent, class name) of the nested classes open
     for number, line in enumerate(text.splitlines(), 1):
+        body = line.lstrip()
+        if not body:
+            yield number, ".".join(name for _, name in stack), line
+            continue
+        indent = len(line) - len(body)
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        m = _FX_CLASS.match(body)
+        if m and indent > 0:
+            stack.append((indent, m.group(1)))
+        elif m:
+            stack.clear()  # the top graph's class
+        yield number, ".".join(name for _, name in stack), line
+
+
+def qualified(path: str, name: str) -> str:
+    """A node's name as its items have it: `cond_true_0.sin` in a subgraph, `sin` in the top graph."""
+    return f"{path}.{name}" if path else name
+
+
+def fx_node_lines(text: str) -> dict[str, int]:
+    """Qualified node name (`qualified`) -> its 1-based line in a `print_readable` graph (the first
+    definition wins)."""
+    out: dict[str, int] = {}
+    for number, path, line in fx_graph_lines(text):
         m = _FX_LINE.match(line)
-        if m and m.group(1) not in out and not line.lstrip().startswith(("def ", "class ", "#")):
-            out[m.group(1)] = number
+        if m and not line.lstrip().startswith(("def ", "class ", "#")):
+            out.setdefault(qualified(path, m.group(1)), number)
     return out
+
+
+def subgraph_path(graph_name: str, paths: Iterable[str]) -> str | None:
+    """The path of the subgraph module (`true_graph_0`, `true_graph_0.true_graph_0`) that Inductor
+    lowered as the graph named `graph_name` (its names joined by `_`), among `paths`."""
+    for path in paths:
+        if path and (path == graph_name or path.replace(".", "_") == graph_name):
+            return path
+    return None
 
 
 def ir_node_lines(text: str, start: int = 0) -> dict[str, list[int]]:
@@ -341,11 +382,16 @@ class OutputCodeLines:
     _DEF = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*) = ")
     _CALL = re.compile(r"^\s+([A-Za-z_][A-Za-z0-9_.]*?)(?:\.run)?\(")
     _HANDLE = re.compile(r"\[Provenance debug handles\] (\S+)\s*$")
+    _FUNCTION = re.compile(r"^def ([A-Za-z_][A-Za-z0-9_]*)\(")
 
     def __init__(self, code: str) -> None:
         self.count = 0
         self.defs: dict[str, tuple[int, int]] = {}  # name -> (first, last) line of its definition
         self.calls: dict[str, list[int]] = {}
+        # where each top-level function starts, and its name: a subgraph's (`def true_graph_0(args):`,
+        # which Inductor writes for each subgraph it lowers on its own), "" for anything else
+        self.function_starts: list[int] = [0]
+        self.function_names: list[str] = [""]
         self.handles: dict[str, list[int]] = {}  # debug handle -> its comment line
         self.text_lines = code.splitlines()
         open_def: tuple[str, int] | None = None
@@ -363,12 +409,24 @@ class OutputCodeLines:
                 else:
                     self.defs[m.group(1)] = (n, n)
                 continue
+            if line[:1].strip() and not line.startswith("#"):
+                m = self._FUNCTION.match(line)
+                function = m.group(1) if m and m.group(1) != "call" else ""
+                if function != self.function_names[-1]:
+                    self.function_starts.append(n)
+                    self.function_names.append(function)
             m = self._CALL.match(line)
             if m:
                 self.calls.setdefault(m.group(1), []).append(n)
             m = self._HANDLE.search(line)
             if m:
                 self.handles.setdefault(m.group(1), []).append(n)
+
+    def callers(self, name: str, handles: Iterable[str] = ()) -> set[str]:
+        """The top-level functions that call kernel `name` (at its debug `handles`' call sites when
+        given): "" is the compiled graph's code, any other name may be a subgraph's function."""
+        at = [n for h in handles for n in self.handles.get(h, [])] or self.calls.get(name, [])
+        return {self.function_names[bisect.bisect_right(self.function_starts, n) - 1] for n in at}
 
     def lines(self, name: str, handles: Iterable[str] = ()) -> list[int]:
         out: set[int] = set()

@@ -25,9 +25,12 @@ from tcdebug.provenance import (
     ProvenanceIndex,
     ProvItem,
     ProvLink,
+    fx_graph_lines,
     item_id,
     kernel_lines,
+    qualified,
     stack_frames,
+    subgraph_path,
 )
 from tcdebug.session import Compile, Session
 
@@ -72,7 +75,7 @@ def provenance_from_log(comp: Compile) -> ProvenanceIndex:
             continue
         current: ProvItem | None = None
         names[key] = set()
-        for number, line in enumerate(stage.get_text().splitlines(), 1):
+        for number, path, line in fx_graph_lines(stage.get_text()):
             comment = _FILE_COMMENT.match(line)
             if comment:
                 fname, lineno = comment.group("file"), int(comment.group("line"))
@@ -94,7 +97,7 @@ def provenance_from_log(comp: Compile) -> ProvenanceIndex:
             node = _NODE.match(line)
             if node is None:
                 continue
-            name = node.group("name")
+            name = qualified(path, node.group("name"))  # a subgraph's node: `cond_true_0.sin`
             names[key].add(name)
             iid = item_id(key, name)
             items.append(ProvItem(iid, key, name, "fx_node", [number], node.group("target")))
@@ -134,6 +137,21 @@ def _same_names(names: dict[str, set[str]], src: str, dst: str) -> list[ProvLink
         ProvLink(item_id(src, n), item_id(dst, n), "same node name", inferred=True)
         for n in sorted(names.get(src, set()) & names.get(dst, set()))
     ]
+
+
+def _kernel_nodes(callers: set[str], posts: list[str], known: set[str]) -> list[str]:
+    """The post-grad items of the nodes torch's mapping names for a kernel, in the graphs whose
+    code calls it: a subgraph's function (`def true_graph_0(args):`) calls its kernels, and the
+    mapping names their nodes by the subgraph's own names (`sin` for `true_graph_0.sin`)."""
+    paths = sorted({name.rsplit(".", 1)[0] for name in known if "." in name})
+    out: list[str] = []
+    for caller in sorted(callers) or [""]:
+        path = subgraph_path(caller, paths) if caller else None
+        if path is None:
+            out += posts
+        else:
+            out += [q for p in posts if (q := qualified(path, p)) in known]
+    return list(dict.fromkeys(out))
 
 
 def _kernels(
@@ -181,7 +199,7 @@ def _kernels(
             fused = ", ".join(dict.fromkeys(posts))
             label = f"{name} (extern kernel)" if extern else (f"fuses {fused}" if fused else "kernel")
             items.append(ProvItem(iid, key, one, "extern_kernel" if extern else "kernel", lines, label))
-            for post in dict.fromkeys(posts):
+            for post in _kernel_nodes(code.callers(name, group), posts, names.get(post_key, set())):
                 links.append(ProvLink(item_id(post_key, post), iid, "kernel_provenance"))
             if not posts:
                 for h in group:

@@ -178,9 +178,64 @@ def test_bad_provenance_dicts_never_raise(data):
 @given(st.text(max_size=400))
 def test_text_locators_never_raise(text):
     prov.fx_node_lines(text)
+    list(prov.fx_graph_lines(text))
+    prov.OutputCodeLines(text).callers("cpp_fused_x_0", ["cpp_fused_x_0:1"])
     prov.ir_node_lines(text)
     prov.kernel_lines(text, "cpp_fused_x_0", ["cpp_fused_x_0:1"])
     prov.stack_frames(text)
+
+
+def test_subgraph_nodes_are_named_by_the_classes_they_are_printed_in():
+    text = (
+        "class GraphModule(torch.nn.Module):\n"
+        '    def forward(self, L_x_: "f32[4]"):\n'
+        '        sin: "f32[4]" = torch.sin(l_x_)\n'
+        "        cond_true_0 = self.cond_true_0\n"
+        "        cond = torch.ops.higher_order.cond(gt, cond_true_0, cond_false_0, (sin,))\n"
+        "\n"
+        "    class cond_true_0(torch.nn.Module):\n"
+        '        def forward(self, y: "f32[4]"):\n'
+        '            sin: "f32[4]" = y.sin()\n'
+        "\n"
+        "        class inner_0(torch.nn.Module):\n"
+        "            def forward(self, z):\n"
+        "                cos = z.cos()\n"
+        "\n"
+        "    class cond_false_0(torch.nn.Module):\n"
+        "        def forward(self, y):\n"
+        "            sin = y.sin()\n"
+    )
+    lines = prov.fx_node_lines(text)
+    assert lines["sin"] == 3 and lines["cond"] == 5
+    assert lines["cond_true_0.sin"] == 9 and lines["cond_true_0.inner_0.cos"] == 13
+    assert lines["cond_false_0.sin"] == 17
+    assert (
+        prov.subgraph_path("cond_true_0_inner_0", ["cond_true_0", "cond_true_0.inner_0"])
+        == "cond_true_0.inner_0"
+    )
+    assert prov.subgraph_path("partition_0", ["cond_true_0"]) is None
+
+
+def test_kernels_are_placed_in_the_function_that_calls_them():
+    code = (
+        "cpp_fused_a_0 = async_compile.cpp_pybinding(['float*'], r'''\n"
+        "void kernel() {}\n"
+        "''')\n"
+        "def true_graph_0(args):\n"
+        "    # [Provenance debug handles] cpp_fused_a_0:2\n"
+        "    cpp_fused_a_0(buf0)\n"
+        "    return (buf0, )\n"
+        "class Runner:\n"
+        "    def call(self, args):\n"
+        "        # [Provenance debug handles] cpp_fused_a_0:1\n"
+        "        cpp_fused_a_0(buf1)\n"
+        "        extern_kernels.mm(a, b, out=buf2)\n"
+    )
+    located = prov.OutputCodeLines(code)
+    assert located.callers("cpp_fused_a_0") == {"true_graph_0", ""}
+    assert located.callers("cpp_fused_a_0", ["cpp_fused_a_0:2"]) == {"true_graph_0"}
+    assert located.callers("cpp_fused_a_0", ["cpp_fused_a_0:1"]) == {""}
+    assert located.callers("extern_kernels.mm") == {""}
 
 
 def test_stack_frames_read_the_marked_span():

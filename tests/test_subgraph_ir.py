@@ -1,6 +1,7 @@
 """An Inductor compile with subgraphs (torch.cond's branches): Inductor runs a scheduler for the
 compiled graph and one for each branch, and logs each one's IR. Every one of them is in the IR
-stages, and the why layer and the provenance read them all."""
+stages, the why layer reads them all, and an op of a branch can be followed from its source line
+through every graph's subgraph to its lines in the branch's kernel."""
 
 from __future__ import annotations
 
@@ -8,17 +9,22 @@ import json
 import re
 
 import pytest
-from conftest import SCRIPTS
+from conftest import DATA, SCRIPTS
 from pilot import header_text, main_screen, shown_text, wait_until
 
 from tcdebug import session as model
 from tcdebug.dump import load_dump
 from tcdebug.screens.app import TcdebugApp, build_live_app
+from tcdebug.screens.trail_screen import TrailScreen
 from tcdebug.screens.widgets.timeline import Ref
+from tcdebug.trace import load_trace_session
+from tcdebug.trace_provenance import ensure_trace_provenance
 from tcdebug.why import explain, why_markdown
 
 COND = str(SCRIPTS / "cond_subgraphs.py")
 PRE, POST = "inductor_ir_pre_fusion.inference", "inductor_ir_post_fusion.inference"
+POST_GRAD, KERNELS = "inductor_post_grad_graph.inference", "kernel_source.inference"
+TRACES = DATA / "traces"
 HEADER = re.compile(r"^(\w+): (?:Fused)?SchedulerNode", re.M)
 
 
@@ -59,7 +65,7 @@ def test_the_fusion_why_counts_every_scheduler_and_places_the_branch_kernels(con
     assert "?" not in why_markdown(cond_session, "0/0", parts).split("IR nodes in each kernel")[1]
 
 
-def test_a_branch_ir_node_is_found_in_its_block_and_not_linked_by_borrowed_names(cond_dump) -> None:  # noqa: ANN001
+def test_a_branch_ir_node_is_found_in_its_block_and_linked_to_its_own_graphs_nodes(cond_dump) -> None:  # noqa: ANN001
     prov = json.loads((cond_dump.out / "compiles" / "0-0" / "provenance.json").read_text())
     session = load_dump(cond_dump.out)
     text = session.compiles["0/0"].stages[PRE].get_text().splitlines()
@@ -68,11 +74,11 @@ def test_a_branch_ir_node_is_found_in_its_block_and_not_linked_by_borrowed_names
     assert text[branch["lines"][0] - 1].startswith("true_graph_0_op0: SchedulerNode")
     outer = items[f"{PRE}|op0"]
     assert text[outer["lines"][0] - 1].startswith("op0: ")
-    into_branch = [link for link in prov["links"] if link[1].endswith("|true_graph_0_op0")]
-    # the branch's node comes from the branch's own graph: no post-grad node of the compiled graph
-    # is linked to it by a name the two graphs share
-    assert not [link for link in into_branch if link[0].startswith("inductor_post_grad_graph")], into_branch
-    assert any("subgraph true_graph_0" in note and "not linked" in note for note in prov["notes"])
+    into_branch = {link[0] for link in prov["links"] if link[1] == f"{PRE}|true_graph_0_op0"}
+    # the branch's node computes the branch graph's sin and mul; torch's origins for it also name
+    # the cond and its input's producers (add, relu, gt), which are not linked to it
+    assert into_branch == {f"{POST_GRAD}|true_graph_0.sin", f"{POST_GRAD}|true_graph_0.mul"}, into_branch
+    assert not any("not linked" in note for note in prov["notes"]), prov["notes"]
     kernel_lines = [
         i for i in prov["items"] if i["kind"] == "kernel_lines" and i["name"].endswith("/true_graph_0_op0")
     ]
@@ -80,6 +86,75 @@ def test_a_branch_ir_node_is_found_in_its_block_and_not_linked_by_borrowed_names
     assert [f"{POST}|true_graph_0_op0", kernel_lines[0]["item_id"], "codegen (scheduler node)"] in [
         link[:3] for link in prov["links"]
     ]
+
+
+def _kernel_of(session: model.Session, call: str) -> str:
+    """The kernel the branch function `call` (`def true_graph_0(args):`) calls."""
+    code = session.compiles["0/0"].stages[KERNELS].get_text()
+    body = code.split(f"def {call}(args):", 1)[1].split("\n\n", 1)[0]
+    (name,) = re.findall(r"^\s+(cpp_fused_\w+)\(", body, re.M)
+    return name
+
+
+def test_follow_an_op_of_a_branch_from_its_source_line_to_its_kernel_lines(cond_session) -> None:  # noqa: ANN001
+    index = cond_session.compiles["0/0"].provenance
+    true_kernel, false_kernel = (
+        _kernel_of(cond_session, "true_graph_0"),
+        _kernel_of(cond_session, "false_graph_0"),
+    )
+    trail = index.trail(["dynamo_graph|cond_true_0.sin"])
+    assert trail.names("source") == ["cond_subgraphs.py:9"]
+    assert trail.names("aot_inference") == ["true_graph_0.sin"]  # AOT renames the branch (from_node)
+    assert trail.names(POST_GRAD) == ["true_graph_0.sin"]
+    assert trail.names(PRE) == ["true_graph_0_op0"] and trail.names(POST) == ["true_graph_0_op0"]
+    assert trail.names(KERNELS) == [true_kernel, f"{true_kernel}/true_graph_0_op0"]
+    code = cond_session.compiles["0/0"].stages[KERNELS].get_text().splitlines()
+    inside = trail.stage(KERNELS).items[1].lines
+    assert any(".sin()" in code[n - 1] for n in inside), [code[n - 1] for n in inside]
+    # the other branch's op leads to the other branch's kernel only
+    other = index.trail(["dynamo_graph|cond_false_0.cos"])
+    assert other.names(POST_GRAD) == ["false_graph_0.cos"]
+    assert [n for n in other.names(KERNELS) if "/" not in n] == [false_kernel]
+    # an op of the compiled graph whose names the branches' kernel mapping also carries (the cond's
+    # input is relu's) does not lead into the branches' kernels
+    relu = index.trail(["dynamo_graph|relu"])
+    assert not {true_kernel, false_kernel} & {n.split("/")[0] for n in relu.names(KERNELS)}, relu.names(
+        KERNELS
+    )
+    assert not any(n.startswith(("true_graph_0", "false_graph_0")) for n in relu.names(POST))
+
+
+def test_a_trace_log_links_each_branch_kernel_to_its_branchs_nodes() -> None:
+    session = load_trace_session(TRACES / "cond")
+    ensure_trace_provenance(session)
+    index = session.compiles["0/0"].provenance
+    true_kernel = _kernel_of(session, "true_graph_0")
+    sin = index.trail([f"{POST_GRAD}|true_graph_0.sin"])
+    assert sin.names(KERNELS) == [true_kernel]
+    assert sin.names("aot_inference") == ["true_graph_0.sin"]
+    relu = index.trail([f"{POST_GRAD}|relu"])
+    assert true_kernel not in relu.names(KERNELS) and len(relu.names(KERNELS)) == 1
+
+
+async def test_f_on_a_branch_node_in_the_dynamo_graph_follows_it_into_its_kernel(cond_session) -> None:  # noqa: ANN001
+    app = TcdebugApp(cond_session, read_only=True)
+    true_kernel = _kernel_of(cond_session, "true_graph_0")
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.jump_to(Ref("0/0", "dynamo_graph"))
+        await wait_until(pilot, lambda: "cond_true_0" in shown_text(app), what="the Dynamo graph")
+        await pilot.press("slash", *"y_1.sin()", "enter", "escape")
+        await pilot.press("f")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrailScreen), what="the trail")
+        screen = app.screen
+        assert isinstance(screen, TrailScreen)
+        await wait_until(pilot, lambda: screen.trail is not None, what="the trail's stages")
+        trail = screen.trail
+        assert trail is not None and [i.name for i in trail.start] == ["cond_true_0.sin"]
+        assert trail.names("source") == ["cond_subgraphs.py:9"]
+        assert trail.names(POST_GRAD) == ["true_graph_0.sin"] and trail.names(POST) == ["true_graph_0_op0"]
+        # the true branch's kernel and the lines of it that compute sin; no kernel of the other branch
+        assert trail.names(KERNELS) == [true_kernel, f"{true_kernel}/true_graph_0_op0"]
+        await pilot.press("escape")
 
 
 async def test_the_stage_header_counts_the_schedulers_and_says_where_the_subgraphs_start(

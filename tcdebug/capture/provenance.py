@@ -54,7 +54,8 @@ class CompileFacts:
     """What one compile's provenance needs to remember between records."""
 
     def __init__(self) -> None:
-        self.graph_stage: dict[int, str] = {}  # id(graph) -> stage key
+        # id(graph) -> (stage key, its subgraph path: "" for the stage's top graph)
+        self.graph_stage: dict[int, tuple[str, str]] = {}
         self.nodes: dict[str, dict[str, int]] = {}  # stage key -> node name -> seq_nr
         self.filename = ""
         self.first = 0
@@ -62,6 +63,7 @@ class CompileFacts:
         self.line_offset = 0
         self.bytecode_lines: set[int] = set()  # file lines with bytecode items
         self.pre_ir: dict[str, dict[str, str]] = {}  # part -> pre-fusion node name -> item id
+        self.subgraphs: dict[str, list[str]] = {}  # graph stage key -> its subgraph modules' paths
 
 
 class ProvenanceCapture:
@@ -171,7 +173,8 @@ class ProvenanceCapture:
         """The pre-grad graphs hold the Dynamo graph's nodes: AOT nodes' `from_node` may name them."""
         gm = self.graph_for(payload or "")
         if gm is not None:
-            self.fact(cid).graph_stage.setdefault(id(gm.graph), "dynamo_graph")
+            for path, module in graph_modules(gm):
+                self.fact(cid).graph_stage.setdefault(id(module.graph), ("dynamo_graph", path))
 
     def graph(self, cid: str, key: str, payload: str) -> None:
         facts = self.fact(cid)
@@ -184,7 +187,9 @@ class ProvenanceCapture:
         if gm is None:
             self.send(cid, [], [], notes=[f"{key}: the graph object behind the logged text was not found"])
             return
-        facts.graph_stage[id(gm.graph)] = key
+        modules = graph_modules(gm)
+        for path, module in modules:
+            facts.graph_stage[id(module.graph)] = (key, path)
         lines = prov.fx_node_lines(payload)
         items: list[ProvItem] = []
         links: list[ProvLink] = []
@@ -196,14 +201,15 @@ class ProvenanceCapture:
         forward_key = stage_catalog.stage_key("aot_forward", part)
         forward = facts.nodes.get(forward_key, {})
         frames_of: dict[str, list[dict[str, Any]]] = {}  # nodes of one line share its stack trace
-        for node in gm.graph.nodes:
+        for path, node in ((path, node) for path, module in modules for node in module.graph.nodes):
             if node.op not in ("call_function", "call_method", "call_module"):
                 continue
+            name = prov.qualified(path, node.name)
             meta = node.meta
             seq_nr = meta.get("seq_nr")
             seq = seq_nr if isinstance(seq_nr, int) and seq_nr >= 0 else -1
-            names[node.name] = seq
-            iid = item_id(key, node.name)
+            names[name] = seq
+            iid = item_id(key, name)
             detail = [_target_name(node)]
             aten = meta.get("original_aten")
             if aten is not None and str(aten) not in detail[0]:
@@ -215,47 +221,54 @@ class ProvenanceCapture:
             if frames is None:
                 frames = frames_of[trace] = prov.stack_frames(trace)
             span = next((f.get("span") for f in reversed(frames) if f.get("span")), "")
+            if path:
+                detail.append(f"in subgraph {path}")
             items.append(
                 ProvItem(
                     iid,
                     key,
-                    node.name,
+                    name,
                     "fx_node",
-                    [lines[node.name]] if node.name in lines else [],
+                    [lines[name]] if name in lines else [],
                     " · ".join(detail),
                     {"code": span} if span else {},
                 )
             )
-            for source, name, how in _from_nodes(meta.get("from_node")):
-                src_key = facts.graph_stage.get(source)
-                if src_key is not None and src_key != key:
-                    links.append(ProvLink(item_id(src_key, name), iid, f"from_node ({how})"))
+            for source, src_name, how in _from_nodes(meta.get("from_node")):
+                src_key, src_path = facts.graph_stage.get(source, ("", ""))
+                if src_key and src_key != key:
+                    links.append(
+                        ProvLink(
+                            item_id(src_key, prov.qualified(src_path, src_name)), iid, f"from_node ({how})"
+                        )
+                    )
             if stage_id == "dynamo_graph":
                 items_, links_ = self.source_links(facts, frames, iid)
                 items += items_
                 links += links_
             elif stage_id in ("aot_forward", "aot_backward", "aot_inference"):
-                if node.name in facts.nodes.get(joint_key, {}):
-                    links.append(ProvLink(item_id(joint_key, node.name), iid, "same node (partitioner)"))
-            if stage_id == "aot_backward" and node.name in forward:
-                links.append(ProvLink(item_id(forward_key, node.name), iid, "same node (recomputed)"))
+                if name in facts.nodes.get(joint_key, {}):
+                    links.append(ProvLink(item_id(joint_key, name), iid, "same node (partitioner)"))
+            if stage_id == "aot_backward" and name in forward:
+                links.append(ProvLink(item_id(forward_key, name), iid, "same node (recomputed)"))
             elif stage_id == "aot_backward" and seq >= 0:
                 links += [
-                    ProvLink(item_id(forward_key, name), iid, "seq_nr")
-                    for name, fseq in forward.items()
+                    ProvLink(item_id(forward_key, fwd), iid, "seq_nr")
+                    for fwd, fseq in forward.items()
                     if fseq == seq
                 ]
             elif stage_id == "aot_joint" and meta.get("partitioner_tag") == "is_backward" and seq >= 0:
                 links += [
-                    ProvLink(item_id(joint_key, name), iid, "seq_nr")
-                    for name, fseq in names.items()
-                    if fseq == seq and name != node.name and name not in facts.nodes.get(f"_bwd:{joint_key}", {})
+                    ProvLink(item_id(joint_key, other), iid, "seq_nr")
+                    for other, fseq in names.items()
+                    if fseq == seq and other != name and other not in facts.nodes.get(f"_bwd:{joint_key}", {})
                 ]
-                facts.nodes.setdefault(f"_bwd:{joint_key}", {})[node.name] = seq
+                facts.nodes.setdefault(f"_bwd:{joint_key}", {})[name] = seq
             if stage_id == "inductor_post_grad_graph" and aot_of_part:
-                if node.name in facts.nodes.get(aot_of_part, {}):
-                    links.append(ProvLink(item_id(aot_of_part, node.name), iid, "same node"))
+                if name in facts.nodes.get(aot_of_part, {}):
+                    links.append(ProvLink(item_id(aot_of_part, name), iid, "same node"))
         facts.nodes[key] = names
+        facts.subgraphs[key] = [path for path, _module in modules if path]
         self.send(cid, items, links)
 
     def source_links(
@@ -324,12 +337,14 @@ class ProvenanceCapture:
         """The IR nodes of one scheduler's text, which starts at `first_line` of the stage's `text`
         (`tcdebug.capture.ir_texts`): each node's lines are found from there on. The nodes of a
         `subgraph` (a higher-order op's graph Inductor lowered on its own) come from that graph's
-        FX nodes, which share names with the compiled graph's: they get no `origins` links."""
+        FX nodes: their origins are linked to the post-grad stage's nodes of that subgraph
+        (`true_graph_0.sin`), never to the compiled graph's nodes of the same name."""
         facts = self.fact(cid)
         key = f"{stage}.{part}" if part else stage
         post_key = f"inductor_post_grad_graph.{part}" if part else "inductor_post_grad_graph"
         blocks = prov.ir_node_lines(text, start=first_line)
         pre = facts.pre_ir.setdefault(part, {})
+        path = self.subgraph_path(facts, post_key, subgraph)
         items: list[ProvItem] = []
         links: list[ProvLink] = []
         for snode in nodes:
@@ -347,23 +362,42 @@ class ProvenanceCapture:
                 if stage.endswith("post_fusion") and sub_name in pre:
                     links.append(ProvLink(pre[sub_name], iid, "fusion" if sub is not snode else "same node"))
                     continue
-                if subgraph is None:
-                    for origin in _origins(sub):
-                        links.append(ProvLink(item_id(post_key, origin), iid, "origins"))
+                for origin in self.post_grad_names(facts, post_key, path, subgraph, _origins(sub)):
+                    links.append(ProvLink(item_id(post_key, origin), iid, "origins"))
             if stage.endswith("pre_fusion"):
                 pre[name] = iid
-            else:  # a subgraph's node: known, with no origins to match kernels by
-                facts.nodes[f"ir:{key}:{name}"] = (
-                    {o: 0 for sub in _safe(snode.get_nodes, []) for o in _origins(sub)} if subgraph is None else {}
-                )
+            else:  # the post-grad nodes each post-fusion node computes, to match kernels by
+                facts.nodes[f"ir:{key}:{name}"] = {
+                    o: 0
+                    for sub in _safe(snode.get_nodes, [])
+                    for o in self.post_grad_names(facts, post_key, path, subgraph, _origins(sub))
+                }
         notes = []
-        if subgraph is not None and nodes and stage.endswith("pre_fusion"):  # once for both IR stages
+        if subgraph is not None and path is None and nodes and stage.endswith("pre_fusion"):  # once for both
             notes.append(
                 f"the IR nodes of subgraph {subgraph}{stage_catalog.part_suffix(part)} are not linked to "
-                "post-grad FX nodes: they come from the subgraph's own graph, whose node names the "
-                "compiled graph's share"
+                "post-grad FX nodes: the post-grad stage has no subgraph of that name"
             )
         self.send(cid, items, links, **({"notes": notes} if notes else {}))
+
+    def subgraph_path(self, facts: CompileFacts, post_key: str, subgraph: str | None) -> str | None:
+        """The post-grad stage's subgraph module that Inductor lowered as graph `subgraph`."""
+        if subgraph is None:
+            return None
+        return prov.subgraph_path(subgraph, facts.subgraphs.get(post_key, ()))
+
+    def post_grad_names(
+        self, facts: CompileFacts, post_key: str, path: str | None, subgraph: str | None, origins: list[str]
+    ) -> list[str]:
+        """The post-grad items of `origins` (node names of the graph being lowered). A subgraph's IR
+        nodes also carry the origins of the higher-order op that called it (`cond`, its inputs'
+        producers): only the subgraph's own nodes are its items."""
+        if subgraph is None:
+            return origins
+        if path is None:
+            return []
+        known = facts.nodes.get(post_key, {})
+        return [q for o in origins if (q := prov.qualified(path, o)) in known]
 
     # ----- kernels ---------------------------------------------------------------------
     def on_output_code(self, cid: str, md: dict[str, Any], payload: str | None) -> None:
@@ -405,9 +439,14 @@ class ProvenanceCapture:
                 iid = item_id(key, one)
                 extern = name.startswith("extern_kernels.")
                 post_nodes = [n for h in hs for n in mapping.get(h, [])]
+                graphs = {
+                    (self.subgraph_path(facts, post_key, g) or "") if g else ""
+                    for g in located.callers(name, hs)
+                } or {""}
+                linked = self.kernel_post_grad(facts, post_key, graphs, post_nodes)
                 if not extern and recorder is not None:
                     inside = self.lines_inside(
-                        located, name, key, iid, post_nodes, written, ir_groups, post_key
+                        located, name, key, iid, post_nodes, written, ir_groups, post_key, graphs, facts
                     )
                     if inside:
                         items += inside[0]
@@ -431,10 +470,10 @@ class ProvenanceCapture:
                         {"post_grad": post_nodes},
                     )
                 )
-                for node in dict.fromkeys(post_nodes):
+                for node in linked:
                     links.append(ProvLink(item_id(post_key, node), iid, "kernel_provenance"))
                 for group, origins in ir_groups.items():
-                    if set(origins) & set(post_nodes):
+                    if set(origins) & set(linked):
                         links.append(ProvLink(item_id(ir_key, group), iid, "origins ∩ kernel_provenance"))
                 if not post_nodes:
                     frames = [f for h in hs for t in traces.get(h, []) for f in prov.stack_frames(t)[-1:]]
@@ -446,6 +485,20 @@ class ProvenanceCapture:
                         notes.append(f"{key}: torch recorded no FX node and no stack trace for {name}")
         self.send(cid, items, links, notes=notes)
 
+    def kernel_post_grad(
+        self, facts: CompileFacts, post_key: str, graphs: set[str], post_nodes: list[str]
+    ) -> list[str]:
+        """The post-grad items of the nodes torch's kernel mapping names, in the graphs whose code
+        calls the kernel (`graphs`, "" for the compiled graph's). The mapping names a subgraph
+        kernel's nodes by their own graph's names, with the calling op's and its inputs'."""
+        known = facts.nodes.get(post_key, {})
+        out: list[str] = []
+        for graph in sorted(graphs):
+            out += [n for n in post_nodes if not graph] or [
+                q for n in post_nodes if (q := prov.qualified(graph, n)) in known
+            ]
+        return list(dict.fromkeys(out))
+
     def lines_inside(
         self,
         located: prov.OutputCodeLines,
@@ -456,14 +509,23 @@ class ProvenanceCapture:
         written: dict[str, NodeLines],
         ir_groups: dict[str, dict[str, int]],
         post_key: str,
+        graphs: set[str],
+        facts: CompileFacts,
     ) -> tuple[list[ProvItem], list[ProvLink]] | None:
         """One item per scheduler node of kernel `name`: the lines of the kernel's source that
-        Inductor wrote while generating that node (`V.kernel.current_node`)."""
+        Inductor wrote while generating that node (`V.kernel.current_node`), among the nodes of
+        the graphs whose code calls the kernel (`graphs`)."""
         first, last = located.defs.get(name, (0, -1))
         if last <= first:
             return None
         fused = set(post_nodes)
-        nodes = [n for n in written.values() if n.origins and set(n.origins) <= fused]
+        nodes = [
+            n
+            for n in written.values()
+            if n.origins
+            and set(n.origins) <= fused
+            and (self.subgraph_path(facts, post_key, n.graph) or "") in graphs
+        ]
         if not nodes:
             return None
         body = located.text_lines[first : last - 1]  # the lines strictly inside the definition
@@ -487,8 +549,9 @@ class ProvenanceCapture:
                     | ({"subgraph": node.graph} if node.graph else {}),
                 )
             )
-            if node.graph is None:  # a subgraph's origins are its own graph's nodes, not the stage's
-                links += [ProvLink(item_id(post_key, o), iid, "codegen (current node)") for o in node.origins]
+            path = self.subgraph_path(facts, post_key, node.graph)
+            for origin in self.post_grad_names(facts, post_key, path, node.graph, node.origins):
+                links.append(ProvLink(item_id(post_key, origin), iid, "codegen (current node)"))
             links.append(ProvLink(iid, kernel_iid, "lines of the kernel"))
             ir_key = key.replace("kernel_source", "inductor_ir_post_fusion", 1)
             # The post-fusion IR node, when it is this node alone: a fused group (`op3_op5`) holds
@@ -525,6 +588,21 @@ class ProvenanceCapture:
             }
         if symbols:
             self.send(cid, [], [], symbols=symbols)
+
+
+def graph_modules(gm: Any) -> list[tuple[str, Any]]:
+    """The graph module and every subgraph module in it, with its path, as `print_readable` nests
+    them (it prints each child that has a `graph`)."""
+    out = [("", gm)]
+    todo = [("", gm)]
+    while todo:
+        path, module = todo.pop(0)
+        for child_name, child in _safe(lambda m=module: list(m.named_children()), []):
+            if hasattr(child, "graph") and hasattr(child.graph, "nodes"):
+                child_path = prov.qualified(path, child_name)
+                out.append((child_path, child))
+                todo.append((child_path, child))
+    return out
 
 
 def kernel_head_lines(located: prov.OutputCodeLines, name: str) -> list[int]:

@@ -66,14 +66,14 @@ def _small_metrics(line: bytes) -> bytes:
     return line[:brace] + json.dumps(envelope).encode() + b"\n"
 
 
-def trim(src: Path, dst: Path) -> None:
+def trim(src: Path, dst: Path, keep_artifacts: tuple[str, ...] = ()) -> None:
     """Copy `src` to `dst` without the dropped records (a record = its line and payload lines)."""
     keep = True
     out: list[bytes] = []
     for line in src.read_bytes().splitlines(keepends=True):
         if not line.startswith(b"\t"):
             name = _record_name(line)
-            keep = name not in DROP_KEYS and name not in DROP_ARTIFACTS
+            keep = name not in DROP_KEYS and (name not in DROP_ARTIFACTS or name in keep_artifacts)
             if keep and name == "compilation_metrics":
                 line = _small_metrics(line)
         if keep:
@@ -81,9 +81,18 @@ def trim(src: Path, dst: Path) -> None:
     dst.write_bytes(b"".join(out))
 
 
-def run(script: str, trace_dir: Path, *args: str, env_var: str = "TORCH_TRACE") -> None:
+def run(
+    script: str,
+    trace_dir: Path,
+    *args: str,
+    env_var: str = "TORCH_TRACE",
+    extra_env: dict[str, str] | None = None,
+) -> None:
     env = dict(
-        os.environ, TORCHINDUCTOR_FORCE_DISABLE_CACHES="1", TORCH_DYNAMO_AUTOMATIC_DYNAMIC_LOCAL_PGO="0"
+        os.environ,
+        TORCHINDUCTOR_FORCE_DISABLE_CACHES="1",
+        TORCH_DYNAMO_AUTOMATIC_DYNAMIC_LOCAL_PGO="0",
+        **(extra_env or {}),
     )
     env[env_var] = str(trace_dir)
     subprocess.run([sys.executable, str(SCRIPTS / script), *args], env=env, check=True, cwd=SCRIPTS)
@@ -146,6 +155,15 @@ def make_dup_ranks() -> None:
             trim(log, dst / log.name)
 
 
+def make_cond() -> None:
+    """torch.cond with Inductor's provenance tracking on: each branch's kernels, mapped to the
+    branch's own node names."""
+    with tempfile.TemporaryDirectory() as tmp:
+        run("../cond_subgraphs.py", Path(tmp), extra_env={"INDUCTOR_PROVENANCE": "1"})
+        (log,) = logs(Path(tmp))
+        trim(log, fresh("cond") / log.name, keep_artifacts=("inductor_provenance_tracking_node_mappings",))
+
+
 CASES = {
     "export": make_export,
     "aoti": make_aoti,
@@ -153,6 +171,7 @@ CASES = {
     "two_runs": make_two_runs,
     "reset": make_reset,
     "dup_ranks": make_dup_ranks,
+    "cond": make_cond,
 }
 
 if __name__ == "__main__":

@@ -38,8 +38,15 @@ GRAPH_STAGES = stage_catalog.GRAPH_STAGES
 _FILE_COMMENT = re.compile(
     r"^\s*# File: (?P<file>.+?):(?P<line>\d+) in (?P<fn>[^,]+)(?:, code: (?P<code>.*))?$"
 )
-_NODE = re.compile(r"^\s+(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:: [^=]*?)? = (?P<target>[A-Za-z_][\w.]*)\(")
+# `name: "f32[4]" = target(...)`, or an operator or item node, which `print_readable` writes as
+# Python: `add: "f32[4]" = relu + 1`, `getitem = cond[0]` (never a bare name or `self.attr`)
+_NODE = re.compile(
+    r"^\s+(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:: [^=]*?)? = "
+    r"(?:(?P<target>[A-Za-z_][\w.]*)\(|(?P<expr>(?![A-Za-z_]\w*\s*(?:;|$))(?!self\.)[^;]+))"
+)
 _HANDLE = re.compile(r":\d+$")
+_SUBMODULE = re.compile(r"^\s+([A-Za-z_]\w*) = self\.([A-Za-z_]\w*)\s*$")  # `cond_true_0 = self.cond_true_0`
+_IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*\b")
 MAPPINGS = "artifact_inductor_provenance_tracking_node_mappings"
 STACKS = "artifact_inductor_provenance_tracking_kernel_stack_traces"
 
@@ -68,6 +75,7 @@ def provenance_from_log(comp: Compile) -> ProvenanceIndex:
     links: list[ProvLink] = []
     notes: list[str] = []
     names: dict[str, set[str]] = {}  # stage key -> node names
+    hops: dict[str, dict[str, list[str]]] = {}  # stage key -> higher-order op node -> its subgraphs
     sources: dict[str, ProvItem] = {}
     for key, stage in comp.stages.items():
         stage_id = stage_catalog.split_key(key)[0]
@@ -75,7 +83,13 @@ def provenance_from_log(comp: Compile) -> ProvenanceIndex:
             continue
         current: ProvItem | None = None
         names[key] = set()
+        hops[key] = {}
+        modules: dict[tuple[str, str], str] = {}  # (path, local) -> the subgraph module it holds
         for number, path, line in fx_graph_lines(stage.get_text()):
+            attr = _SUBMODULE.match(line)
+            if attr:
+                modules[(path, attr.group(1))] = qualified(path, attr.group(2))
+                continue
             comment = _FILE_COMMENT.match(line)
             if comment:
                 fname, lineno = comment.group("file"), int(comment.group("line"))
@@ -99,8 +113,12 @@ def provenance_from_log(comp: Compile) -> ProvenanceIndex:
                 continue
             name = qualified(path, node.group("name"))  # a subgraph's node: `cond_true_0.sin`
             names[key].add(name)
+            if (node.group("target") or "").startswith("torch.ops.higher_order."):
+                args = _IDENTIFIER.findall(line[node.end() :])
+                hops[key][name] = [modules[(path, a)] for a in args if (path, a) in modules]
             iid = item_id(key, name)
-            items.append(ProvItem(iid, key, name, "fx_node", [number], node.group("target")))
+            detail = node.group("target") or node.group("expr").strip()
+            items.append(ProvItem(iid, key, name, "fx_node", [number], detail))
             if current is not None:
                 links.append(ProvLink(current.item_id, iid, "# File: comment", inferred=True))
     items.extend(sources.values())
@@ -115,6 +133,7 @@ def provenance_from_log(comp: Compile) -> ProvenanceIndex:
             links += _same_names(names, stage_catalog.stage_key("aot_joint", part), key)
         if stage_id == "aot_forward" or stage_id == "aot_inference":
             links += _same_names(names, "dynamo_graph", key)
+            links += _same_subgraph_names(names, hops, "dynamo_graph", key)
         if stage_id == "inductor_post_grad_graph":
             links += _same_names(names, stage_catalog.aot_key_for_part(part), key)
     if any(stage_catalog.split_key(key)[0] == "aot_backward" for key in names):
@@ -137,6 +156,35 @@ def _same_names(names: dict[str, set[str]], src: str, dst: str) -> list[ProvLink
         ProvLink(item_id(src, n), item_id(dst, n), "same node name", inferred=True)
         for n in sorted(names.get(src, set()) & names.get(dst, set()))
     ]
+
+
+def _same_subgraph_names(
+    names: dict[str, set[str]], hops: dict[str, dict[str, list[str]]], src: str, dst: str
+) -> list[ProvLink]:
+    """Nodes of the same name in the subgraphs that one higher-order op node (same name in both
+    graphs) passes in the same place: AOTAutograd renames Dynamo's subgraphs (`cond_true_0` is
+    `true_graph_0`), and a log has no `from_node` to say so."""
+    renamed: dict[str, str] = {}  # src subgraph path -> dst subgraph path
+    for _ in range(4):  # a subgraph's own higher-order ops, once their subgraph is paired
+        for hop, subgraphs in hops.get(src, {}).items():
+            head, _dot, tail = hop.rpartition(".")
+            other = hops.get(dst, {}).get(qualified(renamed.get(head, head), tail) if head else hop)
+            if other is not None and len(other) == len(subgraphs):
+                renamed.update(zip(subgraphs, other, strict=True))
+    out: list[ProvLink] = []
+    for name in sorted(names.get(src, set())):
+        path, _dot, node = name.rpartition(".")
+        target = qualified(renamed[path], node) if path in renamed else ""
+        if target and target in names.get(dst, set()):
+            out.append(
+                ProvLink(
+                    item_id(src, name),
+                    item_id(dst, target),
+                    "same node name in the paired subgraph",
+                    inferred=True,
+                )
+            )
+    return out
 
 
 def _kernel_nodes(callers: set[str], posts: list[str], known: set[str]) -> list[str]:

@@ -132,6 +132,11 @@ def test_a_trace_log_links_each_branch_kernel_to_its_branchs_nodes() -> None:
     sin = index.trail([f"{POST_GRAD}|true_graph_0.sin"])
     assert sin.names(KERNELS) == [true_kernel]
     assert sin.names("aot_inference") == ["true_graph_0.sin"]
+    # no from_node in a log: the cond's subgraph arguments pair Dynamo's cond_true_0 with
+    # AOTAutograd's true_graph_0 (inferred); operator nodes (`sub = cos - 1`) are items too
+    sub = index.trail(["dynamo_graph|cond_false_0.sub"])
+    assert sub.names("aot_inference") == ["false_graph_0.sub"] and sub.stage("aot_inference").inferred
+    assert sub.names(KERNELS) == [_kernel_of(session, "false_graph_0")]
     relu = index.trail([f"{POST_GRAD}|relu"])
     assert true_kernel not in relu.names(KERNELS) and len(relu.names(KERNELS)) == 1
 

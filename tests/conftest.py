@@ -141,6 +141,8 @@ share_dump("dynamic_dump", "dynamic", str(SAMPLES / "dynamic_shapes.py"))
 share_dump("transformer_dump", "transformer", str(SAMPLES / "transformer_block.py"))
 # tests/scripts/cond_subgraphs.py: torch.cond under Inductor, a scheduler per branch
 share_dump("cond_dump", "cond", str(SCRIPTS / "cond_subgraphs.py"))
+# tests/scripts/hop_subgraphs.py: nested_compile_region and while_loop, their subgraphs lowered apart
+share_dump("hop_dump", "hop", str(SCRIPTS / "hop_subgraphs.py"))
 
 
 @pytest.fixture(scope="session")
@@ -166,3 +168,8 @@ def transformer_dump(shared_dumps: SharedDumps) -> DumpRun:
 @pytest.fixture(scope="session")
 def cond_dump(shared_dumps: SharedDumps) -> DumpRun:
     return shared_dumps.get("cond_dump")
+
+
+@pytest.fixture(scope="session")
+def hop_dump(shared_dumps: SharedDumps) -> DumpRun:
+    return shared_dumps.get("hop_dump")

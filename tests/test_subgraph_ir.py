@@ -88,9 +88,9 @@ def test_a_branch_ir_node_is_found_in_its_block_and_linked_to_its_own_graphs_nod
     ]
 
 
-def _kernel_of(session: model.Session, call: str) -> str:
-    """The kernel the branch function `call` (`def true_graph_0(args):`) calls."""
-    code = session.compiles["0/0"].stages[KERNELS].get_text()
+def _kernel_of(session: model.Session, call: str, compile_id: str = "0/0") -> str:
+    """The kernel the subgraph function `call` (`def true_graph_0(args):`) calls."""
+    code = session.compiles[compile_id].stages[KERNELS].get_text()
     body = code.split(f"def {call}(args):", 1)[1].split("\n\n", 1)[0]
     (name,) = re.findall(r"^\s+(cpp_fused_\w+)\(", body, re.M)
     return name
@@ -216,3 +216,31 @@ async def test_stepping_pauses_at_each_schedulers_ir_and_the_stage_shows_them_al
         assert app.session.state == model.FINISHED, app.session.status_line
         await pilot.press("q")
     assert seen == [1, 2, 3]  # a pause at each scheduler's IR, each showing the texts so far
+
+
+def test_follow_ops_into_a_nested_compile_region_and_a_while_loop(hop_dump) -> None:  # noqa: ANN001
+    assert hop_dump.returncode == 0, hop_dump.stderr
+    session = load_dump(hop_dump.out)
+    region = session.compiles["0/0"].provenance  # block(block(x)): one body, called twice
+    kernel = _kernel_of(session, "repeated_subgraph0")
+    relu = region.trail(["dynamo_graph|subgraph_0.relu"])
+    # the call's line in the compiled function, and the body's line outside it
+    assert relu.names("source") == ["hop_subgraphs.py:14", "hop_subgraphs.py:10"]
+    assert relu.names("aot_inference") == ["repeated_subgraph0.relu"]
+    assert relu.names(POST_GRAD) == ["repeated_subgraph0.relu"]
+    assert relu.names(POST) == ["repeated_subgraph0_op0"]
+    assert relu.names(KERNELS) == [kernel, f"{kernel}/repeated_subgraph0_op0"]
+    assert kernel not in region.trail(["dynamo_graph|sum_1"]).names(KERNELS)
+
+    loop = session.compiles["1/0"].provenance  # a condition graph and a body graph
+    dynamo = loop.in_stage("dynamo_graph")
+    (body,) = [i for i in dynamo if i.name.startswith("body_fn_0.") and "sin" in i.detail]
+    sin = loop.trail([body.item_id])
+    # AOTAutograd renamed the body (body_fn_0 -> while_loop_body_graph_0) and its node (child_4 -> sin)
+    assert sin.names(POST_GRAD) == ["while_loop_body_graph_0.sin"]
+    assert [n for n in sin.names(KERNELS) if "/" in n] == [
+        f"{_kernel_of(session, 'while_loop_body_graph_0', '1/0')}/while_loop_body_graph_0_op0"
+    ]
+    cond = loop.trail(["dynamo_graph|cond_fn_0.lt"])
+    assert cond.names(POST) == ["while_loop_cond_graph_0_op0"]
+    assert not set(cond.names(KERNELS)) & set(sin.names(KERNELS))

@@ -323,6 +323,7 @@ _IR_NODE = re.compile(rf"^({_NODE_NAME}): (\w+)\(")
 _WRITES = re.compile(rf"^({_NODE_NAME})\.writes = (.*)$")
 _BUF = re.compile(rf"\b{SUBGRAPH_PREFIX}buf\d+\b")
 _SNODE = re.compile(rf"^({_NODE_NAME})\.snodes\[\d+\] =")
+_SUBGRAPH_OF = re.compile(r"^(\w*?)_?(?:op|buf)\d+")  # `true_graph_0_op0` -> `true_graph_0`; `op3` -> ""
 _CALL = re.compile(r"^\s+(\w+)(?:\.run)?\((.*)\)\s*$")
 
 
@@ -357,6 +358,23 @@ def scheduler_runs(fusion_log: str) -> list[tuple[int, int]]:
         else:
             runs[-1] = (runs[-1][0], after)
     return runs
+
+
+def scheduler_graphs(ir_text: str) -> list[str]:
+    """The graph each scheduler's IR block lowers, in order: "" for the compiled graph, else the
+    subgraph's name its nodes start with (`true_graph_0_op0` -> `true_graph_0`)."""
+    graphs: list[str] = []
+    expect = False
+    for line in ir_text.splitlines():
+        if line in ("BEFORE FUSION", "AFTER FUSION"):
+            expect = True
+            continue
+        m = _IR_NODE.match(line) if expect else None
+        sub = _SUBGRAPH_OF.match(m.group(1)) if m else None
+        if sub:
+            graphs.append(sub.group(1))
+            expect = False
+    return graphs
 
 
 def node_descriptions(fusion_log: str) -> dict[str, str]:
@@ -451,8 +469,16 @@ def fusion_parts(comp: Compile) -> list[WhyPart]:
         else:
             lines.append("Inductor refused no pair it considered.")
         runs = scheduler_runs(log)
+        graphs = scheduler_graphs(ir)
         if len(runs) == 1:
             lines.append(f"Scheduler: {runs[0][0]} nodes became {runs[0][1]}.")
+        elif runs and len(graphs) == len(runs):
+            counts = ", ".join(
+                f"{g or 'the graph'} {a} → {b}" for g, (a, b) in zip(graphs, runs, strict=True)
+            )
+            lines.append(
+                f"Schedulers, one per graph Inductor lowered (it fuses within a graph only): {counts} nodes."
+            )
         elif runs:
             counts = ", ".join(f"{a} → {b}" for a, b in runs)
             lines.append(f"Schedulers (the graph's, then each subgraph's Inductor lowered): {counts} nodes.")

@@ -55,7 +55,8 @@ def test_the_fusion_why_counts_every_scheduler_and_places_the_branch_kernels(con
     (fusion,) = [p for p in parts if p.title.startswith("Fusion")]
     text = "\n".join(fusion.lines)
     assert re.search(
-        r"Schedulers \(the graph's, then each subgraph's Inductor lowered\): \d+ → \d+, 1 → 1, 1 → 1 nodes",
+        r"Schedulers, one per graph Inductor lowered \(it fuses within a graph only\): "
+        r"the graph \d+ → \d+, true_graph_0 1 → 1, false_graph_0 1 → 1 nodes",
         text,
     )
     kernels = fusion.data["kernels"]

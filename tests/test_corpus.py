@@ -28,6 +28,7 @@ import tcdebug
 from tcdebug import stages as stage_catalog
 from tcdebug.dump import load_dump
 from tcdebug.session import Compile, Session
+from tcdebug.why import explain
 
 pytestmark = pytest.mark.slow
 
@@ -215,3 +216,34 @@ def test_hf_reruns_replay_the_call(hf) -> None:
     gpt2 = next(c for c in session.calls if c.function == "GPT2LMHeadModel.forward")
     labels = next(i for i in gpt2.inputs if i["leaf"] == "labels")
     assert labels["alias_of"] in ("input_ids", "kwargs['input_ids']"), labels
+
+
+def test_hf_each_fused_ir_node_leads_to_the_kernel_that_computes_it(hf) -> None:
+    """A post-fusion IR node computed in a generated kernel is linked to that kernel only: the
+    one whose call first passes a buffer the node writes, as the why layer places it. torch's
+    kernel mapping also names ops a kernel recomputes (a layer norm's input add) or reads, so
+    sharing origins with another kernel's mapping does not link a node to it."""
+    session, _logs = hf
+    checked = 0
+    for comp in session.compiles.values():
+        placed = {
+            part.stage.replace("inductor_ir_post_fusion", "kernel_source"): part.data.get("kernels", {})
+            for part in explain(session, comp.compile_id)
+            if part.title.startswith("Fusion")
+        }
+        for key, kernels in placed.items():
+            ir_key = key.replace("kernel_source", "inductor_ir_post_fusion")
+            for item in comp.provenance.in_stage(ir_key):
+                if not item.detail.endswith(("· SchedulerNode", "· FusedSchedulerNode")):
+                    continue
+                linked = {
+                    i.name
+                    for i in comp.provenance.linked(item.item_id, downstream=True)
+                    if i.kind == "kernel"
+                }
+                owners = {k for k, nodes in kernels.items() if item.name in nodes}
+                if not owners:
+                    continue  # no call passes a buffer it writes (written in place): not placed either way
+                assert linked == owners, (comp.compile_id, ir_key, item.name, linked, owners)
+                checked += 1
+    assert checked >= 10

@@ -48,6 +48,7 @@ GRAPH_KEYS = FX_GRAPH_KEYS  # structured-trace key -> stage id
 _DEF = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*) = async_compile\.", re.MULTILINE)
 _DIS_OFFSET = re.compile(r"^\s*(?:\d+\s+)?(?:>>\s*)?(\d+)\s+[A-Z][A-Z_0-9]+")
 _HANDLE = re.compile(r":\d+$")
+_WORD = re.compile(r"\b[A-Za-z_]\w*\b")
 
 
 class CompileFacts:
@@ -64,6 +65,9 @@ class CompileFacts:
         self.bytecode_lines: set[int] = set()  # file lines with bytecode items
         self.pre_ir: dict[str, dict[str, str]] = {}  # part -> pre-fusion node name -> item id
         self.subgraphs: dict[str, list[str]] = {}  # graph stage key -> its subgraph modules' paths
+        # post-fusion IR stage key -> node -> the buffers it writes; `key:node` of extern kernel nodes
+        self.ir_writes: dict[str, dict[str, list[str]]] = {}
+        self.ir_extern: set[str] = set()
 
 
 class ProvenanceCapture:
@@ -367,6 +371,9 @@ class ProvenanceCapture:
             if stage.endswith("pre_fusion"):
                 pre[name] = iid
             else:  # the post-grad nodes each post-fusion node computes, to match kernels by
+                facts.ir_writes.setdefault(key, {})[name] = outputs  # its buffers place it in a kernel
+                if "Extern" in kind:
+                    facts.ir_extern.add(f"{key}:{name}")
                 facts.nodes[f"ir:{key}:{name}"] = {
                     o: 0
                     for sub in _safe(snode.get_nodes, [])
@@ -421,6 +428,23 @@ class ProvenanceCapture:
         defined = _DEF.findall(code)
         located = prov.OutputCodeLines(code)
         ir_groups = {k.rsplit(":", 1)[1]: v for k, v in facts.nodes.items() if k.startswith(f"ir:{ir_key}:")}
+        writes = facts.ir_writes.get(ir_key, {})
+        extern_nodes = {g for g in writes if f"{ir_key}:{g}" in facts.ir_extern}
+        owners = kernel_owners(  # a generated kernel's nodes by its calls, an extern node by its call
+            located,
+            [(n, name) for name in dict.fromkeys(defined) for n in located.calls.get(name, [])],
+            {g: b for g, b in writes.items() if g not in extern_nodes},
+        ) | kernel_owners(
+            located,
+            [
+                (n + 1, h if name.startswith("extern_kernels.") else name)  # the item's name, as below
+                for name, hs in handles.items()
+                if name.startswith("extern_kernels.") or name not in defined
+                for h in hs
+                for n in located.handles.get(h, [])
+            ],
+            {g: b for g, b in writes.items() if g in extern_nodes},
+        )
         recorder = self.ctx.options.kernel_lines
         written = recorder.take() if recorder is not None else {}
         if recorder is None:
@@ -473,7 +497,7 @@ class ProvenanceCapture:
                 for node in linked:
                     links.append(ProvLink(item_id(post_key, node), iid, "kernel_provenance"))
                 for group, origins in ir_groups.items():
-                    if set(origins) & set(linked):
+                    if owners.get(group, one) == one and set(origins) & set(linked):
                         links.append(ProvLink(item_id(ir_key, group), iid, "origins ∩ kernel_provenance"))
                 if not post_nodes:
                     frames = [f for h in hs for t in traces.get(h, []) for f in prov.stack_frames(t)[-1:]]
@@ -603,6 +627,25 @@ def graph_modules(gm: Any) -> list[tuple[str, Any]]:
                 out.append((child_path, child))
                 todo.append((child_path, child))
     return out
+
+
+def kernel_owners(
+    located: prov.OutputCodeLines, calls: list[tuple[int, str]], writes: dict[str, list[str]]
+) -> dict[str, str]:
+    """Post-fusion IR node -> the kernel item that computes it: of the `calls` (line, item), the
+    first in the output code that names a buffer the node writes (a buffer is written before it
+    is read). torch's kernel mapping also names the nodes a kernel recomputes or reads through a
+    template's prologue, so origins shared with a kernel's mapping alone do not place a node."""
+    group_of = {buf: group for group, bufs in writes.items() for buf in bufs}
+    owners: dict[str, str] = {}
+    for n, name in sorted(calls):
+        if not 0 < n <= len(located.text_lines):
+            continue
+        for word in _WORD.findall(located.text_lines[n - 1]):
+            group = group_of.get(word)
+            if group is not None:
+                owners.setdefault(group, name)
+    return owners
 
 
 def kernel_head_lines(located: prov.OutputCodeLines, name: str) -> list[int]:

@@ -339,6 +339,33 @@ def qualified(path: str, name: str) -> str:
     return f"{path}.{name}" if path else name
 
 
+def paired_subgraph_nodes(
+    src_names: Iterable[str],
+    src_hops: dict[str, list[str]],
+    dst_names: Iterable[str],
+    dst_hops: dict[str, list[str]],
+) -> list[tuple[str, str]]:
+    """(src node, dst node) of the same name in subgraphs that one higher-order op node (the same
+    name in both graphs) passes in the same place: AOTAutograd renames Dynamo's subgraphs
+    (`cond_true_0` is `true_graph_0`, flex attention's `score_mod_0` is `sdpa_score0`). `*_hops`:
+    higher-order op node -> the paths of the subgraphs it passes, in order."""
+    renamed: dict[str, str] = {}  # src subgraph path -> dst subgraph path
+    for _ in range(4):  # a subgraph's own higher-order ops, once their subgraph is paired
+        for hop, subgraphs in src_hops.items():
+            head, _dot, tail = hop.rpartition(".")
+            other = dst_hops.get(qualified(renamed.get(head, head), tail) if head else hop)
+            if other is not None and len(other) == len(subgraphs):
+                renamed.update(zip(subgraphs, other, strict=True))
+    known = set(dst_names)
+    out: list[tuple[str, str]] = []
+    for name in sorted(src_names):
+        path, _dot, node = name.rpartition(".")
+        target = qualified(renamed[path], node) if path in renamed else ""
+        if target in known:
+            out.append((name, target))
+    return out
+
+
 def fx_node_lines(text: str) -> dict[str, int]:
     """Qualified node name (`qualified`) -> its 1-based line in a `print_readable` graph (the first
     definition wins)."""

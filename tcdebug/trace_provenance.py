@@ -28,6 +28,7 @@ from tcdebug.provenance import (
     fx_graph_lines,
     item_id,
     kernel_lines,
+    paired_subgraph_nodes,
     qualified,
     stack_frames,
     subgraph_path,
@@ -161,30 +162,13 @@ def _same_names(names: dict[str, set[str]], src: str, dst: str) -> list[ProvLink
 def _same_subgraph_names(
     names: dict[str, set[str]], hops: dict[str, dict[str, list[str]]], src: str, dst: str
 ) -> list[ProvLink]:
-    """Nodes of the same name in the subgraphs that one higher-order op node (same name in both
-    graphs) passes in the same place: AOTAutograd renames Dynamo's subgraphs (`cond_true_0` is
-    `true_graph_0`), and a log has no `from_node` to say so."""
-    renamed: dict[str, str] = {}  # src subgraph path -> dst subgraph path
-    for _ in range(4):  # a subgraph's own higher-order ops, once their subgraph is paired
-        for hop, subgraphs in hops.get(src, {}).items():
-            head, _dot, tail = hop.rpartition(".")
-            other = hops.get(dst, {}).get(qualified(renamed.get(head, head), tail) if head else hop)
-            if other is not None and len(other) == len(subgraphs):
-                renamed.update(zip(subgraphs, other, strict=True))
-    out: list[ProvLink] = []
-    for name in sorted(names.get(src, set())):
-        path, _dot, node = name.rpartition(".")
-        target = qualified(renamed[path], node) if path in renamed else ""
-        if target and target in names.get(dst, set()):
-            out.append(
-                ProvLink(
-                    item_id(src, name),
-                    item_id(dst, target),
-                    "same node name in the paired subgraph",
-                    inferred=True,
-                )
-            )
-    return out
+    """A log has no `from_node` to say that AOTAutograd renamed Dynamo's subgraphs."""
+    return [
+        ProvLink(item_id(src, a), item_id(dst, b), "same node name in the paired subgraph", inferred=True)
+        for a, b in paired_subgraph_nodes(
+            names.get(src, set()), hops.get(src, {}), names.get(dst, set()), hops.get(dst, {})
+        )
+    ]
 
 
 def _kernel_nodes(callers: set[str], posts: list[str], known: set[str]) -> list[str]:

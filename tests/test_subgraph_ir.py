@@ -9,7 +9,7 @@ import json
 import re
 
 import pytest
-from conftest import DATA, SCRIPTS
+from conftest import DATA, SCRIPTS, run_tcdebug
 from pilot import header_text, main_screen, shown_text, wait_until
 
 from tcdebug import session as model
@@ -245,3 +245,17 @@ def test_follow_ops_into_a_nested_compile_region_and_a_while_loop(hop_dump) -> N
     cond = loop.trail(["dynamo_graph|cond_fn_0.lt"])
     assert cond.names(POST) == ["while_loop_cond_graph_0_op0"]
     assert not set(cond.names(KERNELS)) & set(sin.names(KERNELS))
+
+
+def test_a_flex_attention_score_mod_is_followed_into_aotautograds_subgraph(tmp_path) -> None:  # noqa: ANN001
+    out = tmp_path / "out"
+    proc = run_tcdebug("--dump", str(out), str(SCRIPTS / "flex_score_mod.py"))
+    assert proc.returncode == 0, proc.stderr
+    index = load_dump(out).compiles["0/0"].provenance
+    add = index.trail(["dynamo_graph|score_mod_0.add"])
+    assert "flex_score_mod.py:10" in add.names("source")  # rel_bias's line
+    # torch's from_node names the flex_attention node for AOTAutograd's score_mod nodes: the
+    # subgraph the same flex_attention op passes in the same place pairs them, by node name
+    assert add.names("aot_inference") == ["sdpa_score0.add"] and add.stage("aot_inference").inferred
+    flex = index.trail(["dynamo_graph|flex_attention"])
+    assert "sdpa_score0.add" in flex.names("aot_inference")  # torch's own link, not inferred

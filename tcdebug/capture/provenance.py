@@ -65,6 +65,7 @@ class CompileFacts:
         self.bytecode_lines: set[int] = set()  # file lines with bytecode items
         self.pre_ir: dict[str, dict[str, str]] = {}  # part -> pre-fusion node name -> item id
         self.subgraphs: dict[str, list[str]] = {}  # graph stage key -> its subgraph modules' paths
+        self.hops: dict[str, dict[str, list[str]]] = {}  # graph stage key -> higher-order op -> its subgraphs
         # post-fusion IR stage key -> node -> the buffers it writes; `key:node` of extern kernel nodes
         self.ir_writes: dict[str, dict[str, list[str]]] = {}
         self.ir_extern: set[str] = set()
@@ -205,6 +206,7 @@ class ProvenanceCapture:
         forward_key = stage_catalog.stage_key("aot_forward", part)
         forward = facts.nodes.get(forward_key, {})
         frames_of: dict[str, list[dict[str, Any]]] = {}  # nodes of one line share its stack trace
+        from_dynamo_subgraph: set[str] = set()  # nodes whose from_node names a Dynamo subgraph's node
         for path, node in ((path, node) for path, module in modules for node in module.graph.nodes):
             if node.op not in ("call_function", "call_method", "call_module"):
                 continue
@@ -241,6 +243,8 @@ class ProvenanceCapture:
             for source, src_name, how in _from_nodes(meta.get("from_node")):
                 src_key, src_path = facts.graph_stage.get(source, ("", ""))
                 if src_key and src_key != key:
+                    if src_key == "dynamo_graph" and src_path:
+                        from_dynamo_subgraph.add(name)
                     links.append(
                         ProvLink(
                             item_id(src_key, prov.qualified(src_path, src_name)), iid, f"from_node ({how})"
@@ -273,6 +277,19 @@ class ProvenanceCapture:
                     links.append(ProvLink(item_id(aot_of_part, name), iid, "same node"))
         facts.nodes[key] = names
         facts.subgraphs[key] = [path for path, _module in modules if path]
+        facts.hops[key] = hops = higher_order_subgraphs(self.torch, modules)
+        if stage_id in ("aot_joint", "aot_forward", "aot_backward", "aot_inference"):
+            # torch's from_node does not always reach Dynamo's subgraph (flex attention's score_mod
+            # nodes name the flex_attention node): pair the subgraphs the same op passes
+            dynamo = facts.nodes.get("dynamo_graph", {})
+            for src, dst in prov.paired_subgraph_nodes(
+                dynamo, facts.hops.get("dynamo_graph", {}), names, hops
+            ):
+                if dst not in from_dynamo_subgraph:
+                    how = "same node name in the paired subgraph"
+                    links.append(
+                        ProvLink(item_id("dynamo_graph", src), item_id(key, dst), how, inferred=True)
+                    )
         self.send(cid, items, links)
 
     def source_links(
@@ -627,6 +644,28 @@ def graph_modules(gm: Any) -> list[tuple[str, Any]]:
                 out.append((child_path, child))
                 todo.append((child_path, child))
     return out
+
+
+def higher_order_subgraphs(torch: Any, modules: list[tuple[str, Any]]) -> dict[str, list[str]]:
+    """Each higher-order op node (qualified) -> the paths of the subgraph modules it passes, in order."""
+    hop_type = getattr(getattr(torch, "_ops", None), "HigherOrderOperator", None)
+    out: dict[str, list[str]] = {}
+    if hop_type is None:
+        return out
+    for path, module in modules:
+        for node in module.graph.nodes:
+            if node.op == "call_function" and isinstance(node.target, hop_type):
+                attrs = [a for a in _flat(node.args) if getattr(a, "op", None) == "get_attr"]
+                out[prov.qualified(path, node.name)] = [prov.qualified(path, str(a.target)) for a in attrs]
+    return out
+
+
+def _flat(value: Any) -> list[Any]:
+    if isinstance(value, (list, tuple)):
+        return [x for v in value for x in _flat(v)]
+    if isinstance(value, dict):
+        return [x for v in value.values() for x in _flat(v)]
+    return [value]
 
 
 def kernel_owners(

@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 import copy
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -300,6 +300,7 @@ def index_from_dict(d: dict[str, Any]) -> ProvenanceIndex:
 
 # ----- locating things in stage texts (shared by the target and the trace reader) ------
 _FX_LINE = re.compile(r"^\s+([A-Za-z_][A-Za-z0-9_]*)(?:: [^=]*?)? = ")
+IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*\b")  # a Python name in a line of output code or graph text
 _FX_CLASS = re.compile(r"^class ([A-Za-z_<][^(:]*)\(")
 # What a subgraph's IR names (a `torch.cond` branch with its own scheduler) start with:
 # `true_graph_0_op0`, `true_graph_0_buf0`.
@@ -384,6 +385,27 @@ def subgraph_path(graph_name: str, paths: Iterable[str]) -> str | None:
         if path and (path == graph_name or path.replace(".", "_") == graph_name):
             return path
     return None
+
+
+def caller_graphs(callers: Iterable[str], paths: Iterable[str]) -> set[str]:
+    """The subgraph paths of the functions that call a kernel (`OutputCodeLines.callers`): "" for
+    the compiled graph's code and for a function that is no subgraph's (a CUDA-graph `partition_0`)."""
+    known = list(paths)
+    return {(subgraph_path(c, known) or "") if c else "" for c in callers} or {""}
+
+
+def names_in_graphs(graphs: Iterable[str], names: Iterable[str], known: Container[str]) -> list[str]:
+    """Node names of the graph being lowered (how torch's origins and kernel mapping give them) as
+    the items of `graphs`: the compiled graph's ("") as they are, a subgraph's qualified by its
+    path and only those `known` (the origins also name the calling op and its inputs' producers)."""
+    names = list(names)
+    out: list[str] = []
+    for graph in sorted(graphs):
+        if graph:
+            out += [q for n in names if (q := qualified(graph, n)) in known]
+        else:
+            out += names
+    return list(dict.fromkeys(out))
 
 
 def ir_node_lines(text: str, start: int = 0) -> dict[str, list[int]]:

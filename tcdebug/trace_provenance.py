@@ -21,17 +21,19 @@ from typing import Any
 
 from tcdebug import stages as stage_catalog
 from tcdebug.provenance import (
+    IDENTIFIER,
     OutputCodeLines,
     ProvenanceIndex,
     ProvItem,
     ProvLink,
+    caller_graphs,
     fx_graph_lines,
     item_id,
     kernel_lines,
+    names_in_graphs,
     paired_subgraph_nodes,
     qualified,
     stack_frames,
-    subgraph_path,
 )
 from tcdebug.session import Compile, Session
 
@@ -47,7 +49,6 @@ _NODE = re.compile(
 )
 _HANDLE = re.compile(r":\d+$")
 _SUBMODULE = re.compile(r"^\s+([A-Za-z_]\w*) = self\.([A-Za-z_]\w*)\s*$")  # `cond_true_0 = self.cond_true_0`
-_IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*\b")
 MAPPINGS = "artifact_inductor_provenance_tracking_node_mappings"
 STACKS = "artifact_inductor_provenance_tracking_kernel_stack_traces"
 
@@ -115,7 +116,7 @@ def provenance_from_log(comp: Compile) -> ProvenanceIndex:
             name = qualified(path, node.group("name"))  # a subgraph's node: `cond_true_0.sin`
             names[key].add(name)
             if (node.group("target") or "").startswith("torch.ops.higher_order."):
-                args = _IDENTIFIER.findall(line[node.end() :])
+                args = IDENTIFIER.findall(line[node.end() :])
                 hops[key][name] = [modules[(path, a)] for a in args if (path, a) in modules]
             iid = item_id(key, name)
             detail = node.group("target") or node.group("expr").strip()
@@ -171,21 +172,6 @@ def _same_subgraph_names(
     ]
 
 
-def _kernel_nodes(callers: set[str], posts: list[str], known: set[str]) -> list[str]:
-    """The post-grad items of the nodes torch's mapping names for a kernel, in the graphs whose
-    code calls it: a subgraph's function (`def true_graph_0(args):`) calls its kernels, and the
-    mapping names their nodes by the subgraph's own names (`sin` for `true_graph_0.sin`)."""
-    paths = sorted({name.rsplit(".", 1)[0] for name in known if "." in name})
-    out: list[str] = []
-    for caller in sorted(callers) or [""]:
-        path = subgraph_path(caller, paths) if caller else None
-        if path is None:
-            out += posts
-        else:
-            out += [q for p in posts if (q := qualified(path, p)) in known]
-    return list(dict.fromkeys(out))
-
-
 def _kernels(
     comp: Compile, part: str, names: dict[str, set[str]]
 ) -> tuple[list[ProvItem], list[ProvLink], list[str]]:
@@ -214,6 +200,8 @@ def _kernels(
             links.append(
                 ProvLink(item_id("dynamo_graph", str(pre)), item_id(post_key, str(post)), "preToPost")
             )
+    known = names.get(post_key, set())  # the post-grad graph's nodes, and each subgraph's path
+    paths = sorted({name.rsplit(".", 1)[0] for name in known if "." in name})
     handles: dict[str, list[str]] = {}
     for handle in list(kernel_to_post) + list(stacks):
         handles.setdefault(_HANDLE.sub("", str(handle)), [])
@@ -231,7 +219,8 @@ def _kernels(
             fused = ", ".join(dict.fromkeys(posts))
             label = f"{name} (extern kernel)" if extern else (f"fuses {fused}" if fused else "kernel")
             items.append(ProvItem(iid, key, one, "extern_kernel" if extern else "kernel", lines, label))
-            for post in _kernel_nodes(code.callers(name, group), posts, names.get(post_key, set())):
+            graphs = caller_graphs(code.callers(name, group), paths)
+            for post in names_in_graphs(graphs, posts, known):
                 links.append(ProvLink(item_id(post_key, post), iid, "kernel_provenance"))
             if not posts:
                 for h in group:

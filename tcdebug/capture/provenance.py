@@ -48,7 +48,6 @@ GRAPH_KEYS = FX_GRAPH_KEYS  # structured-trace key -> stage id
 _DEF = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*) = async_compile\.", re.MULTILINE)
 _DIS_OFFSET = re.compile(r"^\s*(?:\d+\s+)?(?:>>\s*)?(\d+)\s+[A-Z][A-Z_0-9]+")
 _HANDLE = re.compile(r":\d+$")
-_WORD = re.compile(r"\b[A-Za-z_]\w*\b")
 
 
 class CompileFacts:
@@ -66,9 +65,10 @@ class CompileFacts:
         self.pre_ir: dict[str, dict[str, str]] = {}  # part -> pre-fusion node name -> item id
         self.subgraphs: dict[str, list[str]] = {}  # graph stage key -> its subgraph modules' paths
         self.hops: dict[str, dict[str, list[str]]] = {}  # graph stage key -> higher-order op -> its subgraphs
-        # post-fusion IR stage key -> node -> the buffers it writes; `key:node` of extern kernel nodes
+        # post-fusion IR stage key -> node -> the buffers it writes: nodes of generated kernels, of
+        # extern kernels (each placed by its own kind of call)
         self.ir_writes: dict[str, dict[str, list[str]]] = {}
-        self.ir_extern: set[str] = set()
+        self.ir_extern_writes: dict[str, dict[str, list[str]]] = {}
 
 
 class ProvenanceCapture:
@@ -207,10 +207,14 @@ class ProvenanceCapture:
         forward = facts.nodes.get(forward_key, {})
         frames_of: dict[str, list[dict[str, Any]]] = {}  # nodes of one line share its stack trace
         from_dynamo_subgraph: set[str] = set()  # nodes whose from_node names a Dynamo subgraph's node
+        hops: dict[str, list[str]] = {}  # higher-order op node -> the subgraph modules it passes
+        hop_type = getattr(getattr(self.torch, "_ops", None), "HigherOrderOperator", ())
         for path, node in ((path, node) for path, module in modules for node in module.graph.nodes):
             if node.op not in ("call_function", "call_method", "call_module"):
                 continue
             name = prov.qualified(path, node.name)
+            if isinstance(node.target, hop_type):
+                hops[name] = [prov.qualified(path, str(a.target)) for a in _subgraph_args(node.args)]
             meta = node.meta
             seq_nr = meta.get("seq_nr")
             seq = seq_nr if isinstance(seq_nr, int) and seq_nr >= 0 else -1
@@ -277,7 +281,7 @@ class ProvenanceCapture:
                     links.append(ProvLink(item_id(aot_of_part, name), iid, "same node"))
         facts.nodes[key] = names
         facts.subgraphs[key] = [path for path, _module in modules if path]
-        facts.hops[key] = hops = higher_order_subgraphs(self.torch, modules)
+        facts.hops[key] = hops
         if stage_id in ("aot_joint", "aot_forward", "aot_backward", "aot_inference"):
             # torch's from_node does not always reach Dynamo's subgraph (flex attention's score_mod
             # nodes name the flex_attention node): pair the subgraphs the same op passes
@@ -388,9 +392,8 @@ class ProvenanceCapture:
             if stage.endswith("pre_fusion"):
                 pre[name] = iid
             else:  # the post-grad nodes each post-fusion node computes, to match kernels by
-                facts.ir_writes.setdefault(key, {})[name] = outputs  # its buffers place it in a kernel
-                if "Extern" in kind:
-                    facts.ir_extern.add(f"{key}:{name}")
+                writes = facts.ir_extern_writes if "Extern" in kind else facts.ir_writes
+                writes.setdefault(key, {})[name] = outputs  # its buffers place it in a kernel
                 facts.nodes[f"ir:{key}:{name}"] = {
                     o: 0
                     for sub in _safe(snode.get_nodes, [])
@@ -416,12 +419,9 @@ class ProvenanceCapture:
         """The post-grad items of `origins` (node names of the graph being lowered). A subgraph's IR
         nodes also carry the origins of the higher-order op that called it (`cond`, its inputs'
         producers): only the subgraph's own nodes are its items."""
-        if subgraph is None:
-            return origins
-        if path is None:
+        if subgraph is not None and path is None:
             return []
-        known = facts.nodes.get(post_key, {})
-        return [q for o in origins if (q := prov.qualified(path, o)) in known]
+        return prov.names_in_graphs([path or ""], origins, facts.nodes.get(post_key, {}))
 
     # ----- kernels ---------------------------------------------------------------------
     def on_output_code(self, cid: str, md: dict[str, Any], payload: str | None) -> None:
@@ -445,12 +445,10 @@ class ProvenanceCapture:
         defined = _DEF.findall(code)
         located = prov.OutputCodeLines(code)
         ir_groups = {k.rsplit(":", 1)[1]: v for k, v in facts.nodes.items() if k.startswith(f"ir:{ir_key}:")}
-        writes = facts.ir_writes.get(ir_key, {})
-        extern_nodes = {g for g in writes if f"{ir_key}:{g}" in facts.ir_extern}
         owners = kernel_owners(  # a generated kernel's nodes by its calls, an extern node by its call
             located,
             [(n, name) for name in dict.fromkeys(defined) for n in located.calls.get(name, [])],
-            {g: b for g, b in writes.items() if g not in extern_nodes},
+            facts.ir_writes.get(ir_key, {}),
         ) | kernel_owners(
             located,
             [
@@ -460,7 +458,7 @@ class ProvenanceCapture:
                 for h in hs
                 for n in located.handles.get(h, [])
             ],
-            {g: b for g, b in writes.items() if g in extern_nodes},
+            facts.ir_extern_writes.get(ir_key, {}),
         )
         recorder = self.ctx.options.kernel_lines
         written = recorder.take() if recorder is not None else {}
@@ -480,11 +478,8 @@ class ProvenanceCapture:
                 iid = item_id(key, one)
                 extern = name.startswith("extern_kernels.")
                 post_nodes = [n for h in hs for n in mapping.get(h, [])]
-                graphs = {
-                    (self.subgraph_path(facts, post_key, g) or "") if g else ""
-                    for g in located.callers(name, hs)
-                } or {""}
-                linked = self.kernel_post_grad(facts, post_key, graphs, post_nodes)
+                graphs = prov.caller_graphs(located.callers(name, hs), facts.subgraphs.get(post_key, ()))
+                linked = prov.names_in_graphs(graphs, post_nodes, facts.nodes.get(post_key, {}))
                 if not extern and recorder is not None:
                     inside = self.lines_inside(
                         located, name, key, iid, post_nodes, written, ir_groups, post_key, graphs, facts
@@ -525,20 +520,6 @@ class ProvenanceCapture:
                     if not frames:
                         notes.append(f"{key}: torch recorded no FX node and no stack trace for {name}")
         self.send(cid, items, links, notes=notes)
-
-    def kernel_post_grad(
-        self, facts: CompileFacts, post_key: str, graphs: set[str], post_nodes: list[str]
-    ) -> list[str]:
-        """The post-grad items of the nodes torch's kernel mapping names, in the graphs whose code
-        calls the kernel (`graphs`, "" for the compiled graph's). The mapping names a subgraph
-        kernel's nodes by their own graph's names, with the calling op's and its inputs'."""
-        known = facts.nodes.get(post_key, {})
-        out: list[str] = []
-        for graph in sorted(graphs):
-            out += [n for n in post_nodes if not graph] or [
-                q for n in post_nodes if (q := prov.qualified(graph, n)) in known
-            ]
-        return list(dict.fromkeys(out))
 
     def lines_inside(
         self,
@@ -646,26 +627,13 @@ def graph_modules(gm: Any) -> list[tuple[str, Any]]:
     return out
 
 
-def higher_order_subgraphs(torch: Any, modules: list[tuple[str, Any]]) -> dict[str, list[str]]:
-    """Each higher-order op node (qualified) -> the paths of the subgraph modules it passes, in order."""
-    hop_type = getattr(getattr(torch, "_ops", None), "HigherOrderOperator", None)
-    out: dict[str, list[str]] = {}
-    if hop_type is None:
-        return out
-    for path, module in modules:
-        for node in module.graph.nodes:
-            if node.op == "call_function" and isinstance(node.target, hop_type):
-                attrs = [a for a in _flat(node.args) if getattr(a, "op", None) == "get_attr"]
-                out[prov.qualified(path, node.name)] = [prov.qualified(path, str(a.target)) for a in attrs]
-    return out
-
-
-def _flat(value: Any) -> list[Any]:
+def _subgraph_args(value: Any) -> list[Any]:
+    """The `get_attr` nodes (subgraph modules) among a higher-order op's arguments, in order."""
     if isinstance(value, (list, tuple)):
-        return [x for v in value for x in _flat(v)]
+        return [x for v in value for x in _subgraph_args(v)]
     if isinstance(value, dict):
-        return [x for v in value.values() for x in _flat(v)]
-    return [value]
+        return [x for v in value.values() for x in _subgraph_args(v)]
+    return [value] if getattr(value, "op", None) == "get_attr" else []
 
 
 def kernel_owners(
@@ -680,7 +648,7 @@ def kernel_owners(
     for n, name in sorted(calls):
         if not 0 < n <= len(located.text_lines):
             continue
-        for word in _WORD.findall(located.text_lines[n - 1]):
+        for word in prov.IDENTIFIER.findall(located.text_lines[n - 1]):
             group = group_of.get(word)
             if group is not None:
                 owners.setdefault(group, name)

@@ -9,8 +9,9 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
+import warnings
 from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -78,60 +79,209 @@ def _dump(out: Path, args: tuple[str, ...]) -> DumpRun:
     return DumpRun(out, proc.returncode, proc.stdout, proc.stderr)
 
 
-# ----- dumps shared by many tests, run two at a time ------------------------------------------------
-# A `tcdebug --dump` of a sample spends much of its time in one Python thread, so two of them on this
-# project's two cores take little longer than one. The session's first test that needs any of them
-# starts every one the collected tests need, in the order they are first needed.
-_SHARED: dict[str, tuple[str, tuple[str, ...]]] = {}  # fixture name -> (folder name, tcdebug args)
-_FIRST_NEEDED: dict[str, int] = {}  # fixture name -> index of the first collected test that needs it
+# ----- runs shared by many tests, in the background ------------------------------------------------
+# Most tests keep one of the two cores busy (a target process, or the app with its target). The runs
+# that session-scoped fixtures need (`tcdebug --dump` of a sample, a script under plain python) start
+# when the first test does, two at a time at a lower priority, and fill the other core; the modules
+# whose tests need them run last. Plain processes, no threads: tests that fork (`tcdebug.dump`'s
+# writer forks only when its process has no other thread) still do.
+BACKGROUND_SLOTS = 2
+BACKGROUND_NICE = 10
 
 
-def share_dump(fixture: str, folder: str, *args: str) -> None:
-    """Declare the `tcdebug --dump OUT ARGS` run that the fixture `fixture` returns (through
-    `shared_dumps.get`). Call it at import time, before the tests are collected."""
-    _SHARED[fixture] = (folder, tuple(args))
+@dataclass
+class SharedRun:
+    """A process a fixture needs: `argv` with `{dir}` in it or in `env`'s values replaced by a
+    folder of its own (`env` entries of None are taken out of the test's environment); for a
+    dump, `tcdebug --dump {dir}/out ARGS`."""
+
+    folder: str
+    argv: tuple[str, ...]
+    env: dict[str, str | None]
+    cwd: Path
+    timeout: float
+    dump: bool
+    fixture: str  # the fixture that needs it: a test that uses this fixture needs the run
+
+
+_SHARED: dict[str, SharedRun] = {}  # run name -> the run
+_FIRST_NEEDED: dict[str, int] = {}  # run name -> index of the first collected test that needs it
+
+
+def share_dump(
+    name: str, folder: str, *args: str, env: dict[str, str | None] | None = None, fixture: str = ""
+) -> None:
+    """Declare the `tcdebug --dump OUT ARGS` run `shared_dumps.get(name)` returns, needed by the
+    fixture `fixture` (by default the one named `name`). Call it at import time, before the tests
+    are collected."""
+    argv = (sys.executable, "-m", "tcdebug", "--dump", "{dir}/out", *args)
+    _SHARED[name] = SharedRun(folder, argv, env or {}, ROOT, 600, True, fixture or name)
+
+
+def share_process(
+    name: str, *argv: str, env: dict[str, str | None] | None = None, cwd: Path = ROOT, fixture: str = ""
+) -> None:
+    """Declare a process whose result `shared_dumps.process(name)` returns, needed by the fixture
+    `fixture` (by default the one named `name`)."""
+    _SHARED[name] = SharedRun(name, tuple(argv), env or {}, cwd, 600, False, fixture or name)
+
+
+def _runs_needed(item: pytest.Item) -> list[str]:
+    fixtures = set(getattr(item, "fixturenames", ()))
+    return [name for name, run in _SHARED.items() if run.fixture in fixtures]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Modules with a test that needs a shared run go last (in their order), so the runs have the
+    rest of the suite's time; then each run is ranked by the first test that needs it."""
+    late = {getattr(item, "module", None) for item in items if _runs_needed(item)}
+    items[:] = sorted(items, key=lambda item: getattr(item, "module", None) in late)  # a stable sort
     _FIRST_NEEDED.clear()
     for index, item in enumerate(items):
-        for name in getattr(item, "fixturenames", ()):
-            if name in _SHARED:
-                _FIRST_NEEDED.setdefault(name, index)
+        for name in _runs_needed(item):
+            _FIRST_NEEDED.setdefault(name, index)
+
+
+_NICE_EXEC = "import os, sys; os.nice(int(sys.argv[1])); os.execv(sys.argv[2], sys.argv[2:])"
+
+
+class _Running:
+    def __init__(self, run: SharedRun, where: Path, nice: int) -> None:
+        self.run, self.where = run, where
+        argv = [a.replace("{dir}", str(where)) for a in run.argv]
+        env = dict(os.environ)
+        for key, value in run.env.items():
+            env.pop(key, None)
+            if value is not None:
+                env[key] = value.replace("{dir}", str(where))
+        self.stdout, self.stderr = open(where / "stdout.txt", "wb"), open(where / "stderr.txt", "wb")  # noqa: SIM115
+        # started through a tiny exec that lowers its priority first (no preexec_fn: the test
+        # process may have threads)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", _NICE_EXEC, str(nice), *argv] if nice else argv,
+            cwd=run.cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=self.stdout,
+            stderr=self.stderr,
+            start_new_session=True,
+        )
+        self.deadline = time.monotonic() + run.timeout
+        self.result: subprocess.CompletedProcess | None = None
+
+    def poll(self) -> bool:
+        """True once the process has ended (or was ended at its deadline)."""
+        if self.result is not None:
+            return True
+        code = self.proc.poll()
+        if code is None and time.monotonic() > self.deadline:
+            self.stop()
+            code = self.proc.wait()
+        if code is None:
+            return False
+        self.stdout.close()
+        self.stderr.close()
+        self.result = subprocess.CompletedProcess(
+            self.proc.args,
+            code,
+            (self.where / "stdout.txt").read_text(errors="replace"),
+            (self.where / "stderr.txt").read_text(errors="replace"),
+        )
+        return True
+
+    def stop(self) -> None:
+        """End the run's process group (a tcdebug ends its own tree on SIGTERM)."""
+        for sig, wait in ((signal.SIGTERM, 15), (signal.SIGKILL, 5)):
+            try:
+                os.killpg(self.proc.pid, sig)
+            except ProcessLookupError:
+                return
+            try:
+                self.proc.wait(wait)
+                return
+            except subprocess.TimeoutExpired:
+                continue
 
 
 class SharedDumps:
-    """The pool's threads end once every run is done: a test process with other threads alive
-    would, for one, never take `tcdebug.dump`'s forked writer (it forks only when alone)."""
+    """The shared runs of this test session: queued in the order the collected tests first need
+    them, started `BACKGROUND_SLOTS` at a time (between tests, and while a fixture waits)."""
 
     def __init__(self, factory: pytest.TempPathFactory) -> None:
         self.factory = factory
-        self.runs: dict[str, Future[DumpRun]] = {}
-        self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="shared-dump")
-        for name in sorted(_FIRST_NEEDED, key=_FIRST_NEEDED.__getitem__):
-            folder, args = _SHARED[name]
-            out = factory.mktemp(folder) / "out"  # here, not in the pool's threads
-            self.runs[name] = self.pool.submit(_dump, out, args)
-        for run in self.runs.values():  # once all are submitted: the last one done ends the pool
-            run.add_done_callback(self._done)
+        self.queue = sorted(_FIRST_NEEDED, key=_FIRST_NEEDED.__getitem__)
+        self.running: dict[str, _Running] = {}
+        self.pump()
 
-    def _done(self, _run: Future[DumpRun]) -> None:
-        if all(run.done() for run in self.runs.values()):
-            self.pool.shutdown(wait=False)  # its idle threads exit
+    def _start(self, name: str, nice: int) -> None:
+        run = _SHARED[name]
+        self.queue.remove(name)
+        self.running[name] = _Running(run, self.factory.mktemp(run.folder), nice)
+
+    def pump(self) -> None:
+        busy = sum(not r.poll() for r in self.running.values())
+        while self.queue and busy < BACKGROUND_SLOTS:
+            self._start(self.queue[0], BACKGROUND_NICE)
+            busy += 1
+
+    def _wait(self, name: str) -> _Running:
+        if name not in self.running:  # a test waits on it now: it starts ahead of the queue
+            if name not in self.queue:  # its `fixture` is used by no collected test
+                warnings.warn(f"shared run {name}: no collected test uses its fixture {_SHARED[name].fixture}", stacklevel=3)
+                self.queue.append(name)
+            self._start(name, 0)
+        running = self.running[name]
+        while not running.poll():
+            self.pump()
+            time.sleep(0.05)
+        self.pump()
+        return running
+
+    def folder(self, name: str) -> Path:
+        """The run's own folder (its `{dir}`), once it has started."""
+        return self.running[name].where
+
+    def process(self, name: str) -> subprocess.CompletedProcess:
+        result = self._wait(name).result
+        assert result is not None
+        return result
 
     def get(self, name: str) -> DumpRun:
-        run = self.runs.get(name)
-        if run is None:  # not needed by a collected test (asked for by name): run it here
-            folder, args = _SHARED[name]
-            return _dump(self.factory.mktemp(folder) / "out", args)
-        return run.result()
+        running = self._wait(name)
+        result = running.result
+        assert result is not None and running.run.dump, name
+        return DumpRun(running.where / "out", result.returncode, result.stdout, result.stderr)
+
+    def close(self) -> None:
+        self.queue.clear()
+        for running in self.running.values():
+            if not running.poll():
+                running.stop()
+                running.poll()
+
+
+_BACKGROUND: list[SharedDumps] = []
 
 
 @pytest.fixture(scope="session")
 def shared_dumps(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SharedDumps]:
     dumps = SharedDumps(tmp_path_factory)
+    _BACKGROUND.append(dumps)
     yield dumps
-    dumps.pool.shutdown(cancel_futures=True)
+    _BACKGROUND.remove(dumps)
+    dumps.close()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _start_shared_runs(request: pytest.FixtureRequest) -> None:
+    """The shared runs start with the session's first test, whichever it is."""
+    if _FIRST_NEEDED:
+        request.getfixturevalue("shared_dumps")
+
+
+def pytest_runtest_teardown(item: pytest.Item) -> None:
+    for dumps in _BACKGROUND:
+        dumps.pump()
 
 
 share_dump("mlp_dump", "mlp", str(SAMPLES / "mlp.py"))

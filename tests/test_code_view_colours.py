@@ -108,6 +108,8 @@ async def test_a_new_document_cancels_the_worker_colouring_the_one_before(monkey
         await wait_until(pilot, lambda: code._highlighting, timeout=30, what="the worker to start")
         workers = [w for w in app.workers if w.group == "code-view-highlight"]
         assert workers
+        # colouring: a worker whose task has not run yet would stay PENDING when cancelled
+        await wait_until(pilot, lambda: all(w.state == WorkerState.RUNNING for w in workers), what="colouring")
         code.set_document("x = 1\n", "python", key="small")
         await wait_until(pilot, lambda: all(w.is_finished for w in workers), timeout=60, what="the worker")
         assert [w.state for w in workers] == [WorkerState.CANCELLED] * len(workers)

@@ -14,15 +14,12 @@ a file.
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from conftest import SCRIPTS, run_tcdebug
+from conftest import SCRIPTS, SharedDumps, share_dump, share_process
 
 import tcdebug
 from tcdebug import stages as stage_catalog
@@ -38,21 +35,13 @@ OUR_DIR = str(Path(tcdebug.__file__).resolve().parent)
 FRAME_STAGES = stage_catalog.ALWAYS_STAGES
 
 
-def reference(
-    script: Path, *args: str, env: dict[str, str] | None = None, logs: bool = True
-) -> subprocess.CompletedProcess:
-    """The program under plain torch (no tcdebug), with TORCH_LOGS=graph_breaks,recompiles."""
-    environ = {**os.environ, "TORCH_LOGS": "graph_breaks,recompiles", **(env or {})}
-    if not logs:
-        environ.pop("TORCH_LOGS")
-    return subprocess.run(
-        [sys.executable, str(script), *args],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=script.parent,
-        env=environ,
-    )
+def share_reference(
+    name: str, fixture: str, script: Path, *args: str, env: dict[str, str | None] | None = None
+) -> None:
+    """The program under plain torch (no tcdebug), with TORCH_LOGS=graph_breaks,recompiles, as
+    a shared run."""
+    environ = {"TORCH_LOGS": "graph_breaks,recompiles", **(env or {})}
+    share_process(name, sys.executable, str(script), *args, env=environ, cwd=script.parent, fixture=fixture)
 
 
 def per_case_logs(stderr: str) -> dict[str, dict[str, int]]:
@@ -117,21 +106,20 @@ def counts_by_case(session: Session, cases: dict[str, list[str]]) -> dict[str, d
 
 
 # ----- the graph-break zoo --------------------------------------------------------------------------
+share_dump("zoo_dump", "zoo", str(ZOO), fixture="zoo")
+share_reference("zoo_logs", "zoo", ZOO)
+share_reference("zoo_explained", "zoo", ZOO, "--explain", env={"TORCH_LOGS": None})
+
+
 @pytest.fixture(scope="session")
-def zoo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Session, dict, dict]:
-    out = tmp_path_factory.mktemp("zoo") / "out"
-    with ThreadPoolExecutor() as pool:  # three independent processes: the two cores overlap them
-        runs = [
-            pool.submit(run_tcdebug, "--dump", str(out), str(ZOO)),
-            pool.submit(reference, ZOO),
-            pool.submit(reference, ZOO, "--explain", logs=False),
-        ]
-        proc, logs, explained = (run.result() for run in runs)
+def zoo(shared_dumps: SharedDumps) -> tuple[Session, dict, dict]:
+    proc = shared_dumps.get("zoo_dump")
+    logs, explained = shared_dumps.process("zoo_logs"), shared_dumps.process("zoo_explained")
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert logs.returncode == 0, logs.stderr[-3000:]
     assert explained.returncode == 0, explained.stderr[-3000:]
     line = next(x for x in explained.stdout.splitlines() if x.startswith("EXPLAIN "))
-    return load_dump(out), per_case_logs(logs.stderr), json.loads(line.removeprefix("EXPLAIN "))
+    return load_dump(proc.out), per_case_logs(logs.stderr), json.loads(line.removeprefix("EXPLAIN "))
 
 
 def test_zoo_breaks_and_recompiles_match_torch(zoo) -> None:
@@ -169,16 +157,16 @@ def test_zoo_stages_frames_and_kernel_files(zoo) -> None:
 HF_CASES = {"gpt2": ["GPT2"], "bert": ["Bert"], "t5": ["T5"]}
 
 
+share_dump("hf_dump", "hf", "--rerun", "input_ids=2,8", str(HF), fixture="hf")
+share_reference("hf_logs", "hf", HF, env={"HF_CORPUS_BACKEND": "eager"})
+
+
 @pytest.fixture(scope="session")
-def hf(tmp_path_factory: pytest.TempPathFactory) -> tuple[Session, dict]:
-    out = tmp_path_factory.mktemp("hf") / "out"
-    with ThreadPoolExecutor() as pool:  # two independent processes: the two cores overlap them
-        tcdebug_run = pool.submit(run_tcdebug, "--dump", str(out), "--rerun", "input_ids=2,8", str(HF))
-        reference_run = pool.submit(reference, HF, env={"HF_CORPUS_BACKEND": "eager"})
-        proc, logs = tcdebug_run.result(), reference_run.result()
+def hf(shared_dumps: SharedDumps) -> tuple[Session, dict]:
+    proc, logs = shared_dumps.get("hf_dump"), shared_dumps.process("hf_logs")
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert logs.returncode == 0, logs.stderr[-3000:]
-    return load_dump(out), per_case_logs(logs.stderr)
+    return load_dump(proc.out), per_case_logs(logs.stderr)
 
 
 def test_hf_models_forward_and_backward_every_stage(hf) -> None:

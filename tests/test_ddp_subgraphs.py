@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import SCRIPTS, run_tcdebug
+from conftest import SCRIPTS, SharedDumps, run_tcdebug, share_dump
 
 from tcdebug import stages as stage_catalog
 from tcdebug.dump import load_dump
@@ -32,21 +32,23 @@ class SplitRun:
         return self.session.compiles["0/0"]
 
 
+# torch writes its log of the same compiles (TORCH_TRACE) beside the dump
+share_dump(
+    "ddp_split_dump", "ddp_split", str(SCRIPTS / "ddp_split.py"), env={"TORCH_TRACE": "{dir}/trace"}, fixture="split_run"
+)
+
+
 @pytest.fixture(scope="module")
-def split_run(tmp_path_factory: pytest.TempPathFactory) -> SplitRun:
+def split_run(shared_dumps: SharedDumps) -> SplitRun:
     """One run: `tcdebug --dump` of the script, with TORCH_TRACE set, so torch writes its log of the
     same compiles; then `tcdebug open LOG --dump` of that log."""
-    root = tmp_path_factory.mktemp("ddp_split")
-    live = run_tcdebug(
-        "--dump", str(root / "live"), str(SCRIPTS / "ddp_split.py"), env={"TORCH_TRACE": str(root / "trace")}
-    )
+    live = shared_dumps.get("ddp_split_dump")
     assert live.returncode == 0, live.stderr[-3000:]
+    root = live.out.parent
     [log] = (root / "trace").iterdir()
     traced = run_tcdebug("open", str(log), "--dump", str(root / "traced"))
     assert traced.returncode == 0, traced.stderr[-3000:]
-    return SplitRun(
-        load_dump(root / "live"), load_dump(root / "traced").compiles["0/0"], live.stdout, log, root / "live"
-    )
+    return SplitRun(load_dump(live.out), load_dump(root / "traced").compiles["0/0"], live.stdout, log, live.out)
 
 
 def aot_ids(comp: Compile) -> dict[str, tuple[int, str] | None]:

@@ -4,13 +4,8 @@ compiles are in the session, each with its own stages, keyed as TORCH_TRACE logs
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
-from conftest import ROOT, SCRIPTS, run_tcdebug
+from conftest import SCRIPTS, DumpRun, SharedDumps, share_dump
 
 from tcdebug.dump import load_dump
 from tcdebug.session import Session
@@ -19,12 +14,20 @@ from tcdebug.trace import load_trace_session
 RESET = str(SCRIPTS / "dynamo_reset.py")
 
 
+# torch writes its log of the same run (TORCH_TRACE) beside the dump
+share_dump("reset_dump", "reset", RESET, env={"TORCH_TRACE": "{dir}/trace"}, fixture="reset_run")
+
+
 @pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Session:
-    out = tmp_path_factory.mktemp("reset") / "out"
-    proc = run_tcdebug("--dump", str(out), RESET)
-    assert proc.returncode == 0, proc.stderr
-    return load_dump(out)
+def reset_run(shared_dumps: SharedDumps) -> DumpRun:
+    run = shared_dumps.get("reset_dump")
+    assert run.returncode == 0, run.stderr
+    return run
+
+
+@pytest.fixture(scope="module")
+def live(reset_run: DumpRun) -> Session:
+    return load_dump(reset_run.out)
 
 
 def test_a_compile_after_a_reset_keeps_its_own_stages(live: Session) -> None:
@@ -39,13 +42,8 @@ def test_a_compile_after_a_reset_keeps_its_own_stages(live: Session) -> None:
         assert op in comp.stages["inductor_ir_pre_fusion.inference"].get_text()
 
 
-def test_the_log_of_the_same_run_keys_the_compiles_alike(live: Session, tmp_path: Path) -> None:
-    env = {**os.environ, "TORCH_TRACE": str(tmp_path / "trace"), "TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1"}
-    proc = subprocess.run(
-        [sys.executable, RESET], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
-    )
-    assert proc.returncode == 0, proc.stderr
-    logged = load_trace_session(tmp_path / "trace")
+def test_the_log_of_the_same_run_keys_the_compiles_alike(live: Session, reset_run: DumpRun) -> None:
+    logged = load_trace_session(reset_run.out.parent / "trace")
     assert {cid: c.function for cid, c in logged.compiles.items()} == {
         cid: c.function for cid, c in live.compiles.items()
     }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import DATA, run_tcdebug
+from conftest import DATA, SCRIPTS, DumpRun, SharedDumps, run_tcdebug, share_dump
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_rerun_cli import rerun_dump, rerun_session  # noqa: F401 - shared session fixtures
@@ -331,16 +331,21 @@ def test_a_rerun_recompile_explains_its_symbolic_batch(rerun_session):  # noqa: 
     assert trail.names("kernel_source.forward")  # re-run compiles are followed like any other
 
 
+share_dump(
+    "no_kernel_lines_dump", "no_kernel_lines", str(SCRIPTS / "relu_only.py"), env={"TCDEBUG_SKIP_UNITS": "kernel_lines"}
+)
+
+
+@pytest.fixture(scope="module")
+def no_kernel_lines_dump(shared_dumps: SharedDumps) -> DumpRun:
+    return shared_dumps.get("no_kernel_lines_dump")
+
+
 @pytest.mark.slow
-def test_without_the_kernel_lines_unit_the_trail_marks_whole_kernels_and_says_so(tmp_path):
+def test_without_the_kernel_lines_unit_the_trail_marks_whole_kernels_and_says_so(no_kernel_lines_dump: DumpRun) -> None:
     """An older torch (or the unit switched off): kernel-level links, and a note saying why."""
-    script = tmp_path / "relu_only.py"
-    script.write_text(
-        "import torch\n\n\ndef f(x):\n    return torch.relu(x) * 2\n\n\ntorch.compile(f)(torch.randn(64))\n"
-    )
-    out = tmp_path / "out"
-    proc = run_tcdebug("--dump", str(out), str(script), env={"TCDEBUG_SKIP_UNITS": "kernel_lines"})
-    assert proc.returncode == 0, proc.stderr
+    assert no_kernel_lines_dump.returncode == 0, no_kernel_lines_dump.stderr
+    out = no_kernel_lines_dump.out
     session = load_dump(out)
     index = session.compiles["0/0"].provenance
     assert any("kernel_lines capture unit is not installed" in note for note in index.notes)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from conftest import SharedDumps, share_process
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -304,41 +305,48 @@ def test_open_dump_writes_each_rank_log(tmp_path: Path) -> None:
 
 
 # ----- the README's flows, from a fresh run ------------------------------------------------------------
-def _trace_and_open(tmp_path: Path, script: str, env_var: str) -> str:
-    """Run `script` under `env_var`=dir, then `tcdebug open dir --dump out`; the summary it prints."""
-    import os
+def _share_trace(name: str, script: str, env_var: str) -> None:
+    """`script` run under `env_var`=DIR/trace, as a shared run for the fixture `fresh_traces`."""
+    script_path = str(ROOT / "tests" / "scripts" / "traces" / script)
+    env = {"TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1", env_var: "{dir}/trace"}
+    share_process(name, sys.executable, script_path, env=env, fixture="fresh_traces")
 
-    env = dict(os.environ, TORCHINDUCTOR_FORCE_DISABLE_CACHES="1", **{env_var: str(tmp_path / "trace")})
-    run = subprocess.run(
-        [sys.executable, str(ROOT / "tests" / "scripts" / "traces" / script)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+
+_share_trace("export_trace", "export_dde.py", "TORCH_DTRACE")
+_share_trace("aoti_trace", "aoti_cpu.py", "TORCH_TRACE")
+
+
+@pytest.fixture(scope="module")
+def fresh_traces(shared_dumps: SharedDumps) -> SharedDumps:
+    return shared_dumps
+
+
+def _open_fresh_trace(fresh_traces: SharedDumps, name: str, out: Path) -> str:
+    """`tcdebug open DIR/trace --dump out` of the shared run's log: the summary it prints."""
+    run = fresh_traces.process(name)
     assert run.returncode == 0, run.stderr[-2000:]
-    out = subprocess.run(
-        [sys.executable, "-m", "tcdebug", "open", str(tmp_path / "trace"), "--dump", str(tmp_path / "out")],
+    proc = subprocess.run(
+        [sys.executable, "-m", "tcdebug", "open", str(fresh_traces.folder(name) / "trace"), "--dump", str(out)],
         capture_output=True,
         text=True,
         cwd=ROOT,
         timeout=120,
     )
-    assert out.returncode == 0, out.stderr
-    return out.stdout
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
 
 
 @pytest.mark.slow
-def test_a_fresh_export_trace_shows_the_data_dependent_error(tmp_path: Path) -> None:
-    summary = _trace_and_open(tmp_path, "export_dde.py", "TORCH_DTRACE")
+def test_a_fresh_export_trace_shows_the_data_dependent_error(fresh_traces: SharedDumps, tmp_path: Path) -> None:
+    summary = _open_fresh_trace(fresh_traces, "export_trace", tmp_path / "out")
     assert "compiles: 2" in summary
     assert "-/-    torch.export" in summary and "-/-#2  torch.export" in summary
     assert "error: data-dependent guard: could not guard on Eq((((-u0)//3)) + 5, 0)" in summary
 
 
 @pytest.mark.slow
-def test_a_fresh_aoti_trace_shows_wrapper_and_kernels(tmp_path: Path) -> None:
-    summary = _trace_and_open(tmp_path, "aoti_cpu.py", "TORCH_TRACE")
+def test_a_fresh_aoti_trace_shows_wrapper_and_kernels(fresh_traces: SharedDumps, tmp_path: Path) -> None:
+    summary = _open_fresh_trace(fresh_traces, "aoti_trace", tmp_path / "out")
     assert "compiles: 1" in summary and "-/-    AOTInductor" in summary
     files = {p.name for p in (tmp_path / "out" / "compiles" / "---").rglob("*")}
     assert any("aoti_wrapper_code" in name for name in files)

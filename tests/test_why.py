@@ -231,6 +231,7 @@ share_dump(
     "why_dynamic",
     *[a for spec in ["x=16,64", "x=16,64;@backend=aot_eager", "@backend=nosuch"] for a in ("--rerun", spec)],
     str(SAMPLES / "dynamic_shapes.py"),
+    fixture="dynamic_rerun",
 )
 
 

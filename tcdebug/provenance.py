@@ -367,6 +367,20 @@ def paired_subgraph_nodes(
     return out
 
 
+def subgraph_nodes(hops: dict[str, list[str]], names: Iterable[str]) -> list[tuple[str, str]]:
+    """(higher-order op node, node of a subgraph it passes): the op runs those nodes, so following
+    `cond` leads into both branches. `hops`: op node -> the paths of the subgraphs it passes."""
+    passed: dict[str, list[str]] = {}
+    for hop, paths in hops.items():
+        for path in paths:
+            passed.setdefault(path, []).append(hop)
+    out: list[tuple[str, str]] = []
+    for name in sorted(names):
+        path = name.rpartition(".")[0]
+        out += [(hop, name) for hop in passed.get(path, [])] if path else []
+    return out
+
+
 def fx_node_lines(text: str) -> dict[str, int]:
     """Qualified node name (`qualified`) -> its 1-based line in a `print_readable` graph (the first
     definition wins)."""

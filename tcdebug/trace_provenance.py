@@ -34,6 +34,7 @@ from tcdebug.provenance import (
     paired_subgraph_nodes,
     qualified,
     stack_frames,
+    subgraph_nodes,
 )
 from tcdebug.session import Compile, Session
 
@@ -131,6 +132,10 @@ def provenance_from_log(comp: Compile) -> ProvenanceIndex:
     ]
     for key in names:
         stage_id, part = stage_catalog.split_key(key)
+        links += [
+            ProvLink(item_id(key, hop), item_id(key, node), "runs its subgraph's node")
+            for hop, node in subgraph_nodes(hops.get(key, {}), names[key])
+        ]
         if stage_id in ("aot_forward", "aot_backward"):
             links += _same_names(names, stage_catalog.stage_key("aot_joint", part), key)
         if stage_id == "aot_forward" or stage_id == "aot_inference":

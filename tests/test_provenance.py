@@ -213,6 +213,13 @@ def test_subgraph_nodes_are_named_by_the_classes_they_are_printed_in():
         prov.subgraph_path("cond_true_0_inner_0", ["cond_true_0", "cond_true_0.inner_0"])
         == "cond_true_0.inner_0"
     )
+    # the cond runs the nodes of the subgraphs it passes, and the nested op those of its own
+    hops = {"cond": ["cond_true_0", "cond_false_0"], "cond_true_0.inner": ["cond_true_0.inner_0"]}
+    assert prov.subgraph_nodes(hops, lines) == [
+        ("cond", "cond_false_0.sin"),
+        ("cond_true_0.inner", "cond_true_0.inner_0.cos"),
+        ("cond", "cond_true_0.sin"),
+    ]
     assert prov.subgraph_path("partition_0", ["cond_true_0"]) is None
 
 

@@ -125,6 +125,22 @@ def test_follow_an_op_of_a_branch_from_its_source_line_to_its_kernel_lines(cond_
     assert not any(n.startswith(("true_graph_0", "false_graph_0")) for n in relu.names(POST))
 
 
+def test_following_the_cond_itself_leads_into_both_branches_and_their_kernels(cond_session) -> None:  # noqa: ANN001
+    """The cond node runs its branches' nodes: its trail holds them and what they became."""
+    index = cond_session.compiles["0/0"].provenance
+    true_kernel, false_kernel = _kernel_of(cond_session, "true_graph_0"), _kernel_of(cond_session, "false_graph_0")
+    trail = index.trail(["dynamo_graph|cond"])
+    assert {"cond_true_0.sin", "cond_true_0.mul", "cond_false_0.cos", "cond_false_0.sub"} <= set(
+        trail.names("dynamo_graph")
+    )
+    assert {"true_graph_0.sin", "false_graph_0.cos"} <= set(trail.names("aot_inference"))
+    assert {true_kernel, false_kernel} <= set(trail.names(KERNELS))
+    assert trail.names("source") == ["cond_subgraphs.py:9"]
+    # a branch's op leads up to the cond that runs it, not across into the other branch
+    sin = index.trail(["dynamo_graph|cond_true_0.sin"])
+    assert "cond" in sin.names("dynamo_graph") and not any("false" in n for n in sin.names("dynamo_graph"))
+
+
 def test_a_trace_log_links_each_branch_kernel_to_its_branchs_nodes() -> None:
     session = load_trace_session(TRACES / "cond")
     ensure_trace_provenance(session)
@@ -132,7 +148,7 @@ def test_a_trace_log_links_each_branch_kernel_to_its_branchs_nodes() -> None:
     true_kernel = _kernel_of(session, "true_graph_0")
     sin = index.trail([f"{POST_GRAD}|true_graph_0.sin"])
     assert sin.names(KERNELS) == [true_kernel]
-    assert sin.names("aot_inference") == ["true_graph_0.sin"]
+    assert sin.names("aot_inference") == ["cond", "true_graph_0.sin"]  # the node, and the cond that runs it
     # no from_node in a log: the cond's subgraph arguments pair Dynamo's cond_true_0 with
     # AOTAutograd's true_graph_0 (inferred); operator nodes (`sub = cos - 1`) are items too
     sub = index.trail(["dynamo_graph|cond_false_0.sub"])
@@ -140,9 +156,12 @@ def test_a_trace_log_links_each_branch_kernel_to_its_branchs_nodes() -> None:
     assert sub.names(KERNELS) == [_kernel_of(session, "false_graph_0")]
     relu = index.trail([f"{POST_GRAD}|relu"])
     assert true_kernel not in relu.names(KERNELS) and len(relu.names(KERNELS)) == 1
+    # the cond leads into both branches here too
+    cond = index.trail(["dynamo_graph|cond"])
+    assert {true_kernel, _kernel_of(session, "false_graph_0")} <= set(cond.names(KERNELS))
 
 
-async def test_f_on_a_branch_node_in_the_dynamo_graph_follows_it_into_its_kernel(cond_session) -> None:  # noqa: ANN001
+async def test_f_on_a_branch_node_or_its_cond_in_the_dynamo_graph_follows_it_into_its_kernel(cond_session) -> None:  # noqa: ANN001
     app = TcdebugApp(cond_session, read_only=True)
     true_kernel = _kernel_of(cond_session, "true_graph_0")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -161,6 +180,16 @@ async def test_f_on_a_branch_node_in_the_dynamo_graph_follows_it_into_its_kernel
         # the true branch's kernel and the lines of it that compute sin; no kernel of the other branch
         assert trail.names(KERNELS) == [true_kernel, f"{true_kernel}/true_graph_0_op0"]
         await pilot.press("escape")
+        # the cond node itself leads into both branches' kernels
+        await wait_until(pilot, lambda: not isinstance(app.screen, TrailScreen), what="back to the graph")
+        await pilot.press("slash", *"torch.ops.higher_order.cond", "enter", "escape")
+        await pilot.press("f")
+        await wait_until(pilot, lambda: isinstance(app.screen, TrailScreen), what="the cond's trail")
+        screen = app.screen
+        assert isinstance(screen, TrailScreen)
+        await wait_until(pilot, lambda: screen.trail is not None, what="the cond's trail stages")
+        assert [i.name for i in screen.trail.start] == ["cond"]  # type: ignore[union-attr]
+        assert {true_kernel, _kernel_of(cond_session, "false_graph_0")} <= set(screen.trail.names(KERNELS))  # type: ignore[union-attr]
 
 
 async def test_the_stage_header_counts_the_schedulers_and_says_where_the_subgraphs_start(

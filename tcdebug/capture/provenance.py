@@ -282,6 +282,10 @@ class ProvenanceCapture:
         facts.nodes[key] = names
         facts.subgraphs[key] = [path for path, _module in modules if path]
         facts.hops[key] = hops
+        links += [
+            ProvLink(item_id(key, hop), item_id(key, node), "runs its subgraph's node")
+            for hop, node in prov.subgraph_nodes(hops, names)
+        ]
         if stage_id in ("aot_joint", "aot_forward", "aot_backward", "aot_inference"):
             # torch's from_node does not always reach Dynamo's subgraph (flex attention's score_mod
             # nodes name the flex_attention node): pair the subgraphs the same op passes

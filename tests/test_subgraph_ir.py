@@ -161,35 +161,36 @@ def test_a_trace_log_links_each_branch_kernel_to_its_branchs_nodes() -> None:
     assert {true_kernel, _kernel_of(session, "false_graph_0")} <= set(cond.names(KERNELS))
 
 
+async def _follow(app: TcdebugApp, pilot, text: str):  # noqa: ANN001, ANN202 - a Pilot; a Trail
+    """Search the stage for `text`, press f, and return the trail screen's trail once shown."""
+    await wait_until(pilot, lambda: not isinstance(app.screen, TrailScreen), what="the graph")
+    await pilot.press("slash", *text, "enter", "escape")
+    await pilot.press("f")
+    await wait_until(pilot, lambda: isinstance(app.screen, TrailScreen), what=f"the trail of {text}")
+    screen = app.screen
+    assert isinstance(screen, TrailScreen)
+    await wait_until(pilot, lambda: screen.trail is not None, what="the trail's stages")
+    assert screen.trail is not None
+    return screen.trail
+
+
 async def test_f_on_a_branch_node_or_its_cond_in_the_dynamo_graph_follows_it_into_its_kernel(cond_session) -> None:  # noqa: ANN001
     app = TcdebugApp(cond_session, read_only=True)
     true_kernel = _kernel_of(cond_session, "true_graph_0")
     async with app.run_test(size=(80, 24)) as pilot:
         app.jump_to(Ref("0/0", "dynamo_graph"))
         await wait_until(pilot, lambda: "cond_true_0" in shown_text(app), what="the Dynamo graph")
-        await pilot.press("slash", *"y_1.sin()", "enter", "escape")
-        await pilot.press("f")
-        await wait_until(pilot, lambda: isinstance(app.screen, TrailScreen), what="the trail")
-        screen = app.screen
-        assert isinstance(screen, TrailScreen)
-        await wait_until(pilot, lambda: screen.trail is not None, what="the trail's stages")
-        trail = screen.trail
-        assert trail is not None and [i.name for i in trail.start] == ["cond_true_0.sin"]
+        trail = await _follow(app, pilot, "y_1.sin()")
+        assert [i.name for i in trail.start] == ["cond_true_0.sin"]
         assert trail.names("source") == ["cond_subgraphs.py:9"]
         assert trail.names(POST_GRAD) == ["true_graph_0.sin"] and trail.names(POST) == ["true_graph_0_op0"]
         # the true branch's kernel and the lines of it that compute sin; no kernel of the other branch
         assert trail.names(KERNELS) == [true_kernel, f"{true_kernel}/true_graph_0_op0"]
         await pilot.press("escape")
         # the cond node itself leads into both branches' kernels
-        await wait_until(pilot, lambda: not isinstance(app.screen, TrailScreen), what="back to the graph")
-        await pilot.press("slash", *"torch.ops.higher_order.cond", "enter", "escape")
-        await pilot.press("f")
-        await wait_until(pilot, lambda: isinstance(app.screen, TrailScreen), what="the cond's trail")
-        screen = app.screen
-        assert isinstance(screen, TrailScreen)
-        await wait_until(pilot, lambda: screen.trail is not None, what="the cond's trail stages")
-        assert [i.name for i in screen.trail.start] == ["cond"]  # type: ignore[union-attr]
-        assert {true_kernel, _kernel_of(cond_session, "false_graph_0")} <= set(screen.trail.names(KERNELS))  # type: ignore[union-attr]
+        trail = await _follow(app, pilot, "torch.ops.higher_order.cond")
+        assert [i.name for i in trail.start] == ["cond"]
+        assert {true_kernel, _kernel_of(cond_session, "false_graph_0")} <= set(trail.names(KERNELS))
 
 
 async def test_the_stage_header_counts_the_schedulers_and_says_where_the_subgraphs_start(

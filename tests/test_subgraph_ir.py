@@ -9,7 +9,7 @@ import json
 import re
 
 import pytest
-from conftest import DATA, SCRIPTS, run_tcdebug
+from conftest import DATA, SCRIPTS, DumpRun, SharedDumps, run_tcdebug, share_dump
 from pilot import header_text, main_screen, shown_text, wait_until
 
 from tcdebug import session as model
@@ -275,6 +275,42 @@ def test_follow_ops_into_a_nested_compile_region_and_a_while_loop(hop_dump) -> N
     cond = loop.trail(["dynamo_graph|cond_fn_0.lt"])
     assert cond.names(POST) == ["while_loop_cond_graph_0_op0"]
     assert not set(cond.names(KERNELS)) & set(sin.names(KERNELS))
+
+
+# tests/scripts/checkpointed.py: activation checkpointing, its ops recomputed in the backward
+share_dump("checkpoint_dump", "checkpoint", str(SCRIPTS / "checkpointed.py"))
+
+
+@pytest.fixture(scope="module")
+def checkpoint_dump(shared_dumps: SharedDumps) -> DumpRun:
+    return shared_dumps.get("checkpoint_dump")
+
+
+def test_a_checkpointed_op_leads_to_its_forward_kernel_and_its_recompute_in_the_backward(
+    checkpoint_dump: DumpRun,
+) -> None:
+    assert checkpoint_dump.returncode == 0, checkpoint_dump.stderr
+    comp = load_dump(checkpoint_dump.out).compiles["0/0"]
+    index = comp.provenance
+    gelu = index.trail(["dynamo_graph|wrap_body_0.gelu"])
+    # the checkpoint call in the compiled function, and the line in the function it checkpoints
+    assert gelu.names("source") == ["checkpointed.py:18", "checkpointed.py:15"]
+    # the forward's gelu ops, and the same ops recomputed in the backward
+    recomputed = set(gelu.names("aot_forward")) & set(gelu.names("aot_backward"))
+    assert "erf" in recomputed, (gelu.names("aot_forward"), gelu.names("aot_backward"))
+    for part in ("forward", "backward"):
+        code = comp.stages[f"kernel_source.{part}"].get_text().splitlines()
+        lines = [
+            code[n - 1]
+            for item in gelu.stage(f"kernel_source.{part}").items
+            if item.kind == "kernel_lines"
+            for n in item.lines
+        ]
+        assert any(".erf()" in line for line in lines), part  # the lines that compute it, in each
+    # the checkpoint node runs the whole body; relu, after it, is not part of it
+    body = {"wrap_body_0.linear", "wrap_body_0.gelu", "wrap_body_0.linear_1"}
+    assert body <= set(index.trail(["dynamo_graph|tag_activation_checkpoint"]).names("dynamo_graph"))
+    assert not body & set(index.trail(["dynamo_graph|relu"]).names("dynamo_graph"))
 
 
 def test_a_flex_attention_score_mod_is_followed_into_aotautograds_subgraph(tmp_path) -> None:  # noqa: ANN001

@@ -377,8 +377,34 @@ def subgraph_nodes(hops: dict[str, list[str]], names: Iterable[str]) -> list[tup
     out: list[tuple[str, str]] = []
     for name in sorted(names):
         path = name.rpartition(".")[0]
-        out += [(hop, name) for hop in passed.get(path, [])] if path else []
+        if path:
+            out += [(hop, name) for hop in passed.get(path, [])]
     return out
+
+
+def subgraph_links(key: str, hops: dict[str, list[str]], names: Iterable[str]) -> list[ProvLink]:
+    """The links from each higher-order op node of the graph stage `key` into its subgraphs'
+    nodes (`subgraph_nodes`): read from the op's arguments, so not inferred."""
+    return [
+        ProvLink(item_id(key, hop), item_id(key, node), "runs its subgraph's node")
+        for hop, node in subgraph_nodes(hops, names)
+    ]
+
+
+def paired_subgraph_links(
+    src: tuple[str, Iterable[str], dict[str, list[str]]],
+    dst: tuple[str, Iterable[str], dict[str, list[str]]],
+    skip: Container[str] = (),
+) -> list[ProvLink]:
+    """Inferred links between the same-named nodes of paired subgraphs (`paired_subgraph_nodes`)
+    of two graph stages, each given as (stage key, node names, higher-order op -> subgraphs);
+    none to a destination node in `skip` (one torch's `from_node` already links)."""
+    (src_key, src_names, src_hops), (dst_key, dst_names, dst_hops) = src, dst
+    return [
+        ProvLink(item_id(src_key, a), item_id(dst_key, b), "same node name in the paired subgraph", inferred=True)
+        for a, b in paired_subgraph_nodes(src_names, src_hops, dst_names, dst_hops)
+        if b not in skip
+    ]
 
 
 def fx_node_lines(text: str) -> dict[str, int]:

@@ -31,10 +31,10 @@ from tcdebug.provenance import (
     item_id,
     kernel_lines,
     names_in_graphs,
-    paired_subgraph_nodes,
+    paired_subgraph_links,
     qualified,
     stack_frames,
-    subgraph_nodes,
+    subgraph_links,
 )
 from tcdebug.session import Compile, Session
 
@@ -132,15 +132,14 @@ def provenance_from_log(comp: Compile) -> ProvenanceIndex:
     ]
     for key in names:
         stage_id, part = stage_catalog.split_key(key)
-        links += [
-            ProvLink(item_id(key, hop), item_id(key, node), "runs its subgraph's node")
-            for hop, node in subgraph_nodes(hops.get(key, {}), names[key])
-        ]
+        links += subgraph_links(key, hops.get(key, {}), names[key])
         if stage_id in ("aot_forward", "aot_backward"):
             links += _same_names(names, stage_catalog.stage_key("aot_joint", part), key)
         if stage_id == "aot_forward" or stage_id == "aot_inference":
             links += _same_names(names, "dynamo_graph", key)
-            links += _same_subgraph_names(names, hops, "dynamo_graph", key)
+            # a log has no `from_node` to say that AOTAutograd renamed Dynamo's subgraphs
+            dynamo = ("dynamo_graph", names.get("dynamo_graph", set()), hops.get("dynamo_graph", {}))
+            links += paired_subgraph_links(dynamo, (key, names[key], hops.get(key, {})))
         if stage_id == "inductor_post_grad_graph":
             links += _same_names(names, stage_catalog.aot_key_for_part(part), key)
     if any(stage_catalog.split_key(key)[0] == "aot_backward" for key in names):
@@ -162,18 +161,6 @@ def _same_names(names: dict[str, set[str]], src: str, dst: str) -> list[ProvLink
     return [
         ProvLink(item_id(src, n), item_id(dst, n), "same node name", inferred=True)
         for n in sorted(names.get(src, set()) & names.get(dst, set()))
-    ]
-
-
-def _same_subgraph_names(
-    names: dict[str, set[str]], hops: dict[str, dict[str, list[str]]], src: str, dst: str
-) -> list[ProvLink]:
-    """A log has no `from_node` to say that AOTAutograd renamed Dynamo's subgraphs."""
-    return [
-        ProvLink(item_id(src, a), item_id(dst, b), "same node name in the paired subgraph", inferred=True)
-        for a, b in paired_subgraph_nodes(
-            names.get(src, set()), hops.get(src, {}), names.get(dst, set()), hops.get(dst, {})
-        )
     ]
 
 

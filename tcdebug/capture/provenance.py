@@ -282,22 +282,12 @@ class ProvenanceCapture:
         facts.nodes[key] = names
         facts.subgraphs[key] = [path for path, _module in modules if path]
         facts.hops[key] = hops
-        links += [
-            ProvLink(item_id(key, hop), item_id(key, node), "runs its subgraph's node")
-            for hop, node in prov.subgraph_nodes(hops, names)
-        ]
+        links += prov.subgraph_links(key, hops, names)
         if stage_id in ("aot_joint", "aot_forward", "aot_backward", "aot_inference"):
             # torch's from_node does not always reach Dynamo's subgraph (flex attention's score_mod
             # nodes name the flex_attention node): pair the subgraphs the same op passes
-            dynamo = facts.nodes.get("dynamo_graph", {})
-            for src, dst in prov.paired_subgraph_nodes(
-                dynamo, facts.hops.get("dynamo_graph", {}), names, hops
-            ):
-                if dst not in from_dynamo_subgraph:
-                    how = "same node name in the paired subgraph"
-                    links.append(
-                        ProvLink(item_id("dynamo_graph", src), item_id(key, dst), how, inferred=True)
-                    )
+            dynamo = ("dynamo_graph", facts.nodes.get("dynamo_graph", {}), facts.hops.get("dynamo_graph", {}))
+            links += prov.paired_subgraph_links(dynamo, (key, names, hops), skip=from_dynamo_subgraph)
         self.send(cid, items, links)
 
     def source_links(

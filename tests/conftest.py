@@ -88,6 +88,7 @@ def _dump(out: Path, args: tuple[str, ...]) -> DumpRun:
 # process has no other thread) still do.
 BACKGROUND_SLOTS = 1
 BACKGROUND_NICE = 10
+SHARED_RUN_TIMEOUT_S = 600  # a run still going then is ended, and its fixture sees its failure
 
 
 @dataclass
@@ -100,7 +101,6 @@ class SharedRun:
     argv: tuple[str, ...]
     env: dict[str, str | None]
     cwd: Path
-    timeout: float
     dump: bool
     fixture: str  # the fixture that needs it: a test that uses this fixture needs the run
 
@@ -116,7 +116,7 @@ def share_dump(
     fixture `fixture` (by default the one named `name`). Call it at import time, before the tests
     are collected."""
     argv = (sys.executable, "-m", "tcdebug", "--dump", "{dir}/out", *args)
-    _SHARED[name] = SharedRun(folder, argv, env or {}, ROOT, 600, True, fixture or name)
+    _SHARED[name] = SharedRun(folder, argv, env or {}, ROOT, True, fixture or name)
 
 
 def share_process(
@@ -124,7 +124,7 @@ def share_process(
 ) -> None:
     """Declare a process whose result `shared_dumps.process(name)` returns, needed by the fixture
     `fixture` (by default the one named `name`)."""
-    _SHARED[name] = SharedRun(name, tuple(argv), env or {}, cwd, 600, False, fixture or name)
+    _SHARED[name] = SharedRun(name, tuple(argv), env or {}, cwd, False, fixture or name)
 
 
 def _runs_needed(item: pytest.Item) -> list[str]:
@@ -167,7 +167,7 @@ class _Running:
             stderr=self.stderr,
             start_new_session=True,
         )
-        self.deadline = time.monotonic() + run.timeout
+        self.deadline = time.monotonic() + SHARED_RUN_TIMEOUT_S
         self.result: subprocess.CompletedProcess | None = None
 
     def poll(self) -> bool:

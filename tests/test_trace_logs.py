@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import SharedDumps, share_process
+from conftest import SharedDumps, run_tcdebug, share_process
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -325,13 +325,7 @@ def _open_fresh_trace(fresh_traces: SharedDumps, name: str, out: Path) -> str:
     """`tcdebug open DIR/trace --dump out` of the shared run's log: the summary it prints."""
     run = fresh_traces.process(name)
     assert run.returncode == 0, run.stderr[-2000:]
-    proc = subprocess.run(
-        [sys.executable, "-m", "tcdebug", "open", str(fresh_traces.folder(name) / "trace"), "--dump", str(out)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-    )
+    proc = run_tcdebug("open", str(fresh_traces.folder(name) / "trace"), "--dump", str(out), timeout=120)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
 

@@ -409,6 +409,29 @@ def test_why_parsers_take_any_text(text):
     kernel_nodes(text, text, ["op0", "buf0"])
 
 
+_ROUND_LINES = st.one_of(
+    st.builds("completed fusion round ({}/10): fused {} nodes into {} nodes".format, *[st.integers(0, 12)] * 3),
+    st.builds("fused {} nodes into {} nodes".format, st.integers(0, 99), st.integers(0, 99)),
+    st.text(alphabet=st.sampled_from(list("fused nodes into()/:0123\t")), max_size=40),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_ROUND_LINES, max_size=12), st.sampled_from(["\n", "\r\n", " ", ""]))
+def test_scheduler_runs_reads_every_round_a_whole_log_search_finds(lines, sep):
+    """The runs read line by line are the runs a search of the whole log finds."""
+    from tcdebug.why import _FUSION_ROUND, scheduler_runs
+
+    log = sep.join(lines)
+    runs: list[tuple[int, int]] = []
+    for m in _FUSION_ROUND.finditer(log):
+        if m.group(1) == "1" or not runs:
+            runs.append((int(m.group(2)), int(m.group(3))))
+        else:
+            runs[-1] = (runs[-1][0], int(m.group(3)))
+    assert list(scheduler_runs(log)) == runs
+
+
 @pytest.mark.slow
 def test_a_dump_keeps_the_fusion_log_in_the_stage_file_and_explains_it_the_same(mlp_dump):
     """session.json does not repeat the fusion log its stage file holds; loaded back, the fusion

@@ -235,3 +235,54 @@ def test_hf_each_fused_ir_node_leads_to_the_kernel_that_computes_it(hf) -> None:
                 assert linked == owners, (comp.compile_id, ir_key, item.name, linked, owners)
                 checked += 1
     assert checked >= 10
+
+
+# ----- compiled autograd ----------------------------------------------------------------------------
+# Inside a compiled function, Dynamo compiles any frame it does not skip: compiled autograd's
+# backward calls torch functions that the capture wraps, so the wrappers must be skipped as the
+# torch functions are, or the session holds compiles of tcdebug's own code.
+CA = SCRIPTS / "compiled_autograd.py"
+share_dump("ca_dump", "compiled_autograd", str(CA), fixture="compiled_autograd")
+share_process(
+    "ca_trace",
+    sys.executable,
+    str(CA),
+    env={"TORCH_TRACE": "{dir}/trace", "TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1"},
+    fixture="compiled_autograd",
+)
+
+
+@pytest.fixture(scope="session")
+def compiled_autograd(shared_dumps: SharedDumps) -> tuple[Session, Session]:
+    from tcdebug.trace import load_trace_session
+
+    proc, plain = shared_dumps.get("ca_dump"), shared_dumps.process("ca_trace")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert plain.returncode == 0, plain.stderr[-3000:]
+    return load_dump(proc.out), load_trace_session(shared_dumps.folder("ca_trace") / "trace")
+
+
+def test_compiled_autograd_compiles_what_plain_torch_compiles(compiled_autograd) -> None:
+    """The compiles under tcdebug are those torch's own trace of a plain run logs: the step, the
+    backward graph compiled autograd captured (`!0/1/0`) and the step's resume; none of tcdebug's
+    functions, nor of the classes it defines."""
+    session, plain = compiled_autograd
+    ours = {c.compile_id: c.function for c in session.ordered_compiles()}
+    theirs = {
+        c.compile_id.split("_")[0]: c.function
+        for c in plain.ordered_compiles()
+        if "/" in c.compile_id and c.status != "restarted"
+    }
+    assert ours == theirs
+    assert any(cid.startswith("!0/") for cid in ours), ours
+    for comp in session.compiles.values():
+        assert not ours_in(comp.filename) and not comp.filename.startswith("<string>"), comp.compile_id
+    check_stages_and_files(session)
+
+
+def test_compiled_autograds_capture_in_a_trace_log_is_not_a_failed_compile(compiled_autograd) -> None:
+    """In torch's log, compiled autograd's capture (`!0`) has its graph and no compile end."""
+    _session, plain = compiled_autograd
+    capture = plain.compiles["!0"]
+    assert capture.status == "ok" and not capture.error
+    assert any(s.captured and s.key.endswith("compiled_autograd_graph") for s in capture.stages.values())

@@ -7,6 +7,8 @@ from __future__ import annotations
 import importlib
 import logging
 import os
+import sys
+from types import CodeType
 from typing import Any
 
 from tcdebug.capture.base import CaptureContext, TraceDispatcher
@@ -69,6 +71,46 @@ def configure_torch(torch: Any) -> list[str]:
     return notes
 
 
+_SKIPPED_BY_DYNAMO: set[str] = set()  # packages put in Dynamo's skip list
+
+
+def keep_dynamo_out(torch: Any) -> None:
+    """Dynamo never compiles a frame of tcdebug's code.
+
+    While its frame hook is on (inside a compiled function: compiled autograd's backward, eager
+    code after a graph break), Dynamo compiles any frame with tensors or modules that its rules do
+    not skip. Torch calls the hooks' wrappers there, and they call tcdebug's code: its files are
+    put in Dynamo's skip list, as torch's own are, and so are the methods `dataclasses` generates
+    for tcdebug's classes (their code says `<string>`, which no file rule matches). Call it again
+    after importing more of tcdebug."""
+    package = __name__.split(".")[0]
+    if package not in _SKIPPED_BY_DYNAMO:
+        torch._dynamo.trace_rules.add(package)
+        _SKIPPED_BY_DYNAMO.add(package)
+    skip_code = getattr(torch._dynamo.eval_frame, "skip_code", None)
+    if skip_code is None:
+        return
+    for code in generated_code(package):
+        skip_code(code)
+
+
+def generated_code(package: str) -> list[CodeType]:
+    """The code of every method, in the package's modules imported so far, that was made at run time
+    from text (`dataclasses`' `__init__`, `__eq__`, ...): its file name is not a path."""
+    found: dict[int, CodeType] = {}
+    for name, module in list(sys.modules.items()):
+        if module is None or not (name == package or name.startswith(package + ".")):
+            continue
+        for value in list(vars(module).values()):
+            if not isinstance(value, type) or value.__module__ != name:
+                continue
+            for attr in vars(value).values():
+                code = getattr(getattr(attr, "__func__", attr), "__code__", None)
+                if isinstance(code, CodeType) and code.co_filename.startswith("<"):
+                    found[id(code)] = code
+    return list(found.values())
+
+
 def install_capture(torch: Any, recorder: Recording) -> CaptureContext:
     """The first step: every unit's `install` (the script's torch has imported Dynamo)."""
     os.environ.setdefault("TORCH_DYNAMO_AUTOMATIC_DYNAMIC_LOCAL_PGO", "0")
@@ -84,6 +126,7 @@ def install_capture(torch: Any, recorder: Recording) -> CaptureContext:
             recorder.emit(Note(text=f"{short}: switched off ({SKIP_UNITS_ENV})"))
             continue
         _install_unit(ctx, short, module, "install")
+    _keep_dynamo_out(ctx)
     if "trace" in skipped:
         recorder.emit(Note(text=f"trace: switched off ({SKIP_UNITS_ENV})"))
         return ctx
@@ -99,6 +142,14 @@ def install_inductor_capture(ctx: CaptureContext) -> None:
     for short, module in _units():
         if short not in skipped:
             _install_unit(ctx, short, module, "install_inductor")
+    _keep_dynamo_out(ctx)
+
+
+def _keep_dynamo_out(ctx: CaptureContext) -> None:
+    try:
+        keep_dynamo_out(ctx.torch)
+    except Exception as exc:  # noqa: BLE001 - an older torch: said in a note
+        ctx.recorder.emit(Note(text=f"Dynamo may compile tcdebug's own functions: {type(exc).__name__}: {exc}"))
 
 
 def _units() -> list[tuple[str, Any]]:

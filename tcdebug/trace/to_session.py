@@ -822,6 +822,18 @@ def finish_session(session: Session, stats: TraceStats) -> None:
     for problem in stats.problems():
         session.notes.append(f"{Path(session.script).name}: {problem}")
     for comp in session.compiles.values():
-        if comp.status == "compiling":
+        if comp.status == "compiling" and _compiled_autograd_capture(comp.compile_id, comp.stages):
+            comp.status = "ok"  # it has no compile end: Dynamo compiles its graph as `!N/F/C`
+        elif comp.status == "compiling":
             comp.status = "failed"
             comp.error = comp.error or "the log ends before this compile finished"
+
+
+_CA_CAPTURE = re.compile(r"!\d+")
+
+
+def _compiled_autograd_capture(compile_id: str, stages: dict[str, Any]) -> bool:
+    """Compiled autograd's capture of a backward graph (`!N`, no frame), done: its graph logged."""
+    return bool(_CA_CAPTURE.fullmatch(compile_id)) and any(
+        stage.captured and stage.key.endswith("compiled_autograd_graph") for stage in stages.values()
+    )

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import ast
 import json
+import re
+from dataclasses import dataclass
 from typing import Any
 
 from tcdebug.errors import headline
@@ -55,6 +57,43 @@ def recompile_reasons(payload: str | None) -> str:
     if isinstance(value, (list, tuple)):
         return "\n".join(str(v) for v in value)
     return str(value)
+
+
+_REASON_HEAD = re.compile(r"^(?P<entry>!?[\d/_#@!]+): (?P<text>.*)$")
+_STACK_HEAD = "User stack trace:"
+
+
+@dataclass(frozen=True)
+class RecompileReason:
+    """One failed cache entry in a compile's recompile reasons."""
+
+    entry: str  # the entry whose guards failed (`0/1`), "" where torch's text names none
+    text: str  # torch's reason (`n == 2   # return x * n + 1  # limit.py:5 in f`)
+    stack: tuple[str, ...] = ()  # the user stack torch put after it, its lines stripped
+
+
+def split_recompile_reasons(reasons: str) -> list[RecompileReason]:
+    """A compile's recompile reasons (`recompile_reasons`' lines) -> one per failed entry.
+
+    Each starts `ENTRY: reason`; torch may follow a reason with `User stack trace:` and that
+    stack's indented lines (`  File "f.py", line 5, in f` / `    code`), which belong to it."""
+    out: list[RecompileReason] = []
+    in_stack = False
+    for raw in reasons.splitlines():
+        line = raw.strip()
+        if not line:
+            continue
+        if line == _STACK_HEAD and out:
+            in_stack = True
+            continue
+        if in_stack and raw[:1].isspace():
+            last = out[-1]
+            out[-1] = RecompileReason(last.entry, last.text, (*last.stack, line))
+            continue
+        in_stack = False
+        m = _REASON_HEAD.match(line)
+        out.append(RecompileReason(m["entry"], m["text"]) if m else RecompileReason("", line))
+    return out
 
 
 def compile_outcome(metrics: dict[str, Any]) -> tuple[bool, str]:

@@ -15,14 +15,16 @@ from typing import Any
 
 from tcdebug import compile_times
 from tcdebug import stages as stage_catalog
+from tcdebug.dynamo_text import split_recompile_reasons
 from tcdebug.fsdp import FSDP2_HOOK_NOTE, is_fsdp2_hook
 from tcdebug.provenance import SUBGRAPH_PREFIX
 from tcdebug.session import Compile, GraphBreak, Session, Stage
 from tcdebug.stage_text import ir_and_fusion_log
 from tcdebug.textsafe import safe_line
 
-EXISTS, BREAK, FUSION, KERNELS, CUDAGRAPH, CHOICE, TIME = (
+EXISTS, FAILED, BREAK, FUSION, KERNELS, CUDAGRAPH, CHOICE, TIME = (
     "exists",
+    "failed",
     "graph_break",
     "fusion",
     "kernels",
@@ -44,9 +46,9 @@ class WhyPart:
 
 # ----- why it exists ---------------------------------------------------------------------------
 _GUARD_LINE = re.compile(r"^[| ]*\+- (?P<kind>[A-Z_]+): (?P<rest>.*)$")
-_REASON_HEAD = re.compile(r"^(?P<entry>!?[\d/_#@!]+): (?P<text>.*)$")
 _TENSOR = re.compile(r"tensor '(?P<name>[^']+)'")
 _SOURCE = re.compile(r"\b[LG]\[['\"][^'\"]+['\"]\](?:\.\w+|\[[^\]]*\])*")
+_LOCAL = re.compile(r"\bL\[['\"]([A-Za-z_]\w*)['\"]\]")
 _THEN_NOW = re.compile(r"expected (?P<then>[^,;]+), actual (?P<now>[^,;\s]+)")
 
 
@@ -100,6 +102,10 @@ def find_failing_guard(guards: list[Guard], reason: str) -> Guard | None:
         if found is not None:
             return found
     body = reason.strip()
+    code = re.split(r"\s{2,}# ", body)[0].strip()  # without the source comment Dynamo adds
+    for g in guards:  # `n == 2` is the guard `L['n'] == 2`
+        if code and code in (g.code, _LOCAL.sub(r"\1", g.code)):
+            return g
     for g in guards:
         if body and (body in g.code or g.code in body):
             return g
@@ -129,14 +135,14 @@ def exists_parts(session: Session, comp: Compile) -> list[WhyPart]:
             )
         ]
     parts = []
-    for line in comp.recompile_reason.splitlines():
-        line = line.strip()
-        if not line:
-            continue
-        m = _REASON_HEAD.match(line)
-        entry, text = (m["entry"], m["text"]) if m else ("", line)
+    for reason in split_recompile_reasons(comp.recompile_reason):
+        entry, text = reason.entry, reason.text
         lines = [f"Recompile: the guards of entry {entry or '?'} failed.", f"Dynamo's reason: {text}"]
         data: dict[str, Any] = {"entry": entry, "reason": text}
+        if reason.stack:
+            lines.append("User stack Dynamo gave with it (innermost last):")
+            lines += [f"  {ln}" if ln.startswith("File ") else f"    {ln}" for ln in reason.stack]
+            data["user_stack"] = list(reason.stack)
         then_now = _THEN_NOW.search(text)
         if then_now:
             lines.append(f"Value then: {then_now['then'].strip()}   now: {then_now['now'].strip()}")
@@ -176,6 +182,18 @@ def exists_parts(session: Session, comp: Compile) -> list[WhyPart]:
         parts.append(WhyPart(EXISTS, "Why this compile exists", lines, link, "guards", data))
     parts += options_parts(session, comp)
     return parts
+
+
+def failure_parts(comp: Compile) -> list[WhyPart]:
+    """Why a compile failed, in torch's words: its compilation metrics' `fail_type` and
+    `fail_reason` (for Dynamo's limits, its explanation and hints)."""
+    reason = str(comp.metrics.get("fail_reason") or "").strip()
+    if comp.status != "failed" or not reason:
+        return []
+    kind = str(comp.metrics.get("fail_type") or "").strip()
+    lines = [ln.rstrip() for ln in reason.splitlines() if ln.strip()]
+    lines[0] = f"{kind}: {lines[0].strip()}" if kind else lines[0].strip()
+    return [WhyPart(FAILED, "Why it failed", lines, comp.compile_id, "", {"fail_type": kind, "fail_reason": reason})]
 
 
 def options_parts(session: Session, comp: Compile) -> list[WhyPart]:
@@ -685,6 +703,7 @@ def explain(session: Session, compile_id: str) -> list[WhyPart]:
         return []
     return [
         *exists_parts(session, comp),
+        *failure_parts(comp),
         *break_parts(comp),
         *time_parts(comp),
         *fusion_parts(comp),
@@ -736,9 +755,8 @@ def top_reasons(session: Session, n: int = 3) -> list[str]:
             lines.append(f"    {c.compile_id:<6} {c.function:<24} {secs:7.2f}s{top}" + (f" ({note})" if note else ""))
     causes: dict[str, int] = {}
     for c in comps:
-        for line in c.recompile_reason.splitlines():
-            m = _REASON_HEAD.match(line.strip())
-            text = (m["text"] if m else line).strip()
+        for reason in split_recompile_reasons(c.recompile_reason):
+            text = reason.text
             cause = re.sub(r"expected .*", "", text).strip(" .") if "expected" in text else text
             if cause:
                 causes[cause] = causes.get(cause, 0) + 1

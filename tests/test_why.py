@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import DATA, SAMPLES, DumpRun, SharedDumps, share_dump
+from conftest import DATA, SAMPLES, SCRIPTS, DumpRun, SharedDumps, share_dump
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from pilot import main_screen, wait_until
@@ -272,6 +272,76 @@ def test_rerun_under_another_backend_recompiles_and_compares_with_the_original(d
     bad = [r for r in dynamic_rerun.reruns if r.spec == "@backend=nosuch"]
     assert bad and all(r.status == "failed" and not r.produced for r in bad)
     assert bad[0].error.startswith("@backend=nosuch: not a backend this torch knows (")
+
+
+# ----- recompiles up to Dynamo's recompile limit --------------------------------------------------
+share_dump("limit_dump", "why_limit", str(SCRIPTS / "recompile_limit.py"), fixture="recompile_limit")
+
+
+@pytest.fixture(scope="module")
+def recompile_limit(shared_dumps: SharedDumps) -> DumpRun:
+    run = shared_dumps.get("limit_dump")
+    assert run.returncode == 0, run.stderr[-3000:]
+    return run
+
+
+@pytest.mark.slow
+def test_each_failed_entry_of_a_recompile_is_one_reason_with_its_guard_and_user_stack(recompile_limit):
+    """torch puts the user stack after each entry's reason (`User stack trace:` and its lines):
+    they belong to that entry, not reasons of their own."""
+    session = load_dump(recompile_limit.out)
+    parts = [p for p in explain(session, "0/2") if p.kind == "exists"]
+    assert [p.data["entry"] for p in parts] == ["0/1", "0/0"]
+    for part, n in zip(parts, (1, 0), strict=True):
+        assert part.data["guard"] == f"EQUALS_MATCH: L['n'] == {n}"
+        assert part.data["reason"].startswith(f"n == {n} ")
+        assert part.data["user_stack"][0].endswith('recompile_limit.py", line 10, in scale')
+        assert part.data["user_stack"][1] == "return x * n + 1"
+    causes = recompile_limit.stdout.split("recompile causes:")[1]
+    assert "3x n == 0 " in causes and "2x n == 1 " in causes and "1x n == 2 " in causes
+    assert "User stack trace" not in causes and "File " not in causes
+
+
+@pytest.mark.slow
+def test_a_compile_past_the_recompile_limit_says_why_it_failed_in_torchs_words(recompile_limit):
+    session = load_dump(recompile_limit.out)
+    failed = session.compiles["0/3"]
+    assert failed.status == "failed"
+    (part,) = [p for p in explain(session, "0/3") if p.kind == "failed"]
+    assert part.lines[0] == "Unsupported: Dynamo recompile limit exceeded"
+    assert any("recompile_limit cache size limit (currently set to 3)" in ln for ln in part.lines)
+    assert any(ln.strip().startswith("Hint:") for ln in part.lines)
+    assert "## Why it failed" in (recompile_limit.out / "compiles" / "0-3" / "why.md").read_text()
+
+
+_REASON_LINES = st.lists(
+    st.one_of(
+        st.builds("{}/{}: {}".format, st.integers(0, 9), st.integers(0, 9), st.text(max_size=20)),
+        st.just("User stack trace:"),
+        st.builds('  File "{}", line {}, in f'.format, st.text(max_size=10), st.integers(1, 99)),
+        st.builds("    {}".format, st.text(max_size=20)),
+        st.text(max_size=30),
+    ),
+    max_size=12,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_REASON_LINES)
+def test_split_recompile_reasons_keeps_every_line_once(lines):
+    """Every line of torch's text is an entry's reason or a line of an entry's stack, in order,
+    except the `User stack trace:` lines that open a stack."""
+    from tcdebug.dynamo_text import split_recompile_reasons
+
+    text = "\n".join(lines)
+    opener = "User stack trace:"
+    kept = [
+        line
+        for r in split_recompile_reasons(text)
+        for line in (f"{r.entry}: {r.text}" if r.entry else r.text, *r.stack)
+    ]
+    given_lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    assert [ln for ln in kept if ln != opener] == [ln for ln in given_lines if ln != opener]
 
 
 # ----- the screens --------------------------------------------------------------------------------

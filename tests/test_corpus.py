@@ -13,13 +13,16 @@ a file.
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from conftest import SCRIPTS, SharedDumps, share_dump, share_process
+from conftest import ROOT, SCRIPTS, SharedDumps, share_dump, share_process
 
 import tcdebug
 from tcdebug import stages as stage_catalog
@@ -286,3 +289,29 @@ def test_compiled_autograds_capture_in_a_trace_log_is_not_a_failed_compile(compi
     capture = plain.compiles["!0"]
     assert capture.status == "ok" and not capture.error
     assert any(s.captured and s.key.endswith("compiled_autograd_graph") for s in capture.stages.values())
+
+
+def test_dynamo_skips_tcdebugs_files_but_not_the_bundled_samples() -> None:
+    """Installed, the samples are in tcdebug's folder (`tcdebug/samples/mlp.py`): they are user
+    scripts that Dynamo must compile. Checked on the installed layout (`.ci/installed_layout.py`
+    builds it), with torch's own rule for files."""
+    spec = importlib.util.spec_from_file_location("installed_layout", ROOT / ".ci" / "installed_layout.py")
+    assert spec is not None and spec.loader is not None
+    layout = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(layout)
+    tree = layout.build_tree()
+    code = (
+        "import json, os, torch, tcdebug\n"
+        "from tcdebug.capture.setup import keep_dynamo_out\n"
+        "from torch._dynamo import trace_rules\n"
+        "keep_dynamo_out(torch)\n"
+        "root = os.path.dirname(tcdebug.__file__)\n"
+        "names = ['samples/mlp.py', 'capture/calls.py', 'why.py', 'target/runner.py']\n"
+        "print(json.dumps([root, {n: trace_rules.check_file(os.path.join(root, n)).skipped for n in names}]))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env, cwd=tree)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    root, skipped = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert Path(root) == tree / "tcdebug" and (tree / "tcdebug" / "samples" / "mlp.py").is_file()
+    assert skipped == {"samples/mlp.py": False, "capture/calls.py": True, "why.py": True, "target/runner.py": True}

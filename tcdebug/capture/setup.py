@@ -5,8 +5,10 @@ Inductor's compiler (`tcdebug.target.import_watch` says why)."""
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import logging
 import os
+import pkgutil
 import sys
 from types import CodeType
 from typing import Any
@@ -81,17 +83,31 @@ def keep_dynamo_out(torch: Any) -> None:
     code after a graph break), Dynamo compiles any frame with tensors or modules that its rules do
     not skip. Torch calls the hooks' wrappers there, and they call tcdebug's code: its files are
     put in Dynamo's skip list, as torch's own are, and so are the methods `dataclasses` generates
-    for tcdebug's classes (their code says `<string>`, which no file rule matches). Call it again
-    after importing more of tcdebug."""
+    for tcdebug's classes (their code says `<string>`, which no file rule matches). Not the bundled
+    samples (`tcdebug.samples`, in the package's folder when installed): they are user scripts.
+    Call it again after importing more of tcdebug."""
     package = __name__.split(".")[0]
-    if package not in _SKIPPED_BY_DYNAMO:
-        torch._dynamo.trace_rules.add(package)
-        _SKIPPED_BY_DYNAMO.add(package)
+    for name in skipped_modules(package):
+        if name not in _SKIPPED_BY_DYNAMO:
+            torch._dynamo.trace_rules.add(name)
+            _SKIPPED_BY_DYNAMO.add(name)
     skip_code = getattr(torch._dynamo.eval_frame, "skip_code", None)
     if skip_code is None:
         return
     for code in generated_code(package):
         skip_code(code)
+
+
+NOT_SKIPPED = ("samples", "screens")  # user scripts; the UI, which the target never imports
+
+
+def skipped_modules(package: str) -> list[str]:
+    """The package's modules and subpackages that Dynamo must skip (each one's file or folder)."""
+    found = importlib.util.find_spec(package)
+    folders = list(found.submodule_search_locations or []) if found is not None else []
+    return [
+        f"{package}.{info.name}" for info in pkgutil.iter_modules(folders) if info.name not in NOT_SKIPPED
+    ]
 
 
 def generated_code(package: str) -> list[CodeType]:

@@ -365,7 +365,7 @@ def refused_pairs(fusion_log: str) -> dict[str, list[tuple[str, str]]]:
 _FUSION_ROUND = re.compile(r"(?:completed fusion round \((\d+)/\d+\): )?fused (\d+) nodes into (\d+) nodes")
 
 
-@functools.lru_cache(maxsize=8)  # a dump re-explains a compile each time its index is rewritten
+@functools.lru_cache(maxsize=8)
 def scheduler_runs(fusion_log: str) -> tuple[tuple[int, int], ...]:
     """(nodes before, nodes after) of each scheduler run in a fusion log: a run is its fusion
     rounds (1/10, 2/10, ...); the log of a graph with subgraphs holds one run per scheduler.

@@ -73,7 +73,7 @@ def configure_torch(torch: Any) -> list[str]:
     return notes
 
 
-_SKIPPED_BY_DYNAMO: set[str] = set()  # packages put in Dynamo's skip list
+_SKIPPED_BY_DYNAMO: set[str] = set()  # modules and subpackages put in Dynamo's skip list
 
 
 def keep_dynamo_out(torch: Any) -> None:

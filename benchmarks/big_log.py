@@ -14,6 +14,7 @@ deleted before the last pair), and the ratio is the median of the pairs'.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import os
@@ -215,18 +216,29 @@ def timed_command(cmd: Sequence[str]) -> tuple[float, float, int, float]:
     return took, max(after, before) / 1024, proc.returncode, _children_cpu() - cpu
 
 
+def _sizes(text: str) -> list[int]:
+    try:
+        return [int(x) for x in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a comma-separated list of sizes in MB: {text!r}") from None
+
+
+def _sizes_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--sizes",
+        type=_sizes,
+        metavar="MB[,MB]",
+        help=f"measure only the logs of these sizes, in MB (default: {','.join(map(str, TARGETS))})",
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "--child":
         return child_main(argv[1], int(argv[2]), argv[3])
     byte_compile_tcdebug()
-    sizes_arg = None
-    if "--sizes" in argv:  # e.g. `--sizes 117`: only these logs (MB, as in TARGETS)
-        at = argv.index("--sizes")
-        sizes_arg = [int(x) for x in argv[at + 1].split(",")]
-        del argv[at : at + 2]
-    ns = parse_args(__doc__.splitlines()[0], argv)
-    sizes = [4] if ns.quick else (sizes_arg or list(TARGETS))
+    ns = parse_args(__doc__.splitlines()[0], argv, extra=_sizes_option)
+    sizes = [4] if ns.quick else (ns.sizes or list(TARGETS))
     presses = 4 if ns.quick else 40
     section = Section(
         title="Big logs: TORCH_TRACE logs in the app and `open --dump`",

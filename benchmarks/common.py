@@ -9,7 +9,7 @@ import platform
 import statistics
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -132,10 +132,17 @@ def byte_compile_tcdebug() -> None:
             compileall.compile_dir(folder, quiet=1)
 
 
-def parse_args(description: str, argv: Sequence[str] | None = None) -> argparse.Namespace:
+def parse_args(
+    description: str,
+    argv: Sequence[str] | None = None,
+    extra: Callable[[argparse.ArgumentParser], None] | None = None,
+) -> argparse.Namespace:
+    """`--quick` and `--json`, and what `extra` adds to the parser (a benchmark's own options)."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--quick", action="store_true", help="a tiny run: checks the benchmark works")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON here")
+    if extra is not None:
+        extra(parser)
     return parser.parse_args(argv)
 
 

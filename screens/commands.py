@@ -28,7 +28,7 @@ class JumpCommands(Provider):
         for comp in app.session.ordered_compiles():
             cid = comp.compile_id
             entries.append(
-                (f"{cid} {comp.function}", f"compile {cid}: {comp.status}", partial(app.jump_to, Ref(cid)))
+                (f"{cid} {comp.shown_name}", f"compile {cid}: {comp.status}", partial(app.jump_to, Ref(cid)))
             )
             for stage in comp.ordered_stages():
                 help_text = stage.title if stage.captured else f"not captured: {stage.reason}"

@@ -32,7 +32,7 @@ class View:
 
 
 def _compile_title(comp: Compile) -> str:
-    return safe_line(f"{comp.compile_id} {comp.function}".strip())
+    return safe_line(f"{comp.compile_id} {comp.shown_name}".strip())
 
 
 def view_for(session: Session, ref: Ref | None, *, paused_at: tuple[str, str] | None = None) -> View:
@@ -68,7 +68,8 @@ def _view_for(session: Session, ref: Ref | None, *, paused_at: tuple[str, str] |
         lines += [f"  {st.key:<48} {st.title}" for st in names]
         return View(header, "\n".join(lines))
     if ref.item == "recompile":
-        header = Text.assemble(("↻ recompile ", "bold magenta"), _compile_title(comp))
+        title = "↻ cache miss " if comp.is_ca_capture else "↻ recompile "
+        header = Text.assemble((title, "bold magenta"), _compile_title(comp))
         return View(header, comp.recompile_reason)
     if ref.item == "error":
         return View(Text.assemble(("✗ compile failed ", "bold red"), _compile_title(comp)), comp.error)
@@ -127,7 +128,7 @@ def _stage_view(comp: Compile, stage: Stage, *, paused: bool) -> View:
         header.append(" ")
     # Rich drops some control characters on `append`; made safe first, they show instead.
     header.append(safe_line(stage.title or stage.stage_id), "bold")
-    header.append(safe_line(f"  {comp.compile_id} {comp.function}  "))
+    header.append(safe_line(f"  {comp.compile_id} {comp.shown_name}  "))
     header.append(safe_line(stage.key), "cyan")
     if not stage.captured:
         header.append("\nnot captured: ", "bold yellow")
@@ -296,7 +297,7 @@ def _pending_view(comp: Compile, ref: Ref) -> View:
     kind = stage_catalog.kind(ref.stage_id)
     header = Text.assemble(
         (kind.title, "bold dim"),
-        safe_line(f"  {comp.compile_id} {comp.function}  "),
+        safe_line(f"  {comp.compile_id} {comp.shown_name}  "),
         (safe_line(ref.key), "dim"),
     )
     return View(
@@ -317,7 +318,7 @@ def _break_view(comp: Compile, number: int) -> View:
 
 
 def compile_summary(comp: Compile) -> str:
-    lines = [f"compile {comp.compile_id}: {comp.function or '?'}"]
+    lines = [f"compile {comp.compile_id}: {comp.shown_name or '?'}"]
     if comp.filename:
         lines.append(f"  at {comp.filename}:{comp.firstlineno}")
     lines.append(f"  status: {comp.status}" + (f" ({comp.error})" if comp.error else ""))
@@ -328,7 +329,8 @@ def compile_summary(comp: Compile) -> str:
         else:
             lines.append(f"  compile time: {comp.elapsed_s:.2f}s")
     if comp.recompile_reason:
-        lines.append(f"  recompiled because: {comp.recompile_reason}")
+        because = "traced because" if comp.is_ca_capture else "recompiled because"
+        lines.append(f"  {because}: {comp.recompile_reason}")
     for gb in comp.graph_breaks:
         lines.append(f"  graph break: {gb.reason}")
     lines.append("")

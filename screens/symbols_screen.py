@@ -66,7 +66,7 @@ class SymbolsScreen(Screen[None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        title = f"symbolic sizes of {self.comp.compile_id} {self.comp.function}: {len(self.symbols)}"
+        title = f"symbolic sizes of {self.comp.compile_id} {self.comp.shown_name}: {len(self.symbols)}"
         if not self.symbols:
             title += " (all sizes static: nothing was made dynamic)"
         self.query_one("#symbols-title", Static).update(Text(safe_line(title), "bold"))

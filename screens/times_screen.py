@@ -42,7 +42,7 @@ class TimesScreen(Screen[None]):
             chart.show_times(total)
             yield chart
             for i, comp in enumerate(compiles):
-                head = Text(f"{comp.compile_id} {safe_line(comp.function)}", style="bold")
+                head = Text(f"{comp.compile_id} {safe_line(comp.shown_name)}", style="bold")
                 yield Static(head, classes="times-head", id=f"times-head-{i}")
                 chart = TimeChart(classes="times-chart", id=f"times-compile-{i}")
                 chart.show_times(times_of(comp))

@@ -213,7 +213,7 @@ class TrailScreen(Screen[None]):
         reached = len(self.trail.stages)
         missing = "" if self.trail.stage("source") else " · no user source line reached"
         self._title(
-            f"{self.compile_id} {self.comp.function} · {item.stage} {item.name} · "
+            f"{self.compile_id} {self.comp.shown_name} · {item.stage} {item.name} · "
             f"{reached} stages{missing} · enter jumps, f follows, esc back"
         )
         first = next((k for k, opt in enumerate(stages.options) if not opt.disabled), None)

@@ -51,7 +51,7 @@ class WhyScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         comp = self.session.compiles[self.compile_id]
-        title = f" why {comp.compile_id} {comp.function} · enter: show the stage a part is about"
+        title = f" why {comp.compile_id} {comp.shown_name} · enter: show the stage a part is about"
         yield Static(Text(safe_line(title)), id="why-title")
         yield OptionList(
             *[Option(part_text(p), id=str(i)) for i, p in enumerate(self.parts)],

@@ -108,3 +108,16 @@ def compile_outcome(metrics: dict[str, Any]) -> tuple[bool, str]:
         reason = str(metrics.get("fail_reason") or "").strip()
         error = headline(f"{metrics.get('fail_type')}: {reason}".strip(": "))
     return failed, error
+
+
+def compiled_autograd_reasons(payload: str | None) -> str:
+    """Why compiled autograd's cache missed (`compiled_autograd_compile_reasons`, a JSON list of
+    strings), one reason per line; a payload of another shape as it is."""
+    text = (payload or "").strip()
+    try:
+        reasons = json.loads(text)
+    except ValueError:
+        return text
+    if isinstance(reasons, list):
+        return "\n".join(str(r).strip() for r in reasons if str(r).strip())
+    return str(reasons).strip()

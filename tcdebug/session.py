@@ -18,6 +18,7 @@ from tcdebug import events as ev_types
 from tcdebug import stages as stage_catalog
 from tcdebug.provenance import ProvenanceIndex, apply_dict
 from tcdebug.textsafe import safe_line
+from tcdebug.trace_format import CA_CAPTURE_NAME, compiled_autograd_capture
 
 _PROVENANCE_LOAD = threading.Lock()
 
@@ -129,6 +130,20 @@ class Compile:
     def provenance(self, index: ProvenanceIndex) -> None:
         self.provenance_loader = None
         self.provenance_index = index
+
+    @property
+    def is_ca_capture(self) -> bool:
+        """Compiled autograd's capture of a backward (`!N`): no Dynamo frame; its reason is a
+        cache miss of compiled autograd, not a recompile of a frame."""
+        return compiled_autograd_capture(self.compile_id) is not None
+
+    @property
+    def shown_name(self) -> str:
+        """The function compiled, as rows and titles show it; compiled autograd's capture
+        compiles no function of a frame and is shown as what it is."""
+        if not self.function and self.is_ca_capture:
+            return CA_CAPTURE_NAME
+        return self.function
 
     @property
     def frame_id(self) -> int:
@@ -329,7 +344,9 @@ class Session:
         return [gb for c in self.ordered_compiles() for gb in c.graph_breaks]
 
     def recompiles(self) -> list[Compile]:
-        return [c for c in self.ordered_compiles() if c.recompile_reason]
+        """Dynamo's recompiles: compiled autograd's captures (`!N`) carry the reason of a cache
+        miss of its own, not of a frame's guards."""
+        return [c for c in self.ordered_compiles() if c.recompile_reason and not c.is_ca_capture]
 
     def stage(self, compile_id: str, key: str) -> Stage | None:
         comp = self.compiles.get(compile_id)

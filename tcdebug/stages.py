@@ -18,9 +18,10 @@ INDUCTOR = "inductor"  # once per compile that runs Inductor
 PER_PART = "per_part"  # once per graph part Inductor compiles: `id.forward`, `id.backward`, `id.inference`
 GPU = "gpu"  # only on a GPU (CUDA graphs): never shown as still to come, never missed on the CPU
 EXPORT = "export"  # only torch.export / AOTInductor compiles (keyed `-/-`)
+CA_CAPTURE = "ca_capture"  # only compiled autograd's captures of a backward (keyed `!N`)
 VIEW = "view"  # another stage seen another way (bytecode as Python): never a pause point of its own
 OTHER = "other"  # not in the catalogue (`artifact_<name>` of a trace, a newer dump's stage): never expected
-EXPECTATIONS = (ALWAYS, TRAINING, INFERENCE, INDUCTOR, PER_PART, GPU, EXPORT, VIEW, OTHER)
+EXPECTATIONS = (ALWAYS, TRAINING, INFERENCE, INDUCTOR, PER_PART, GPU, EXPORT, CA_CAPTURE, VIEW, OTHER)
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,17 @@ STAGE_KINDS: tuple[StageKind, ...] = (
         "python",
         "py",
         expect=EXPORT,
+    ),
+    # Compiled autograd's capture of the autograd graph a backward call runs (`!N`): the graph as
+    # traced, then after compiled autograd reorders its hooks and accumulations (what Dynamo gets).
+    StageKind(
+        "ca_graph_pre_reordering", "Compiled autograd graph, as traced (before reordering)", "python", "py",
+        expect=CA_CAPTURE, trace="compiled_autograd_graph_pre_reordering", short="ca_traced",
+        marked_missing=False,
+    ),
+    StageKind(
+        "ca_graph", "Compiled autograd graph", "python", "py",
+        expect=CA_CAPTURE, trace="compiled_autograd_graph",
     ),
     # The payload ends with the graph's object id (`# graph id: ...`), new in every process: not
     # compared across ranks (`graph=False`).

@@ -80,7 +80,7 @@ def summary_text(session: Session, *, out: str | None = None) -> str:
         status = "" if comp.status in ("ok", "compiling") else f"  {comp.status.upper()}"
         extra = f", {missing} not captured" if missing else ""
         lines.append(
-            f"  {rank}{comp.compile_id:<6} {comp.function:<28} {captured:>2} stages{extra}"
+            f"  {rank}{comp.compile_id:<6} {comp.shown_name:<28} {captured:>2} stages{extra}"
             f"  {comp.elapsed_s:.2f}s  {where}{status}"
         )
         if comp.error:

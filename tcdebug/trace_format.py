@@ -142,6 +142,25 @@ def format_compile_id(frame: object, frame_compile: object, compiled_autograd: o
     return f"{frame}/{frame_compile}" if has_frame else None
 
 
+CA_CAPTURE_NAME = "compiled autograd"  # what a capture (`!N`) is shown as: it compiles no function
+_CA_CAPTURE = re.compile(r"!(\d+)(?:_\d+)?(?:[#@].*)?")
+
+
+def compiled_autograd_capture(compile_id: str) -> int | None:
+    """N for compiled autograd's own capture of a backward graph (`!N`, no Dynamo frame; with
+    tcdebug's `#run` and `@pid` suffixes), else None. Dynamo then compiles that graph as `!N/F/C`."""
+    m = _CA_CAPTURE.fullmatch(compile_id)
+    return int(m.group(1)) if m else None
+
+
+def compiled_autograd_of(compile_id: str) -> int | None:
+    """N for `!N/F/C` (Dynamo compiling the graph compiled autograd captured as `!N`), else None."""
+    if not compile_id.startswith("!") or compiled_autograd_capture(compile_id) is not None:
+        return None
+    head = compile_id[1:].partition("/")[0]
+    return int(head) if head.isascii() and head.isdigit() else None
+
+
 def with_attempt(compile_id: str, attempt: int) -> str:
     """The id of restart attempt `attempt` (`0/0_1`); attempt 0 is the id itself."""
     return f"{compile_id}_{attempt}" if attempt else compile_id

@@ -21,6 +21,7 @@ from tcdebug.provenance import SUBGRAPH_PREFIX
 from tcdebug.session import Compile, GraphBreak, Session, Stage
 from tcdebug.stage_text import ir_and_fusion_log
 from tcdebug.textsafe import safe_line
+from tcdebug.trace_format import compiled_autograd_capture, compiled_autograd_of
 
 EXISTS, FAILED, BREAK, FUSION, KERNELS, CUDAGRAPH, CHOICE, TIME = (
     "exists",
@@ -118,6 +119,11 @@ def find_failing_guard(guards: list[Guard], reason: str) -> Guard | None:
 
 def exists_parts(session: Session, comp: Compile) -> list[WhyPart]:
     cid = comp.compile_id
+    if compiled_autograd_capture(cid) is not None:
+        return [capture_part(session, comp)]
+    captured_as = compiled_autograd_of(cid)
+    if captured_as is not None and not comp.recompile_reason and comp.frame_compile_id == 0:
+        return [compiled_capture_part(session, comp, captured_as)]
     if not comp.recompile_reason:
         if comp.frame_compile_id == 0:
             fn = comp.function or "?"
@@ -182,6 +188,59 @@ def exists_parts(session: Session, comp: Compile) -> list[WhyPart]:
         parts.append(WhyPart(EXISTS, "Why this compile exists", lines, link, "guards", data))
     parts += options_parts(session, comp)
     return parts
+
+
+def capture_part(session: Session, comp: Compile) -> WhyPart:
+    """Why compiled autograd's capture (`!N`) exists: a backward ran that its cache had no graph
+    for; torch's cache-miss reasons when it logged them, the user's line that ran the backward
+    (live: read from the stack as it was captured), and the compiles Dynamo made of the graph."""
+    cid = comp.compile_id
+    n = compiled_autograd_capture(cid)
+    lines = [
+        "Compiled autograd traced the autograd graph that a backward call ran into an FX graph "
+        "(torch._dynamo.config.compiled_autograd): its cache held no graph for this backward."
+    ]
+    data: dict[str, Any] = {}
+    reasons = [ln.strip() for ln in comp.recompile_reason.splitlines() if ln.strip()]
+    if reasons:
+        lines.append("Torch's reasons for the cache miss:")
+        lines += [f"  {reason}" for reason in reasons]
+        data["reasons"] = reasons
+    else:
+        lines.append("Torch logged no cache-miss reason (it does with TORCH_LOGS=compiled_autograd_verbose).")
+    graph = comp.stages.get("ca_graph")
+    call = graph.meta.get("backward_call") if graph is not None else None
+    if isinstance(call, dict):
+        where = f"{call.get('file')}:{call.get('line')} in {call.get('name')}"
+        lines.append(f"Backward run by: {call.get('code') or '?'}   ({where})")
+        lines.append("  (the innermost frame of your code on the stack as compiled autograd traced it)")
+        data["backward_call"] = call
+    compiled = [
+        c.compile_id
+        for c in session.ordered_compiles()
+        if compiled_autograd_of(c.compile_id) == n and _same_process(f"!{n}", c.compile_id) == cid
+    ]
+    if compiled:
+        lines.append(f"Dynamo compiled the graph as: {', '.join(compiled)}")
+        data["compiled_as"] = compiled
+    else:
+        lines.append("Dynamo's compile of the graph is not in this session.")
+    link, stage = (compiled[0], "dynamo_graph") if compiled else (cid, "ca_graph")
+    return WhyPart(EXISTS, "Why this compile exists", lines, link, stage, data)
+
+
+def compiled_capture_part(session: Session, comp: Compile, n: int) -> WhyPart:
+    """Why Dynamo compiles `!N/F/0`: compiled autograd handed it the graph it captured as `!N`."""
+    cid = comp.compile_id
+    capture = _same_process(f"!{n}", cid)  # in the process (`@pid`) and run (`#n`) of `cid`
+    lines = [
+        f"Compiled autograd captured a backward as {capture} and hands its graph to Dynamo: "
+        f"this is the first compile of that graph's code ({comp.shown_name or '?'})."
+    ]
+    if capture not in session.compiles:
+        lines.append(f"{capture} is not in this session: its graph cannot be shown.")
+    link, stage = (capture, "ca_graph") if capture in session.compiles else (cid, "source")
+    return WhyPart(EXISTS, "Why this compile exists", lines, link, stage, {"capture": capture})
 
 
 def failure_parts(comp: Compile) -> list[WhyPart]:
@@ -752,7 +811,7 @@ def top_reasons(session: Session, n: int = 3) -> list[str]:
             phases = times_of(c).get("phases") or {}
             top = f"  mostly {max(phases.items(), key=lambda kv: kv[1])[0]}" if phases else ""
             note = first_call_note(c)
-            lines.append(f"    {c.compile_id:<6} {c.function:<24} {secs:7.2f}s{top}" + (f" ({note})" if note else ""))
+            lines.append(f"    {c.compile_id:<6} {c.shown_name:<24} {secs:7.2f}s{top}" + (f" ({note})" if note else ""))
     causes: dict[str, int] = {}
     for c in comps:
         for reason in split_recompile_reasons(c.recompile_reason):

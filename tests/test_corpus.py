@@ -71,8 +71,11 @@ def check_stages_and_files(session: Session) -> None:
     files: list[str] = []
     for comp in session.compiles.values():
         keys = set(comp.stages)
-        assert set(FRAME_STAGES) <= keys, (comp.compile_id, sorted(keys))
-        if comp.stages["dynamo_graph"].captured and comp.status == "ok":
+        if comp.is_ca_capture:  # compiled autograd's capture of a backward: no Dynamo frame
+            assert keys == set(stage_catalog.expected(stage_catalog.CA_CAPTURE)), (comp.compile_id, sorted(keys))
+        else:
+            assert set(FRAME_STAGES) <= keys, (comp.compile_id, sorted(keys))
+        if not comp.is_ca_capture and comp.stages["dynamo_graph"].captured and comp.status == "ok":
             assert keys & {"aot_forward", "aot_inference"}, (comp.compile_id, sorted(keys))
         for stage in comp.stages.values():
             text = stage.get_text()
@@ -245,12 +248,14 @@ def test_hf_each_fused_ir_node_leads_to_the_kernel_that_computes_it(hf) -> None:
 # backward calls torch functions that the capture wraps, so the wrappers must be skipped as the
 # torch functions are, or the session holds compiles of tcdebug's own code.
 CA = SCRIPTS / "compiled_autograd.py"
-share_dump("ca_dump", "compiled_autograd", str(CA), fixture="compiled_autograd")
+# Both runs with compiled autograd's verbose log: torch then logs why its cache missed.
+CA_LOGS = {"TORCH_LOGS": "compiled_autograd_verbose"}
+share_dump("ca_dump", "compiled_autograd", str(CA), env=CA_LOGS, fixture="compiled_autograd")
 share_process(
     "ca_trace",
     sys.executable,
     str(CA),
-    env={"TORCH_TRACE": "{dir}/trace", "TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1"},
+    env={"TORCH_TRACE": "{dir}/trace", "TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1", **CA_LOGS},
     fixture="compiled_autograd",
 )
 
@@ -266,18 +271,15 @@ def compiled_autograd(shared_dumps: SharedDumps) -> tuple[Session, Session]:
 
 
 def test_compiled_autograd_compiles_what_plain_torch_compiles(compiled_autograd) -> None:
-    """The compiles under tcdebug are those torch's own trace of a plain run logs: the step, the
-    backward graph compiled autograd captured (`!0/1/0`) and the step's resume; none of tcdebug's
-    functions, nor of the classes it defines."""
+    """The compiles under tcdebug are those torch's own trace of a plain run logs: compiled
+    autograd's captures of the two backwards (`!0`, `!1`), the step, the graphs Dynamo compiles
+    from the captures (`!0/1/0`, `!1/F/0`) and the step's resume; none of tcdebug's functions,
+    nor of the classes it defines."""
     session, plain = compiled_autograd
     ours = {c.compile_id: c.function for c in session.ordered_compiles()}
-    theirs = {
-        c.compile_id.split("_")[0]: c.function
-        for c in plain.ordered_compiles()
-        if "/" in c.compile_id and c.status != "restarted"
-    }
+    theirs = {c.compile_id.split("_")[0]: c.function for c in plain.ordered_compiles() if c.status != "restarted"}
     assert ours == theirs
-    assert any(cid.startswith("!0/") for cid in ours), ours
+    assert {"!0", "!1"} <= set(ours) and any(cid.startswith("!0/") for cid in ours), ours
     for comp in session.compiles.values():
         assert not ours_in(comp.filename) and not comp.filename.startswith("<string>"), comp.compile_id
     check_stages_and_files(session)
@@ -288,7 +290,64 @@ def test_compiled_autograds_capture_in_a_trace_log_is_not_a_failed_compile(compi
     _session, plain = compiled_autograd
     capture = plain.compiles["!0"]
     assert capture.status == "ok" and not capture.error
-    assert any(s.captured and s.key.endswith("compiled_autograd_graph") for s in capture.stages.values())
+    assert capture.stages["ca_graph"].captured
+
+
+def test_compiled_autograds_captures_are_compiles_with_their_graphs_live_and_in_a_log(
+    compiled_autograd, shared_dumps: SharedDumps
+) -> None:
+    """Each capture (`!N`) is a compile whose stages are compiled autograd's graph as traced and
+    as handed to Dynamo, the same text live as in torch's log of a plain run, and nothing a
+    Dynamo frame has (no source, bytecode or IR marked missing). Why it exists: torch's reason
+    for the cache miss, the line that ran the backward (live: read from the stack), and the
+    compile Dynamo made of it, whose own why points back at the capture. A cache miss of
+    compiled autograd is not a recompile of a frame."""
+    session, plain = compiled_autograd
+    lines = CA.read_text().splitlines()
+    for n, line in ((0, "loss.backward()"), (1, "total.backward()")):
+        cid = f"!{n}"
+        live, logged = session.compiles[cid], plain.compiles[cid]
+        assert live.status == "ok" and live.shown_name == "compiled autograd" and not live.function
+        for comp in (live, logged):
+            assert sorted(comp.stages) == ["ca_graph", "ca_graph_pre_reordering"], (comp.compile_id, sorted(comp.stages))
+            assert f"class CompiledAutograd{n}(torch.nn.Module)" in comp.stages["ca_graph"].get_text()
+            assert comp.recompile_reason.startswith(f"{cid}: Cache miss due to new autograd node"), comp.recompile_reason
+        for stage in ("ca_graph", "ca_graph_pre_reordering"):
+            assert live.stages[stage].get_text() == logged.stages[stage].get_text(), stage
+        compiled = next(c.compile_id for c in session.ordered_compiles() if c.compile_id.startswith(f"{cid}/"))
+        for sess, comp in ((session, live), (plain, logged)):
+            (part,) = [p for p in explain(sess, comp.compile_id) if p.kind == "exists"]
+            assert part.data["reasons"] == [comp.recompile_reason] and part.data["compiled_as"] == [compiled]
+            assert (part.compile_id, part.stage) == (compiled, "dynamo_graph")
+            (back,) = [p for p in explain(sess, compiled) if p.kind == "exists"]
+            assert (back.compile_id, back.stage, back.data["capture"]) == (cid, "ca_graph", cid), back
+        call = live.stages["ca_graph"].meta["backward_call"]
+        assert (call["file"], call["code"]) == (str(CA), line) and lines[call["line"] - 1].strip() == line, call
+        assert "backward_call" not in logged.stages["ca_graph"].meta  # a log holds no such stack
+        # the dump's why.md, written before Dynamo's compile of the graph came, names it
+        why_md = (Path(shared_dumps.get("ca_dump").out) / "compiles" / f"ca{n}" / "why.md").read_text()
+        assert f"Dynamo compiled the graph as: {compiled}" in why_md, why_md
+    for sess in (session, plain):
+        assert [c.compile_id for c in sess.recompiles()] == [], [c.compile_id for c in sess.recompiles()]
+
+
+async def test_the_app_shows_a_capture_as_compiled_autograd_with_its_cache_miss_and_graph(compiled_autograd) -> None:
+    from pilot import header_text, main_screen, shown_text
+
+    from tcdebug.screens.app import TcdebugApp
+    from tcdebug.screens.widgets.timeline import Ref
+
+    session, _plain = compiled_autograd
+    app = TcdebugApp(session, read_only=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        rows = [str(label) for label in main_screen(app).timeline.labels()]
+        assert any(row.strip().startswith("▾ !0 compiled autograd ✓ ↻") for row in rows), rows
+        assert any("↻ cache miss: !0: Cache miss due to new autograd node" in row for row in rows), rows
+        app.jump_to(Ref("!0", "ca_graph"))
+        await pilot.pause()
+        assert "Compiled autograd graph" in header_text(app)
+        assert "class CompiledAutograd0(torch.nn.Module)" in shown_text(app)
 
 
 def test_dynamo_skips_tcdebugs_files_but_not_the_bundled_samples() -> None:

@@ -307,6 +307,11 @@ def test_a_compile_past_the_recompile_limit_says_why_it_failed_in_torchs_words(r
     session = load_dump(recompile_limit.out)
     failed = session.compiles["0/3"]
     assert failed.status == "failed"
+    # torch logs no `dynamo_start` and no function for it: named from the code `_compile` had,
+    # it is the main process's and comes after the compiles it follows
+    script = str(SCRIPTS / "recompile_limit.py")
+    assert (failed.function, failed.filename, failed.pid) == ("scale", script, session.compiles["0/0"].pid)
+    assert [c.compile_id for c in session.ordered_compiles()] == ["0/0", "0/1", "0/2", "0/3"]
     (part,) = [p for p in explain(session, "0/3") if p.kind == "failed"]
     assert part.lines[0] == "Unsupported: Dynamo recompile limit exceeded"
     assert any("recompile_limit cache size limit (currently set to 3)" in ln for ln in part.lines)

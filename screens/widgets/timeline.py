@@ -33,6 +33,7 @@ from tcdebug.screens.widgets.time_chart import mini_bar
 from tcdebug.session import Compile, Session, Stage
 from tcdebug.stage_text import plural
 from tcdebug.textsafe import safe_line
+from tcdebug.trace_format import compiled_autograd_capture
 from tcdebug.why import times_of
 
 PART_TAGS = {"forward": "fwd", "backward": "bwd", "inference": "inf"}
@@ -125,6 +126,7 @@ def expected_stages(comp: Compile) -> list[str]:
     )
     dynamo = comp.stages.get("dynamo_graph")
     aot_mode = str(dynamo.meta.get("aot_mode") or "") if dynamo is not None else ""
+    capture = compiled_autograd_capture(comp.compile_id) is not None
     pending = []
     for kind in stage_catalog.STAGE_KINDS:
         sid, expect = kind.id, kind.expect
@@ -132,6 +134,8 @@ def expected_stages(comp: Compile) -> list[str]:
             continue
         if expect == stage_catalog.EXPORT and not comp.compile_id.startswith("-/"):
             continue  # only export / AOTInductor compiles (keyed -/-) have these
+        if (expect == stage_catalog.CA_CAPTURE) != capture:
+            continue  # compiled autograd's captures (keyed !N) have these, and only these
         if expect == stage_catalog.INFERENCE and arrived & _AOT_TRAINING:
             continue
         if sid in _AOT_TRAINING and "aot_inference" in arrived:
@@ -144,6 +148,11 @@ def expected_stages(comp: Compile) -> list[str]:
             continue  # undecided: show the two possible first AOT graphs only
         pending.append(sid)
     return pending
+
+
+def _reason_label(comp: Compile) -> str:
+    """A Dynamo compile's reason is a recompile's; compiled autograd's capture (`!N`) has a cache miss."""
+    return "cache miss" if comp.is_ca_capture else "recompile"
 
 
 def _assemble(*parts: str | tuple[str, str]) -> Text:
@@ -185,7 +194,7 @@ def compile_label(comp: Compile, *, collapsed: bool, live: bool) -> Text:
         f"{arrow} ",
         (comp.compile_id, "bold"),
         " ",
-        (comp.function or "?", "bold"),
+        (comp.shown_name or "?", "bold"),
         " ",
         (glyph, style),
     ]
@@ -212,7 +221,7 @@ def _signature(comp: Compile, state: TimelineState) -> tuple[Any, ...]:
     paused = state.paused_at if state.paused_at is not None and state.paused_at[0] == cid else None
     return (
         comp.status,
-        comp.function,
+        comp.function,  # with the id (the key), all `shown_name` depends on
         comp.recompile_reason,
         comp.error,
         comp.times.get("wall_s"),
@@ -311,7 +320,10 @@ def compile_rows(comp: Compile, state: TimelineState) -> list[Row]:
         rows.append(
             Row(
                 Ref(cid, item="recompile"),
-                Text(safe_line(f"  ↻ recompile: {first_line(comp.recompile_reason, 60)}"), "magenta"),
+                Text(
+                    safe_line(f"  ↻ {_reason_label(comp)}: {first_line(comp.recompile_reason, 60)}"),
+                    "magenta",
+                ),
             )
         )
     stages = comp.ordered_stages()

@@ -68,7 +68,11 @@ class CaptureContext:
 
 
 def compile_id_of(md: dict[str, Any], fallback: str | None) -> str | None:
+    """The compile a record names: `0/1`, `!2/0/1`, or `!2` for compiled autograd's own capture
+    of a backward; `fallback` (the compile in flight) for a record that names none."""
     if md.get("frame_id") is None:
+        if md.get("compiled_autograd_id") is not None:
+            return format_compile_id(None, None, md["compiled_autograd_id"])
         return fallback
     cid = format_compile_id(md["frame_id"], md.get("frame_compile_id"), md.get("compiled_autograd_id"))
     return cid if cid is not None else fallback

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from types import CodeType
 from typing import Any
 
 from tcdebug.capture.base import CaptureContext
+from tcdebug.capture.frame import find_compile_frame
 from tcdebug.dynamo_text import compile_outcome, recompile_reasons, split_graph_break
 from tcdebug.events import GraphBreak, Recompile
 
@@ -42,6 +44,7 @@ _METRIC_KEYS = (
 
 def install(ctx: CaptureContext) -> None:
     rec = ctx.recorder
+    torch = ctx.torch
 
     def on_graph_break(cid: str, md: dict[str, Any], payload: str | None) -> None:
         reason, stack = split_graph_break(payload or "", hide_runner_frames=True)
@@ -50,12 +53,40 @@ def install(ctx: CaptureContext) -> None:
     def on_recompile(cid: str, md: dict[str, Any], payload: str | None) -> None:
         rec.emit(Recompile(compile_id=cid, reason=recompile_reasons(payload)))
 
+    started: set[str] = set()  # compiles Dynamo logged a `dynamo_start` for
+    rec.fork_resets.append(started.clear)  # a forked child's compiles are its own
+
+    def on_start(cid: str, md: dict[str, Any], payload: str | None) -> None:
+        started.add(cid)
+
     def on_metrics(cid: str, md: dict[str, Any], payload: str | None) -> None:
         metrics = md.get("compilation_metrics") or {}
         kept = {k: metrics.get(k) for k in _METRIC_KEYS if metrics.get(k) not in (None, [], "")}
         failed, error = compile_outcome(metrics)
+        if cid not in started:
+            started.add(cid)
+            start_unannounced(cid)
         rec.compile_end(cid, status="failed" if failed else "ok", error=error, metrics=kept)
 
+    def start_unannounced(cid: str) -> None:
+        """A compile that ends without a `dynamo_start` (a frame refused at Dynamo's recompile
+        limit; torch's metrics then name no function): its code, read from the `_compile` frame
+        that logs the metrics, else nothing."""
+        try:
+            frame = find_compile_frame(torch)
+        except Exception:  # noqa: BLE001 - a torch without `_compile`: the compile stays unnamed
+            frame = None
+        code = frame.f_locals.get("code") if frame is not None else None
+        if isinstance(code, CodeType):
+            rec.compile_start(
+                cid,
+                current=False,
+                function=code.co_name,
+                filename=code.co_filename,
+                firstlineno=code.co_firstlineno,
+            )
+
+    ctx.handler.on("dynamo_start", on_start)
     ctx.handler.on("artifact:dynamo_graph_break_reason", on_graph_break)
     ctx.handler.on("artifact:recompile_reasons", on_recompile)
     ctx.handler.on("compilation_metrics", on_metrics)

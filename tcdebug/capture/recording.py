@@ -44,7 +44,9 @@ class Recording(Protocol):
 
     def mark_unavailable(self, stage_id: str, reason: str) -> None: ...
 
-    def compile_start(self, compile_id: str, **info: Any) -> None: ...
+    # A compile begins; `current=False` leaves the compile in flight as it was (a compile that
+    # only shows itself when it ends, or runs inside another one).
+    def compile_start(self, compile_id: str, *, current: bool = True, **info: Any) -> None: ...
 
     def stage(
         self,

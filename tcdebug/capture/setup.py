@@ -22,6 +22,7 @@ UNITS = (
     "tcdebug.capture.kernel_lines",  # the lines inside kernels, read by provenance
     "tcdebug.capture.frame",
     "tcdebug.capture.graphs",
+    "tcdebug.capture.compiled_autograd",
     "tcdebug.capture.pre_grad",
     "tcdebug.capture.inductor_graph",
     "tcdebug.capture.inductor_ir",

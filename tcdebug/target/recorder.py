@@ -84,11 +84,12 @@ class Recorder:
         self.unavailable[stage_id] = reason
 
     # ----- compile life cycle --------------------------------------------------
-    def compile_start(self, compile_id: str, **info: Any) -> None:
+    def compile_start(self, compile_id: str, *, current: bool = True, **info: Any) -> None:
         with self._lock:
             self.compiles.pop(compile_id, None)  # a restart (graph break) begins the compile anew
             self.state(compile_id)
-            self.current = compile_id
+            if current:
+                self.current = compile_id
         self.emit(CompileStart(compile_id=compile_id, **info))
 
     def stage(
@@ -221,6 +222,9 @@ class Recorder:
             return
         if final:
             st.finalized = True
+        if trace_format.compiled_autograd_capture(compile_id) is not None:
+            self._finalize_capture(compile_id, st)
+            return
         if failed:
             why = (
                 f"the compile failed before this stage: {error}"
@@ -288,6 +292,12 @@ class Recorder:
                 else:
                     reason = self.unavailable.get(stage_id, "torch did not report this stage")
                 self.not_captured(compile_id, stage_id, reason, part=part)
+
+    def _finalize_capture(self, compile_id: str, st: CompileState) -> None:
+        """Compiled autograd's capture (`!N`) has no Dynamo frame: only its graph is expected."""
+        for kind in stage_catalog.STAGE_KINDS:
+            if kind.expect == stage_catalog.CA_CAPTURE and kind.marked_missing and kind.id not in st.keys:
+                self.not_captured(compile_id, kind.id, self.unavailable.get(kind.id, "torch did not report this stage"))
 
     def finalize_all(self) -> None:
         for finalizer in self.finalizers:

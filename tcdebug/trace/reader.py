@@ -118,6 +118,7 @@ EAGER_ARTIFACTS = frozenset(
         "torch_version",
         "recompile_reasons",
         "dynamo_graph_break_reason",
+        "compiled_autograd_compile_reasons",
     }
 )
 

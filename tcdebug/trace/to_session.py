@@ -22,7 +22,12 @@ from typing import Any
 
 from tcdebug import stages as stage_catalog
 from tcdebug.compile_times import PhaseCollector, parse_event
-from tcdebug.dynamo_text import compile_outcome, recompile_reasons, split_graph_break
+from tcdebug.dynamo_text import (
+    compile_outcome,
+    compiled_autograd_reasons,
+    recompile_reasons,
+    split_graph_break,
+)
 from tcdebug.events import (
     CompileEnd,
     CompileStart,
@@ -44,6 +49,7 @@ from tcdebug.trace_format import (
     STAGE_KEYS,
     Subgraphs,
     aot_graph_id,
+    compiled_autograd_capture,
     ddp_split_reason,
     inductor_part,
     with_attempt,
@@ -564,6 +570,9 @@ class TraceConverter:
         if name == "recompile_reasons":
             yield Recompile(compile_id=cid, reason=recompile_reasons(record.payload))
             return
+        if name == "compiled_autograd_compile_reasons":  # why compiled autograd's cache missed
+            yield Recompile(compile_id=cid, reason=compiled_autograd_reasons(record.payload))
+            return
         if name == "dynamo_graph_break_reason":
             reason, stack = split_graph_break(record.payload or "")
             st.break_reasons.append(record.payload or "")
@@ -619,6 +628,8 @@ class TraceConverter:
         )
 
     def _not_captured(self, cid: str, st: _CompileState) -> Iterator[Event]:
+        if compiled_autograd_capture(cid) is not None:
+            return  # compiled autograd's capture: no frame, so no source, bytecode or IR
         for stage_id in MAYBE_MISSING:
             if not any(stage_catalog.split_key(k)[0] == stage_id for k in st.keys):
                 st.keys.add(stage_id)
@@ -829,11 +840,7 @@ def finish_session(session: Session, stats: TraceStats) -> None:
             comp.error = comp.error or "the log ends before this compile finished"
 
 
-_CA_CAPTURE = re.compile(r"!\d+")
-
-
 def _compiled_autograd_capture(compile_id: str, stages: dict[str, Any]) -> bool:
     """Compiled autograd's capture of a backward graph (`!N`, no frame), done: its graph logged."""
-    return bool(_CA_CAPTURE.fullmatch(compile_id)) and any(
-        stage.captured and stage.key.endswith("compiled_autograd_graph") for stage in stages.values()
-    )
+    done = stages.get("ca_graph")
+    return compiled_autograd_capture(compile_id) is not None and done is not None and done.captured

@@ -224,7 +224,7 @@ def capture_part(session: Session, comp: Compile) -> WhyPart:
         lines.append(f"Dynamo compiled the graph as: {', '.join(compiled)}")
         data["compiled_as"] = compiled
     else:
-        lines.append("Dynamo's compile of the graph is not in this session.")
+        lines.append("No compile of the graph by Dynamo in the session so far.")
     link, stage = (compiled[0], "dynamo_graph") if compiled else (cid, "ca_graph")
     return WhyPart(EXISTS, "Why this compile exists", lines, link, stage, data)
 

@@ -18,7 +18,7 @@ def install(ctx: CaptureContext) -> None:
     collector = PhaseCollector()
 
     def on_event(cid: str, md: dict[str, Any], payload: str | None) -> None:
-        if md.get("frame_id") is None:
+        if md.get("frame_id") is None and md.get("compiled_autograd_id") is None:
             return  # a worker thread's timer: the waiting compile's own timer covers it
         done = collector.feed(parse_event(payload), cid)
         if done is not None:

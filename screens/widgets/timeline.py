@@ -52,7 +52,7 @@ GLYPHS: tuple[tuple[str, str], ...] = (
     ("…", "compiling now"),
     ("?", "the recording ends inside this compile; a guard that could not be checked"),
     ("✗", "the compile failed; a guard that fails"),
-    ("↻", "a recompile, with Dynamo's reason on the row below"),
+    ("↻", "a recompile, with Dynamo's reason on the row below (compiled autograd: a cache miss)"),
     ("⚠N", "N graph breaks, each on a row of its own"),
     ("⊘", "not captured: the stage view says why"),
     ("⟲", "a compile Dynamo restarted; its next attempt (0/0_1) follows"),

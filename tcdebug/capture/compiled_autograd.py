@@ -11,6 +11,7 @@ torch keys it in TORCH_TRACE logs. When compiled autograd's cache missed, torch 
 from __future__ import annotations
 
 import linecache
+import os
 import sys
 import sysconfig
 from typing import Any
@@ -29,8 +30,8 @@ def _library_dirs(torch_root: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(torch's folder and the standard library's, the site-packages folders inside them)."""
     paths = sysconfig.get_paths()
     stdlib = paths.get("stdlib", "")
-    libraries = tuple(p for p in (torch_root, stdlib and stdlib.rstrip("/") + "/") if p)
-    packages = tuple(p.rstrip("/") + "/" for p in {paths.get("purelib", ""), paths.get("platlib", "")} if p)
+    libraries = tuple(p for p in (torch_root, stdlib and os.path.join(stdlib, "")) if p)
+    packages = tuple(os.path.join(p, "") for p in {paths.get("purelib", ""), paths.get("platlib", "")} if p)
     return libraries, packages
 
 
@@ -56,7 +57,7 @@ def install(ctx: CaptureContext) -> None:
     from torch._dynamo import compiled_autograd  # noqa: F401 - raises on a torch without it
 
     rec = ctx.recorder
-    torch_root = torch.__file__.rsplit("/", 1)[0] + "/"
+    torch_root = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
     started: set[str] = set()
     calls: dict[str, dict[str, Any]] = {}
     rec.fork_resets += [started.clear, calls.clear]  # a forked child's captures are its own

@@ -63,7 +63,7 @@ def install(ctx: CaptureContext) -> None:
         metrics = md.get("compilation_metrics") or {}
         kept = {k: metrics.get(k) for k in _METRIC_KEYS if metrics.get(k) not in (None, [], "")}
         failed, error = compile_outcome(metrics)
-        if cid not in started:
+        if cid not in started and md.get("frame_id") is not None:  # a Dynamo frame's compile
             started.add(cid)
             start_unannounced(cid)
         rec.compile_end(cid, status="failed" if failed else "ok", error=error, metrics=kept)

@@ -52,7 +52,7 @@ from tcdebug.session import (
     stage_to_dict,
 )
 from tcdebug.stage_text import FUSION_LOG_IN_FILE, full_text
-from tcdebug.trace_format import compiled_autograd_of
+from tcdebug.trace_format import capture_of
 from tcdebug.trace_provenance import ensure_trace_provenance
 
 FORMAT = "tcdebug-session"  # the marker that says a folder is a tcdebug dump
@@ -625,7 +625,8 @@ class IndexCache:
     def forget(self, event: Event) -> None:
         """Drop what `event` (applied to the session) may have changed."""
         changed = _changed_compile(event)
-        also = _why_reads_it(changed) if changed else None
+        # compiled autograd's capture `!N` names the compiles Dynamo makes of its graph, later
+        also = capture_of(changed) if changed else None
         for kept in (self._parts, self._whys, self._entries, self._lines):
             if changed is None:
                 kept.clear()
@@ -633,16 +634,6 @@ class IndexCache:
                 kept.pop(changed, None)
                 if also is not None:
                     kept.pop(also, None)
-
-
-def _why_reads_it(compile_id: str) -> str | None:
-    """Another compile whose why reads this one: compiled autograd's capture `!N` names the
-    compiles Dynamo makes of its graph (`!N/F/C`), which come after it."""
-    n = compiled_autograd_of(compile_id)
-    if n is None:
-        return None
-    suffix = compile_id[len(compile_id.partition("@")[0].partition("#")[0]) :]
-    return f"!{n}{suffix}"
 
 
 def _stage_entry(stage: Stage) -> dict[str, Any]:

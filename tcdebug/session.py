@@ -18,7 +18,7 @@ from tcdebug import events as ev_types
 from tcdebug import stages as stage_catalog
 from tcdebug.provenance import ProvenanceIndex, apply_dict
 from tcdebug.textsafe import safe_line
-from tcdebug.trace_format import CA_CAPTURE_NAME, compiled_autograd_capture
+from tcdebug.trace_format import CA_CAPTURE_NAME, is_compiled_autograd_capture
 
 _PROVENANCE_LOAD = threading.Lock()
 
@@ -135,7 +135,7 @@ class Compile:
     def is_ca_capture(self) -> bool:
         """Compiled autograd's capture of a backward (`!N`): no Dynamo frame; its reason is a
         cache miss of compiled autograd, not a recompile of a frame."""
-        return compiled_autograd_capture(self.compile_id) is not None
+        return is_compiled_autograd_capture(self.compile_id)
 
     @property
     def shown_name(self) -> str:

@@ -200,10 +200,11 @@ AOT_MODES: dict[str, str] = {k.id: k.expect for k in STAGE_KINDS if k.expect in 
 MAYBE_UNTRACED: tuple[str, ...] = tuple(k.id for k in STAGE_KINDS if k.maybe_untraced)
 
 
-def marked_missing(aot_mode: str) -> tuple[str, ...]:
-    """The AOTAutograd stages of `aot_mode` (TRAINING or INFERENCE) the recorder marks `not
-    captured` when they never came (`StageKind.marked_missing`), in pipeline order."""
-    return tuple(k.id for k in STAGE_KINDS if k.expect == aot_mode and k.marked_missing)
+def marked_missing(expect: str) -> tuple[str, ...]:
+    """The stages expected `expect` (an AOTAutograd mode, TRAINING or INFERENCE, or CA_CAPTURE)
+    that the recorder marks `not captured` when they never came (`StageKind.marked_missing`), in
+    pipeline order."""
+    return tuple(k.id for k in STAGE_KINDS if k.expect == expect and k.marked_missing)
 
 
 def expected_keys(

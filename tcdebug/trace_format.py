@@ -143,22 +143,25 @@ def format_compile_id(frame: object, frame_compile: object, compiled_autograd: o
 
 
 CA_CAPTURE_NAME = "compiled autograd"  # what a capture (`!N`) is shown as: it compiles no function
-_CA_CAPTURE = re.compile(r"!(\d+)(?:_\d+)?(?:[#@].*)?")
+_CA_CAPTURE = re.compile(r"!\d+(?:_\d+)?(?:[#@].*)?")
 
 
-def compiled_autograd_capture(compile_id: str) -> int | None:
-    """N for compiled autograd's own capture of a backward graph (`!N`, no Dynamo frame; with
-    tcdebug's `#run` and `@pid` suffixes), else None. Dynamo then compiles that graph as `!N/F/C`."""
-    m = _CA_CAPTURE.fullmatch(compile_id)
-    return int(m.group(1)) if m else None
+def is_compiled_autograd_capture(compile_id: str) -> bool:
+    """Compiled autograd's own capture of a backward graph (`!N`, no Dynamo frame; with tcdebug's
+    `#run` and `@pid` suffixes)? Dynamo then compiles that graph as `!N/F/C`."""
+    return _CA_CAPTURE.fullmatch(compile_id) is not None
 
 
-def compiled_autograd_of(compile_id: str) -> int | None:
-    """N for `!N/F/C` (Dynamo compiling the graph compiled autograd captured as `!N`), else None."""
-    if not compile_id.startswith("!") or compiled_autograd_capture(compile_id) is not None:
+def capture_of(compile_id: str) -> str | None:
+    """For `!N/F/C` (Dynamo compiling the graph compiled autograd captured), the key of that
+    capture: `!N` with the id's own `#run` and `@pid` suffixes; else None."""
+    if not compile_id.startswith("!") or is_compiled_autograd_capture(compile_id):
         return None
-    head = compile_id[1:].partition("/")[0]
-    return int(head) if head.isascii() and head.isdigit() else None
+    head, sep, _ = compile_id[1:].partition("/")
+    if not (sep and head.isascii() and head.isdigit()):
+        return None
+    core = compile_id.partition("@")[0].partition("#")[0]
+    return f"!{head}{compile_id[len(core) :]}"
 
 
 def with_attempt(compile_id: str, attempt: int) -> str:

@@ -21,7 +21,7 @@ from tcdebug.provenance import SUBGRAPH_PREFIX
 from tcdebug.session import Compile, GraphBreak, Session, Stage
 from tcdebug.stage_text import ir_and_fusion_log
 from tcdebug.textsafe import safe_line
-from tcdebug.trace_format import compiled_autograd_capture, compiled_autograd_of
+from tcdebug.trace_format import capture_of
 
 EXISTS, FAILED, BREAK, FUSION, KERNELS, CUDAGRAPH, CHOICE, TIME = (
     "exists",
@@ -119,11 +119,11 @@ def find_failing_guard(guards: list[Guard], reason: str) -> Guard | None:
 
 def exists_parts(session: Session, comp: Compile) -> list[WhyPart]:
     cid = comp.compile_id
-    if compiled_autograd_capture(cid) is not None:
+    if comp.is_ca_capture:
         return [capture_part(session, comp)]
-    captured_as = compiled_autograd_of(cid)
-    if captured_as is not None and not comp.recompile_reason and comp.frame_compile_id == 0:
-        return [compiled_capture_part(session, comp, captured_as)]
+    capture = capture_of(cid)
+    if capture is not None and not comp.recompile_reason and comp.frame_compile_id == 0:
+        return [compiled_capture_part(session, comp, capture)]
     if not comp.recompile_reason:
         if comp.frame_compile_id == 0:
             fn = comp.function or "?"
@@ -195,7 +195,6 @@ def capture_part(session: Session, comp: Compile) -> WhyPart:
     for; torch's cache-miss reasons when it logged them, the user's line that ran the backward
     (live: read from the stack as it was captured), and the compiles Dynamo made of the graph."""
     cid = comp.compile_id
-    n = compiled_autograd_capture(cid)
     lines = [
         "Compiled autograd traced the autograd graph that a backward call ran into an FX graph "
         "(torch._dynamo.config.compiled_autograd): its cache held no graph for this backward."
@@ -215,11 +214,7 @@ def capture_part(session: Session, comp: Compile) -> WhyPart:
         lines.append(f"Backward run by: {call.get('code') or '?'}   ({where})")
         lines.append("  (the innermost frame of your code on the stack as compiled autograd traced it)")
         data["backward_call"] = call
-    compiled = [
-        c.compile_id
-        for c in session.ordered_compiles()
-        if compiled_autograd_of(c.compile_id) == n and _same_process(f"!{n}", c.compile_id) == cid
-    ]
+    compiled = [c.compile_id for c in session.ordered_compiles() if capture_of(c.compile_id) == cid]
     if compiled:
         lines.append(f"Dynamo compiled the graph as: {', '.join(compiled)}")
         data["compiled_as"] = compiled
@@ -229,10 +224,9 @@ def capture_part(session: Session, comp: Compile) -> WhyPart:
     return WhyPart(EXISTS, "Why this compile exists", lines, link, stage, data)
 
 
-def compiled_capture_part(session: Session, comp: Compile, n: int) -> WhyPart:
-    """Why Dynamo compiles `!N/F/0`: compiled autograd handed it the graph it captured as `!N`."""
+def compiled_capture_part(session: Session, comp: Compile, capture: str) -> WhyPart:
+    """Why Dynamo compiles `!N/F/0`: compiled autograd handed it the graph it captured (`capture`)."""
     cid = comp.compile_id
-    capture = _same_process(f"!{n}", cid)  # in the process (`@pid`) and run (`#n`) of `cid`
     lines = [
         f"Compiled autograd captured a backward as {capture} and hands its graph to Dynamo: "
         f"this is the first compile of that graph's code ({comp.shown_name or '?'})."

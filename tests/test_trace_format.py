@@ -84,3 +84,12 @@ def test_guards_counted_line_by_line_add_up_to_the_whole() -> None:
     assert tf.count_guards(GUARDS) == 2  # the GuardManager nodes are no guards
     assert sum(tf.count_guards(line) for line in GUARDS.split("\n")) == 2
     assert tf.count_guards("no tree here") == 0
+
+
+def test_a_compile_of_compiled_autograds_graph_names_its_capture_in_its_process_and_run() -> None:
+    assert [tf.is_compiled_autograd_capture(c) for c in ("!0", "!12#2@77", "!0_1", "!0/1/0", "0/0", "-/-")] == [
+        True, True, True, False, False, False,
+    ]  # fmt: skip
+    assert tf.capture_of("!0/1/0") == "!0"
+    assert tf.capture_of("!3/4/0_1#2@77") == "!3#2@77"
+    assert [tf.capture_of(c) for c in ("!0", "0/1", "!x/1/0", "-/-")] == [None, None, None, None]

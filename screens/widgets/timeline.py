@@ -33,7 +33,6 @@ from tcdebug.screens.widgets.time_chart import mini_bar
 from tcdebug.session import Compile, Session, Stage
 from tcdebug.stage_text import plural
 from tcdebug.textsafe import safe_line
-from tcdebug.trace_format import compiled_autograd_capture
 from tcdebug.why import times_of
 
 PART_TAGS = {"forward": "fwd", "backward": "bwd", "inference": "inf"}
@@ -126,7 +125,7 @@ def expected_stages(comp: Compile) -> list[str]:
     )
     dynamo = comp.stages.get("dynamo_graph")
     aot_mode = str(dynamo.meta.get("aot_mode") or "") if dynamo is not None else ""
-    capture = compiled_autograd_capture(comp.compile_id) is not None
+    capture = comp.is_ca_capture
     pending = []
     for kind in stage_catalog.STAGE_KINDS:
         sid, expect = kind.id, kind.expect

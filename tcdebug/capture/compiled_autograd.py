@@ -20,7 +20,7 @@ from tcdebug.capture.base import CaptureContext, artifact_route
 from tcdebug.dynamo_text import compiled_autograd_reasons
 from tcdebug.events import Recompile
 from tcdebug.our_frames import is_ours
-from tcdebug.trace_format import compiled_autograd_capture
+from tcdebug.trace_format import is_compiled_autograd_capture
 
 STAGES = ("ca_graph_pre_reordering", "ca_graph")
 REASONS = "artifact:compiled_autograd_compile_reasons"
@@ -35,10 +35,12 @@ def _library_dirs(torch_root: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return libraries, packages
 
 
-def backward_call(torch_root: str) -> dict[str, Any] | None:
+def backward_call(
+    torch_root: str, libraries: tuple[str, ...], packages: tuple[str, ...]
+) -> dict[str, Any] | None:
     """The innermost frame of the user's code on the stack (not torch's, the standard library's or
-    tcdebug's): the line whose backward compiled autograd is capturing."""
-    libraries, packages = _library_dirs(torch_root)
+    tcdebug's; `_library_dirs` gives the folders): the line whose backward compiled autograd is
+    capturing."""
     frame: Any = sys._getframe(1)
     while frame is not None:
         filename = frame.f_code.co_filename
@@ -58,6 +60,7 @@ def install(ctx: CaptureContext) -> None:
 
     rec = ctx.recorder
     torch_root = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
+    libraries, packages = _library_dirs(torch_root)
     started: set[str] = set()
     calls: dict[str, dict[str, Any]] = {}
     rec.fork_resets += [started.clear, calls.clear]  # a forked child's captures are its own
@@ -65,12 +68,12 @@ def install(ctx: CaptureContext) -> None:
     def start(cid: str) -> bool:
         """Open the capture's compile once, without making it the compile in flight: records
         without a compile id still belong to the Dynamo compile that runs the backward."""
-        if compiled_autograd_capture(cid) is None:
+        if not is_compiled_autograd_capture(cid):
             return False
         if cid not in started:
             started.add(cid)
             rec.compile_start(cid, current=False)
-            call = backward_call(torch_root)
+            call = backward_call(torch_root, libraries, packages)
             if call is not None:
                 calls[cid] = call
         return True

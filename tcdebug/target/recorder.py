@@ -222,7 +222,7 @@ class Recorder:
             return
         if final:
             st.finalized = True
-        if trace_format.compiled_autograd_capture(compile_id) is not None:
+        if trace_format.is_compiled_autograd_capture(compile_id):
             self._finalize_capture(compile_id, st)
             return
         if failed:
@@ -295,9 +295,10 @@ class Recorder:
 
     def _finalize_capture(self, compile_id: str, st: CompileState) -> None:
         """Compiled autograd's capture (`!N`) has no Dynamo frame: only its graph is expected."""
-        for kind in stage_catalog.STAGE_KINDS:
-            if kind.expect == stage_catalog.CA_CAPTURE and kind.marked_missing and kind.id not in st.keys:
-                self.not_captured(compile_id, kind.id, self.unavailable.get(kind.id, "torch did not report this stage"))
+        for stage_id in stage_catalog.marked_missing(stage_catalog.CA_CAPTURE):
+            if stage_id not in st.keys:
+                reason = self.unavailable.get(stage_id, "torch did not report this stage")
+                self.not_captured(compile_id, stage_id, reason)
 
     def finalize_all(self) -> None:
         for finalizer in self.finalizers:

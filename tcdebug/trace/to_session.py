@@ -49,9 +49,9 @@ from tcdebug.trace_format import (
     STAGE_KEYS,
     Subgraphs,
     aot_graph_id,
-    compiled_autograd_capture,
     ddp_split_reason,
     inductor_part,
+    is_compiled_autograd_capture,
     with_attempt,
 )
 
@@ -628,7 +628,7 @@ class TraceConverter:
         )
 
     def _not_captured(self, cid: str, st: _CompileState) -> Iterator[Event]:
-        if compiled_autograd_capture(cid) is not None:
+        if is_compiled_autograd_capture(cid):
             return  # compiled autograd's capture: no frame, so no source, bytecode or IR
         for stage_id in MAYBE_MISSING:
             if not any(stage_catalog.split_key(k)[0] == stage_id for k in st.keys):
@@ -833,14 +833,9 @@ def finish_session(session: Session, stats: TraceStats) -> None:
     for problem in stats.problems():
         session.notes.append(f"{Path(session.script).name}: {problem}")
     for comp in session.compiles.values():
-        if comp.status == "compiling" and _compiled_autograd_capture(comp.compile_id, comp.stages):
+        graph = comp.stages.get("ca_graph")
+        if comp.status == "compiling" and comp.is_ca_capture and graph is not None and graph.captured:
             comp.status = "ok"  # it has no compile end: Dynamo compiles its graph as `!N/F/C`
         elif comp.status == "compiling":
             comp.status = "failed"
             comp.error = comp.error or "the log ends before this compile finished"
-
-
-def _compiled_autograd_capture(compile_id: str, stages: dict[str, Any]) -> bool:
-    """Compiled autograd's capture of a backward graph (`!N`, no frame), done: its graph logged."""
-    done = stages.get("ca_graph")
-    return compiled_autograd_capture(compile_id) is not None and done is not None and done.captured

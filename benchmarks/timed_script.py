@@ -9,6 +9,9 @@ the benchmark just before it started the command) to the script's end, and the C
 (user + sys) this process used from its start to the script's end: the script's compiles and the
 capture hooks, without compile workers or tcdebug's parent, so it moves far less between runs than
 wall time does. All three go, as seconds, to the file `$TCDEBUG_BENCH_TIMING`.
+
+At the script's end it calls `os.times()`, which nothing else in the process calls: under
+valgrind, `capture_instructions.py` has callgrind count the instructions up to that call.
 """
 
 import os
@@ -27,6 +30,7 @@ def main() -> None:
     start = time.perf_counter()
     runpy.run_path(script, run_name="__main__")
     elapsed = time.perf_counter() - start
+    os.times()  # the script's end, for callgrind's --dump-before (capture_instructions.py)
     since_launch = time.time() - float(os.environ.get("TCDEBUG_BENCH_T0", "nan"))
     usage = resource.getrusage(resource.RUSAGE_SELF)
     cpu = usage.ru_utime + usage.ru_stime

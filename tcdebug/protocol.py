@@ -1,6 +1,6 @@
 """The private channel between the controller (UI or `--dump`) and the target.
 
-Messages are JSON objects, one per line, over a socketpair inherited by the
+Messages are JSON objects, one per line (UTF-8), over a socketpair inherited by the
 target (never a TCP port). Every message carries the protocol version `v` and a
 `type` (target -> controller events) or `cmd` (controller -> target commands).
 
@@ -78,9 +78,16 @@ def command(cmd: str, **fields: Any) -> dict[str, Any]:
     return {"v": PROTOCOL_VERSION, "cmd": cmd, **fields}
 
 
+def encode(msg: dict[str, Any]) -> bytes:
+    """One message as one line. Text goes as UTF-8, not as `\\u` escapes: a stage's text can be
+    megabytes, and escaping is about twice the work of writing it as it is. A lone surrogate (a
+    name decoded with `surrogateescape`) goes through as its bytes (`surrogatepass`)."""
+    return (json.dumps(msg, default=str, ensure_ascii=False) + "\n").encode("utf-8", "surrogatepass")
+
+
 def decode(line: bytes) -> dict[str, Any]:
     try:
-        msg = json.loads(line)
+        msg = json.loads(line.decode("utf-8", "surrogatepass"))
     except (ValueError, UnicodeDecodeError) as exc:
         raise ProtocolError(f"undecodable message: {exc}") from exc
     if not isinstance(msg, dict):
@@ -100,7 +107,7 @@ class Channel:
         self.closed = False
 
     def send(self, msg: dict[str, Any]) -> bool:
-        data = (json.dumps(msg, default=str) + "\n").encode()
+        data = encode(msg)
         with self._lock:
             if self.closed:
                 return False

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -17,6 +18,7 @@ BENCH = ROOT / "benchmarks"
 
 BENCHMARKS = [
     "capture_overhead",
+    "capture_instructions",
     "ui_start",
     "stage_latency",
     "memory_scale",
@@ -35,7 +37,7 @@ def test_benchmark_runs_quick(name: str, tmp_path) -> None:
         [sys.executable, str(BENCH / f"{name}.py"), "--quick", *extra, "--json", str(out)],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=600 if name == "capture_instructions" else 120,  # under valgrind: about 40 times slower
         cwd=ROOT,
         env={k: v for k, v in os.environ.items() if k != "TORCHINDUCTOR_COMPILE_THREADS"},
     )
@@ -45,6 +47,12 @@ def test_benchmark_runs_quick(name: str, tmp_path) -> None:
     assert "|" in result["markdown"] and result["title"] in result["markdown"]
     if extra:
         assert "TORCHINDUCTOR_COMPILE_THREADS=1 for every variant (--serial-compile)" in result["markdown"]
+    if name == "capture_instructions" and shutil.which("valgrind"):
+        # python's process and tcdebug's target counted to the script's end, tcdebug's parent to its exit
+        counts = result["data"]["pure_python.py"]
+        assert counts["python"]["parent"] is None and counts["python"]["script"] > 10**7
+        assert counts["tcdebug --dump"]["script"] > counts["python"]["script"] > 0
+        assert counts["tcdebug --dump"]["parent"] > 10**8
     # Whatever the timings, the UI process must never import torch.
     for check, met in result["checks"].items():
         if "torch" in check:

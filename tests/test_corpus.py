@@ -367,11 +367,13 @@ def test_dynamo_skips_tcdebugs_files_but_not_the_bundled_samples() -> None:
         "keep_dynamo_out(torch)\n"
         "root = os.path.dirname(tcdebug.__file__)\n"
         "names = ['samples/mlp.py', 'capture/calls.py', 'why.py', 'target/runner.py']\n"
-        "print(json.dumps([root, {n: trace_rules.check_file(os.path.join(root, n)).skipped for n in names}]))\n"
+        "skipped = {n: trace_rules.check_file(os.path.join(root, n)).skipped for n in names}\n"
+        "print(json.dumps([root, skipped, trace_rules._recompile_re.__module__]))\n"
     )
     env = {**os.environ, "PYTHONPATH": str(tree)}
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env, cwd=tree)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    root, skipped = json.loads(proc.stdout.strip().splitlines()[-1])
+    root, skipped, recompile_module = json.loads(proc.stdout.strip().splitlines()[-1])
     assert Path(root) == tree / "tcdebug" and (tree / "tcdebug" / "samples" / "mlp.py").is_file()
     assert skipped == {"samples/mlp.py": False, "capture/calls.py": True, "why.py": True, "target/runner.py": True}
+    assert recompile_module == "torch._dynamo.trace_rules"  # the skip list's pattern compiled once, by torch's own

@@ -193,3 +193,19 @@ def test_a_dict_is_read_as_the_channel_reads_it() -> None:
     assert isinstance(change.event, events.StageEvent) and change.event.elapsed_s == 2.0
     with pytest.raises(events.EventError):
         s.apply({"type": "stage", "compile_id": "0/0", "stage": 5})
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(min_size=0, max_size=200))
+def test_any_text_crosses_the_channel_as_it_was(text: str) -> None:
+    """Text goes as UTF-8 on one line: newlines, line separators, non-ASCII and lone surrogates
+    (names decoded with `surrogateescape`) come back unchanged, and each message is one line."""
+    ours, theirs = socket.socketpair()
+    sender, receiver = protocol.Channel(ours), protocol.Channel(theirs)
+    samples = [text, text + "\n\u2028é\udcff\x00", "\udc80" * 3]
+    for sample in samples:
+        assert protocol.encode({"v": 1, "text": sample}).count(b"\n") == 1
+        sender.send({"v": protocol.PROTOCOL_VERSION, "type": "output", "text": sample})
+    sender.close()
+    assert [receiver.recv()["text"] for _ in samples] == samples
+    assert receiver.recv() is None

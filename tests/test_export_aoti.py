@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 import pytest
-from conftest import SAMPLES
+from conftest import SAMPLES, SCRIPTS, run_tcdebug
 from pilot import main_screen, shown_text, wait_until
 
 from tcdebug import aoti
 from tcdebug import session as model
+from tcdebug.dump import load_dump
 from tcdebug.screens.app import build_live_app
 
 pytestmark = pytest.mark.slow
@@ -81,3 +82,16 @@ def test_frameless_ids_and_kernel_split() -> None:
     text = "ExportedProgram:\nGraph signature:\n    # inputs\n    x: USER_INPUT\nRange constraints: {s0: VR[2, 64], s1: VR[1, 8]}\n"
     constraints = aoti.export_constraints(text)
     assert "  s0: VR[2, 64]\n  s1: VR[1, 8]" in constraints and "x: USER_INPUT" in constraints
+
+
+def test_an_export_after_a_compile_is_captured(tmp_path) -> None:
+    """The capture goes in at the script's first compile, before its export imports
+    `torch.export._trace`: the export's records reach tcdebug all the same."""
+    out = tmp_path / "out"
+    proc = run_tcdebug("--dump", str(out), str(SCRIPTS / "compile_then_export.py"), timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    session = load_dump(out)
+    exports = [c for c in session.compiles.values() if c.function.startswith("torch.export")]
+    assert [c.function for c in exports] == ["torch.export Small"]
+    assert "ExportedProgram" in exports[0].stages["export_program"].get_text()
+    assert "0/0" in session.compiles

@@ -10,7 +10,6 @@ and nothing else of the detailed trace (it is slow).
 
 from __future__ import annotations
 
-import importlib
 import sys
 from dataclasses import asdict
 from types import FrameType
@@ -106,17 +105,24 @@ def _exporting_module() -> Any:
 
 
 def _let_export_records_through(torch: Any) -> None:
-    """`torch.export._trace` logs its start and program with `dtrace_structured` only."""
-    trace_mod: Any = importlib.import_module("torch.export._trace")
-    original = trace_mod.dtrace_structured
-    trace_structured = torch._logging.trace_structured
+    """`torch.export` logs its start and program with `dtrace_structured` only, which sends a
+    record only under `TORCH_DTRACE`: those two records go to `trace_structured` instead. The
+    export modules take the function by name from `torch._logging` when they are imported, so the
+    package's name is replaced (without importing `torch.export._trace`: a script that never
+    exports does not pay for its imports), and the module's, where it is imported already."""
+    logging_mod: Any = torch._logging
+    original = logging_mod.dtrace_structured
+    trace_structured = logging_mod.trace_structured
 
     def dtrace_structured(name: str, *args: Any, **kwargs: Any) -> Any:
         if name in EXPORT_RECORDS:
             return trace_structured(name, *args, **kwargs)
         return original(name, *args, **kwargs)
 
-    trace_mod.dtrace_structured = dtrace_structured
+    logging_mod.dtrace_structured = dtrace_structured
+    trace_mod: Any = sys.modules.get("torch.export._trace")
+    if trace_mod is not None and getattr(trace_mod, "dtrace_structured", None) is original:
+        trace_mod.dtrace_structured = dtrace_structured
 
 
 def install(ctx: CaptureContext) -> None:

@@ -10,7 +10,8 @@ and is counted alone. The count of the script's process stops at the script's en
 (`timed_script.py` calls `os.times()` there, callgrind's `--dump-before`): python's process and
 tcdebug's target run the same script, so what the target executes over python's process is what
 the capture costs the script, all of it in that process. tcdebug's parent is counted to its exit
-(it runs beside the script, at `nice` 10). Compile workers, compilers and torch's helper processes
+(it runs beside the script, at `nice` 10; its count is not repeatable to the same degree: it rewrites
+the dump's index once a second while a compile's events arrive, so a slower run counts more). Compile workers, compilers and torch's helper processes
 (the same work under both) are not traced.
 
 Valgrind decodes no AVX-512: every variant runs with ATen's kernels and Inductor's C++ on AVX2
@@ -142,7 +143,9 @@ def run_once(variant: str, script: Path) -> Counts:
             f"--trace-children-skip={NOT_TRACED}",
             f"--trace-children-skip-by-arg={NOT_TRACED_BY_ARG}",
         ]
-        proc = subprocess.run(valgrind + cmd, cwd=work, env=env, capture_output=True, text=True, timeout=TIMEOUT_S)
+        proc = subprocess.run(
+            valgrind + cmd, cwd=work, env=env, capture_output=True, text=True, timeout=TIMEOUT_S
+        )
         if proc.returncode != 0:
             raise RuntimeError(f"{variant} {script.name} failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
         return counts_of(read_parts(counts), skip is not None, script)
@@ -194,8 +197,9 @@ def build_section(results: dict[str, dict[str, Counts]], target: float = TARGET_
         )
     section.notes.append(
         "the script's process is counted to the script's end (python's process, tcdebug's target: "
-        "the same script); tcdebug's parent to its exit, beside the script at nice 10; compile "
-        "workers and compilers (the same work under both) are not traced"
+        "the same script); tcdebug's parent to its exit, beside the script at nice 10 (its count grows "
+        "with the run's length under valgrind: it rewrites the dump's index once a second while a "
+        "compile's events arrive); compile workers and compilers (the same work under both) are not traced"
     )
     section.notes.append(
         "a stricter line than the wall-time target: the capture's work is all in the script's "
@@ -208,7 +212,9 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     names = [s.stem for s in SCRIPTS]
     parser.add_argument("--script", action="append", choices=names, help="only this script (repeatable)")
     parser.add_argument(
-        "--units", action="store_true", help="also tcdebug with its units off, and with its trace handler off too"
+        "--units",
+        action="store_true",
+        help="also tcdebug with its units off, and with its trace handler off too",
     )
 
 

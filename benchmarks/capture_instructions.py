@@ -1,6 +1,7 @@
-"""Capture work in instructions: each process of a cold run counted by valgrind, `python` against
-`tcdebug --dump` (with `--units`, also tcdebug with its capture units off, and with its trace
-handler off too).
+"""Capture work in instructions: `python` against `tcdebug --dump`, every process under callgrind.
+
+Each cold run of a script is counted by valgrind (with `--units`, also tcdebug with its capture
+units off, and with its trace handler off too).
 
 `python benchmarks/capture_instructions.py [--script NAME ...] [--units] [--quick] [--json PATH]`
 

@@ -11,9 +11,10 @@ and is counted alone. The count of the script's process stops at the script's en
 (`timed_script.py` calls `os.times()` there, callgrind's `--dump-before`): python's process and
 tcdebug's target run the same script, so what the target executes over python's process is what
 the capture costs the script, all of it in that process. tcdebug's parent is counted to its exit
-(it runs beside the script, at `nice` 10; its count is not repeatable to the same degree: it rewrites
-the dump's index once a second while a compile's events arrive, so a slower run counts more). Compile workers, compilers and torch's helper processes
-(the same work under both) are not traced.
+(it runs beside the script, at `nice` 10; its count is not repeatable to the same degree: it
+rewrites the dump's index once a second while a compile's events arrive, so a slower run counts
+more). Compile workers, compilers and torch's helper processes (the same work under both) are not
+traced.
 
 Valgrind decodes no AVX-512: every variant runs with ATen's kernels and Inductor's C++ on AVX2
 (`ATEN_CPU_CAPABILITY=avx2`, `TORCHINDUCTOR_CPP_MARCH=haswell`), one OpenMP thread (a spinning
@@ -74,17 +75,19 @@ class Counts:
     script: int
     parent: int | None  # None for python
 
-    def total(self) -> int:
-        return self.script + (self.parent or 0)
+
+HEADER_BYTES = 8192  # a profile file's header: pid, cmd, trigger and the summary come before its costs
 
 
 def read_parts(folder: Path) -> list[Part]:
+    """Each profile file's header (the files are tens of megabytes; the header is what is read)."""
     parts = []
     for path in sorted(folder.glob("cg.*.out*")):
-        text = path.read_text(errors="replace")
+        with path.open("rb") as fh:
+            text = fh.read(HEADER_BYTES).decode(errors="replace")
         command = re.search(r"^cmd: (.*)$", text, re.M)
         trigger = re.search(r"^desc: Trigger: (.*)$", text, re.M)
-        total = re.search(r"^(?:summary|totals): (\d+)", text, re.M)
+        total = re.search(r"^summary: (\d+)", text, re.M)
         pid = re.search(r"^pid: (\d+)", text, re.M)
         if command and trigger and total and pid:  # an empty file: its process was killed
             parts.append(Part(int(pid.group(1)), command.group(1), trigger.group(1), int(total.group(1))))

@@ -102,9 +102,9 @@ def add_to_skip_list(trace_rules: Any, names: list[str]) -> None:
     """`trace_rules.add` for each name, with Dynamo's skip pattern (one regular expression of every
     skipped folder, hundreds of them) compiled once at the end instead of after each name: 33
     compiles of it were most of what installing the capture cost."""
-    recompile = getattr(trace_rules, "_recompile_re", None)
     if not names:
         return
+    recompile = getattr(trace_rules, "_recompile_re", None)
     if not callable(recompile):  # another torch: its own add, as it is
         for name in names:
             trace_rules.add(name)

@@ -209,3 +209,4 @@ def test_any_text_crosses_the_channel_as_it_was(text: str) -> None:
     sender.close()
     assert [receiver.recv()["text"] for _ in samples] == samples
     assert receiver.recv() is None
+    assert "é\u2028".encode() in protocol.encode({"v": 1, "text": "é\u2028"})  # as UTF-8, not `\\u` escapes

@@ -181,7 +181,7 @@ def test_ir_printed_with_the_sympy_memo_is_torchs_text_on_real_compiles(tmp_path
     counts = _ir_script_counts("ir_text_memo.py", tmp_path)
     assert counts["texts"] >= 4 and counts["differ"] == 0
     assert counts["checked_differ"] == 0 and counts["checked_trusted"]  # the checks passed
-    assert counts["str_calls_memo"] * 3 < counts["str_calls_torch"]
+    assert counts["str_calls_memo"] * 10 < counts["str_calls_torch"]  # str() and repr() both
     assert counts["restored"]
 
 

@@ -2,7 +2,7 @@
 
 Every `DebugFormatter._write_ir` call prints torch's text, then the text printed with tcdebug's
 sympy memo (`tcdebug.capture.inductor_ir.print_ir_with_sympy_memo`, its checks off), counting the
-sympy `str()` calls each way, then the text printed as the capture does it, the first texts
+sympy `str()` and `repr()` calls each way, then the text printed as the capture does it, the first texts
 checked against torch's printing of a sample of their nodes. Two compiles: static shapes, and
 dynamic ones (symbolic sizes and indices). Each stops once the IR after fusion is logged. Prints
 one JSON line: {"texts": N, "differ": K, "checked_differ": C, "checked_trusted": bool,
@@ -27,7 +27,7 @@ def counted_str(self):
     return sympy_str(self)
 
 
-Printable.__str__ = counted_str
+Printable.__str__ = Printable.__repr__ = counted_str  # sympy's __repr__ is its __str__
 formatter = inductor_debug.DebugFormatter
 torch_write_ir = formatter._write_ir
 inductor_ir.print_ir_with_sympy_memo(formatter, Printable, checks=0)
@@ -58,6 +58,6 @@ formatter._write_ir = staticmethod(both_ways)
 log_ir_quietly()
 for dynamic in (False, True):
     compile_until_post_fusion(dynamic)
-counts["restored"] = Printable.__dict__["__str__"] is counted_str
+counts["restored"] = Printable.__dict__["__str__"] is Printable.__dict__["__repr__"] is counted_str
 counts["checked_trusted"] = Checked._write_ir.trusted()
 print(json.dumps(counts))

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tcdebug import trace
+from tcdebug.dump import load_dump
 from tcdebug.summary import summary_text
 from tcdebug.trace.to_session import LazyKernel, TraceConverter
 
@@ -295,8 +296,6 @@ def test_open_dump_writes_each_rank_log(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "ranks: 0 in ranks/0/, 1 in ranks/1/, 1 (2) in ranks/1_2/" in proc.stdout
     assert "ranks diverge" not in proc.stdout
-    from tcdebug.dump import load_dump
-
     index = json.loads((out / "session.json").read_text())
     assert index["rank"] == 1 and index["rank_label"] == "1 (2)"
     assert set(load_dump(out).compiles) == {"0/0", "0/1"}
@@ -314,6 +313,13 @@ def _share_trace(name: str, script: str, env_var: str) -> None:
 
 _share_trace("export_trace", "export_dde.py", "TORCH_DTRACE")
 _share_trace("aoti_trace", "aoti_cpu.py", "TORCH_TRACE")
+share_process(
+    "recompile_limit_trace",
+    sys.executable,
+    str(ROOT / "tests" / "scripts" / "recompile_limit.py"),
+    env={"TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1", "TORCH_TRACE": "{dir}/trace"},
+    fixture="fresh_traces",
+)
 
 
 @pytest.fixture(scope="module")
@@ -345,6 +351,28 @@ def test_a_fresh_aoti_trace_shows_wrapper_and_kernels(fresh_traces: SharedDumps,
     files = {p.name for p in (tmp_path / "out" / "compiles" / "---").rglob("*")}
     assert any("aoti_wrapper_code" in name for name in files)
     assert any(name.startswith("cpp_fused") and name.endswith(".cpp") for name in files)
+
+
+@pytest.mark.slow
+def test_a_compile_refused_at_the_recompile_limit_is_named_from_its_frame_and_says_so(
+    fresh_traces: SharedDumps, tmp_path: Path
+) -> None:
+    """Dynamo refuses the frame's fourth compile before it starts: the log has no dynamo_start for
+    `0/3` and its metrics name no function. Its frame id is the other compiles' (one id per code
+    object), so the trace names it as the live capture does, and a note says it was inferred."""
+    summary = _open_fresh_trace(fresh_traces, "recompile_limit_trace", tmp_path / "out")
+    session = load_dump(tmp_path / "out")
+    script = str(ROOT / "tests" / "scripts" / "recompile_limit.py")
+    for cid in ("0/0", "0/1", "0/2", "0/3"):
+        comp = session.compiles[cid]
+        assert (comp.function, comp.filename, comp.firstlineno) == ("scale", script, 8), cid
+    assert session.compiles["0/3"].status == "failed"
+    inferred = [n for n in session.notes if "inferred" in n]
+    assert inferred == [
+        "0/3: the log has no dynamo_start for it; its function, scale, is inferred from the other "
+        "compiles of frame 0 (Dynamo's id of the code object)"
+    ]
+    assert "note: 0/3: the log has no dynamo_start" in summary
 
 
 # ----- fuzzing the converter with real records ----------------------------------------------------

@@ -192,6 +192,7 @@ class _CompileState:
     base: str = ""  # Dynamo's id with the attempt, without the run (`0/0_1`); "" for `-/-`
     attempt: int = 0
     break_reasons: list[str] = field(default_factory=list)
+    named: bool = False  # a dynamo_start or the metrics named its function
 
 
 class TraceConverter:
@@ -206,6 +207,9 @@ class TraceConverter:
         self._started: set[tuple[int, int, str]] = set()  # (pid, generation, base) with a dynamo_start
         self._keys: dict[tuple[int, int, str], str] = {}  # (pid, generation, base) -> compile key
         self._uses: dict[str, int] = {}  # base -> how many runs used it
+        # (pid, generation, frame id) -> the function its dynamo_start named: Dynamo gives a frame
+        # (a code object) one id, so its compiles share it
+        self._frames: dict[tuple[int, int, str], tuple[str, str, int]] = {}
         self._run: tuple[int, int] = (0, 0)  # the run of the last record with a compile id
         self._global: str | None = None  # the open `-/-` compile
         self._globals = 0
@@ -477,12 +481,41 @@ class TraceConverter:
     def _start(self, cid: str, record: Record) -> CompileStart:
         stack = record.meta.get("stack") if isinstance(record.meta, dict) else None
         frame = stack[-1] if isinstance(stack, list) and stack and isinstance(stack[-1], dict) else {}
-        return CompileStart(
+        start = CompileStart(
             compile_id=cid,
             function=str(frame.get("name", "")),
             filename=str(frame.get("filename", "")),
             firstlineno=int(frame.get("line") or 0),
             rank=record.rank,
+        )
+        self.compiles[cid].named = True
+        if start.function and record.compile_id is not None:
+            self._frames[(*self._run, _frame_id(record.compile_id))] = (
+                start.function,
+                start.filename or "",
+                start.firstlineno or 0,
+            )
+        return start
+
+    def _frame_named(self, cid: str, st: _CompileState, record: Record) -> Iterator[Event]:
+        """A frame compile that logged no `dynamo_start` (Dynamo refused it before it began: the
+        recompile limit) and whose metrics name no function: named from its frame's other
+        compiles, and the session says so."""
+        if st.named or record.compile_id is None:
+            return
+        known = self._frames.get((*self._run, _frame_id(record.compile_id)))
+        if known is None:
+            return
+        function, filename, line = known
+        yield CompileStart(
+            compile_id=cid, function=function, filename=filename, firstlineno=line, rank=record.rank
+        )
+        frame = _frame_id(record.compile_id)
+        yield Note(
+            text=safe_line(
+                f"{cid}: the log has no dynamo_start for it; its function, {function}, is inferred from "
+                f"the other compiles of frame {frame} (Dynamo's id of the code object)"
+            )
         )
 
     def _output_code(self, cid: str, st: _CompileState, record: Record) -> StageEvent:
@@ -553,7 +586,10 @@ class TraceConverter:
             start.function = str(md["co_name"])
             start.filename = str(md.get("co_filename") or "")
             start.firstlineno = int(md.get("co_firstlineno") or 0)
+            st.named = True
         yield start
+        if st.base:
+            yield from self._frame_named(cid, st, record)
         yield from self._restart_breaks(cid, st, md.get("restart_reasons"))
         yield self._end(cid, st, _metrics_dict(md))
         if st.base:
@@ -782,6 +818,11 @@ def _json(text: str | None) -> dict[str, Any]:
 def _graph_meta(record: Record) -> dict[str, Any]:
     md = record.meta if isinstance(record.meta, dict) else {}
     return {"sizes": md["sizes"]} if isinstance(md.get("sizes"), dict) else {}
+
+
+def _frame_id(compile_id: str) -> str:
+    """The frame part of Dynamo's compile id: `0` of `0/3`, `!0/1` of compiled autograd's `!0/1/2`."""
+    return compile_id.rpartition("/")[0]
 
 
 def _metrics_dict(md: Any) -> dict[str, Any]:

@@ -490,12 +490,17 @@ class TraceConverter:
         )
         self.compiles[cid].named = True
         if start.function and record.compile_id is not None:
-            self._frames[(*self._run, _frame_id(record.compile_id))] = (
+            self._frames[self._frame_key(record.compile_id)] = (
                 start.function,
                 start.filename or "",
                 start.firstlineno or 0,
             )
         return start
+
+    def _frame_key(self, compile_id: str) -> tuple[int, int, str]:
+        """The key of `compile_id`'s frame in the current run (`_frames`)."""
+        pid, generation = self._run
+        return pid, generation, _frame_id(compile_id)
 
     def _frame_named(self, cid: str, st: _CompileState, record: Record) -> Iterator[Event]:
         """A frame compile that logged no `dynamo_start` (Dynamo refused it before it began: the
@@ -503,7 +508,7 @@ class TraceConverter:
         compiles, and the session says so."""
         if st.named or record.compile_id is None:
             return
-        known = self._frames.get((*self._run, _frame_id(record.compile_id)))
+        known = self._frames.get(self._frame_key(record.compile_id))
         if known is None:
             return
         function, filename, line = known

@@ -192,7 +192,6 @@ class _CompileState:
     base: str = ""  # Dynamo's id with the attempt, without the run (`0/0_1`); "" for `-/-`
     attempt: int = 0
     break_reasons: list[str] = field(default_factory=list)
-    named: bool = False  # a dynamo_start or the metrics named its function
 
 
 class TraceConverter:
@@ -488,34 +487,25 @@ class TraceConverter:
             firstlineno=int(frame.get("line") or 0),
             rank=record.rank,
         )
-        self.compiles[cid].named = True
         if start.function and record.compile_id is not None:
-            self._frames[self._frame_key(record.compile_id)] = (
-                start.function,
-                start.filename or "",
-                start.firstlineno or 0,
-            )
+            frame_key = (*self._run, _frame_id(record.compile_id))
+            self._frames[frame_key] = (start.function, start.filename or "", start.firstlineno or 0)
         return start
-
-    def _frame_key(self, compile_id: str) -> tuple[int, int, str]:
-        """The key of `compile_id`'s frame in the current run (`_frames`)."""
-        pid, generation = self._run
-        return pid, generation, _frame_id(compile_id)
 
     def _frame_named(self, cid: str, st: _CompileState, record: Record) -> Iterator[Event]:
         """A frame compile that logged no `dynamo_start` (Dynamo refused it before it began: the
         recompile limit) and whose metrics name no function: named from its frame's other
         compiles, and the session says so."""
-        if st.named or record.compile_id is None:
+        if record.compile_id is None or (*self._run, st.base) in self._started:
             return
-        known = self._frames.get(self._frame_key(record.compile_id))
+        frame = _frame_id(record.compile_id)
+        known = self._frames.get((*self._run, frame))
         if known is None:
             return
         function, filename, line = known
         yield CompileStart(
             compile_id=cid, function=function, filename=filename, firstlineno=line, rank=record.rank
         )
-        frame = _frame_id(record.compile_id)
         yield Note(
             text=safe_line(
                 f"{cid}: the log has no dynamo_start for it; its function, {function}, is inferred from "
@@ -591,9 +581,8 @@ class TraceConverter:
             start.function = str(md["co_name"])
             start.filename = str(md.get("co_filename") or "")
             start.firstlineno = int(md.get("co_firstlineno") or 0)
-            st.named = True
         yield start
-        if st.base:
+        if st.base and not md.get("co_name"):
             yield from self._frame_named(cid, st, record)
         yield from self._restart_breaks(cid, st, md.get("restart_reasons"))
         yield self._end(cid, st, _metrics_dict(md))

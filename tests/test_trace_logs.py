@@ -373,6 +373,24 @@ def test_a_compile_refused_at_the_recompile_limit_is_named_from_its_frame_and_sa
         "compiles of frame 0 (Dynamo's id of the code object)"
     ]
     assert "note: 0/3: the log has no dynamo_start" in summary
+    # A compile that logged its dynamo_start keeps that name, even where its metrics name none.
+    (log_file,) = (fresh_traces.folder("recompile_limit_trace") / "trace").glob("*.log")
+    lines = log_file.read_text().split("\n")
+    edited = [
+        ln.replace('"co_name": "scale"', '"co_name": null')
+        if '"compilation_metrics"' in ln and '"compile_id": "0/1"' in ln
+        else ln
+        for ln in lines
+    ]
+    assert edited != lines
+    folder = tmp_path / "edited"
+    folder.mkdir()
+    (folder / log_file.name).write_text("\n".join(edited))
+    proc = run_tcdebug("open", str(folder), "--dump", str(tmp_path / "edited_out"), timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    session = load_dump(tmp_path / "edited_out")
+    assert session.compiles["0/1"].function == "scale"
+    assert [n for n in session.notes if "inferred" in n] == inferred
 
 
 # ----- fuzzing the converter with real records ----------------------------------------------------

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
-from conftest import DATA, SCRIPTS, DumpRun, SharedDumps, run_tcdebug, share_dump
+from conftest import DATA, SCRIPTS, DumpRun, SharedDumps, run_tcdebug, share_dump, share_process
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_rerun_cli import rerun_dump, rerun_session  # noqa: F401 - shared session fixtures
@@ -395,3 +396,62 @@ def test_a_dumps_provenance_is_read_at_its_first_use_and_once(mlp_dump, tmp_path
         thread.join()
     assert seen == [eager["0/1"]] * 8
     assert not comp.provenance.notes
+
+
+# ----- provenance tracking leaves torch's stack traces as a run without it prints them ------------------
+LOSS_IN_FORWARD = SCRIPTS / "compiled_loss_in_forward.py"
+share_dump("loss_in_forward_dump", "loss_in_forward", str(LOSS_IN_FORWARD), fixture="loss_in_forward")
+share_process(
+    "loss_in_forward_trace",
+    sys.executable,
+    str(LOSS_IN_FORWARD),
+    env={"TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1", "TORCH_TRACE": "{dir}/trace"},
+    fixture="loss_in_forward",
+)
+
+
+@pytest.fixture(scope="module")
+def loss_in_forward(shared_dumps: SharedDumps) -> SharedDumps:
+    return shared_dumps
+
+
+def _text_without(session, key: str, marker: str) -> str:
+    """A stage's text without the lines that hold `marker`."""
+    text = session.stage("0/0", key).get_text()
+    return "\n".join(line for line in text.splitlines() if marker not in line)
+
+
+@pytest.mark.slow
+def test_graphs_and_ir_keep_torchs_own_stack_traces_with_provenance_tracking_on(loss_in_forward, tmp_path):
+    """tcdebug switches Inductor's provenance tracking on (level 1), which also makes `make_fx`
+    record the Python stack of every node traced without a stack trace: during a compile, that is
+    the compile's caller (`forward`'s `return loss_of(...)`), not the op's source. The backward
+    graphs match the same script's TORCH_TRACE log under plain torch, byte for byte, and the
+    kernels too but for the debug-handle comments provenance tracking adds."""
+    dump = loss_in_forward.get("loss_in_forward_dump")
+    assert dump.returncode == 0, dump.stderr[-3000:]
+    plain = loss_in_forward.process("loss_in_forward_trace")
+    assert plain.returncode == 0, plain.stderr[-3000:]
+    (log,) = (loss_in_forward.folder("loss_in_forward_trace") / "trace").glob("*.log")
+    opened = run_tcdebug("open", str(log), "--dump", str(tmp_path / "plain"))
+    assert opened.returncode == 0, opened.stderr
+    ours, torchs = load_dump(dump.out), load_dump(tmp_path / "plain")
+
+    caller = "return loss_of(self.proj(x), labels)"
+    for key in ("aot_backward", "inductor_post_grad_graph.backward"):
+        text = _text_without(ours, key, "graph id:")  # an address, different in every run
+        assert "No stacktrace found for following nodes" in text  # the joint passes' new nodes
+        assert caller not in text
+        assert text == _text_without(torchs, key, "graph id:")
+    # The kernels are torch's, with the comments provenance tracking adds (as the README says).
+    handles = "# [Provenance debug handles]"
+    for key in ("kernel_source.forward", "kernel_source.backward"):
+        assert handles in ours.stage("0/0", key).get_text()
+        assert handles not in torchs.stage("0/0", key).get_text()
+        assert _text_without(ours, key, handles) == _text_without(torchs, key, handles)
+    ir_text = ours.stage("0/0", "inductor_ir_post_fusion.backward").get_text()
+    assert "stack_traces = {" in ir_text and "F.cross_entropy(logits, labels)" in ir_text
+    assert caller not in ir_text
+    # Provenance still links the backward's ops to the source line they differentiate.
+    trail = ours.compiles["0/0"].provenance.trail(["dynamo_graph|cross_entropy"])
+    assert trail.names("aot_backward") and trail.names("kernel_source.backward")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import sys
 import threading
 from dataclasses import asdict
 from typing import Any
@@ -111,6 +112,42 @@ def enable_provenance(torch: Any) -> None:
     trace = getattr(torch._inductor.config, "trace", None)
     if trace is not None and getattr(trace, "provenance_tracking_level", None) == 0:
         trace.provenance_tracking_level = 1
+        make_fx_record_stacks_as_asked(torch)
+
+
+def make_fx_record_stacks_as_asked(torch: Any) -> None:
+    """`make_fx` records stack traces only where its caller asks, as with provenance tracking off.
+
+    At level 1, `make_fx` also records the Python stack of each node traced without a `stack_trace`
+    (`record_stack_traces or provenance_tracking_level == 1`). While Dynamo compiles, that stack is
+    the compile's caller (an eager `forward` that called the compiled function), not the op's
+    source: AOTAutograd's graphs and the IR would name the caller's line where a run without
+    tcdebug prints "No stacktrace found". Each tracer `make_fx` makes keeps its caller's
+    `record_stack_traces`. Left as is where this torch's `make_fx` is not as expected."""
+    try:
+        from torch.fx.experimental import proxy_tensor
+    except ImportError:
+        return
+    tracer = getattr(proxy_tensor, "_MakefxTracer", None)
+    make_fx_code = getattr(getattr(proxy_tensor, "make_fx", None), "__code__", None)
+    if tracer is None or make_fx_code is None:
+        return
+    make_fx_params = make_fx_code.co_varnames[: make_fx_code.co_argcount + make_fx_code.co_kwonlyargcount]
+    if (
+        "record_stack_traces" not in make_fx_params
+        or "record_stack_traces" not in tracer.__init__.__code__.co_varnames
+    ):
+        return
+    original = tracer.__init__
+
+    @functools.wraps(original)
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:  # noqa: N807 - replaces the method
+        original(self, *args, **kwargs)
+        caller = sys._getframe(1)
+        if caller.f_code is make_fx_code and not caller.f_locals.get("record_stack_traces", True):
+            self.record_stack_traces = False
+
+    tracer.__init__ = __init__
 
 
 class BackwardProvenance:

@@ -112,10 +112,10 @@ def enable_provenance(torch: Any) -> None:
     trace = getattr(torch._inductor.config, "trace", None)
     if trace is not None and getattr(trace, "provenance_tracking_level", None) == 0:
         trace.provenance_tracking_level = 1
-        make_fx_record_stacks_as_asked(torch)
+        make_fx_record_stacks_as_asked()
 
 
-def make_fx_record_stacks_as_asked(torch: Any) -> None:
+def make_fx_record_stacks_as_asked() -> None:
     """`make_fx` records stack traces only where its caller asks, as with provenance tracking off.
 
     At level 1, `make_fx` also records the Python stack of each node traced without a `stack_trace`

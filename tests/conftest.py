@@ -127,6 +127,13 @@ def share_process(
     _SHARED[name] = SharedRun(name, tuple(argv), env or {}, cwd, False, fixture or name)
 
 
+def share_trace(name: str, script: Path, *, fixture: str, env_var: str = "TORCH_TRACE") -> None:
+    """Declare `python SCRIPT` under plain torch with `env_var`=DIR/trace (caches off), as a shared
+    process: its log is in `shared_dumps.folder(name) / "trace"`."""
+    env = {"TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1", env_var: "{dir}/trace"}
+    share_process(name, sys.executable, str(script), env=env, fixture=fixture)
+
+
 def _runs_needed(item: pytest.Item) -> list[str]:
     fixtures = set(getattr(item, "fixturenames", ()))
     return [name for name, run in _SHARED.items() if run.fixture in fixtures]

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
-from conftest import DATA, SCRIPTS, DumpRun, SharedDumps, run_tcdebug, share_dump, share_process
+from conftest import DATA, SCRIPTS, DumpRun, SharedDumps, run_tcdebug, share_dump, share_trace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_rerun_cli import rerun_dump, rerun_session  # noqa: F401 - shared session fixtures
@@ -401,13 +400,7 @@ def test_a_dumps_provenance_is_read_at_its_first_use_and_once(mlp_dump, tmp_path
 # ----- provenance tracking leaves torch's stack traces as a run without it prints them ------------------
 LOSS_IN_FORWARD = SCRIPTS / "compiled_loss_in_forward.py"
 share_dump("loss_in_forward_dump", "loss_in_forward", str(LOSS_IN_FORWARD), fixture="loss_in_forward")
-share_process(
-    "loss_in_forward_trace",
-    sys.executable,
-    str(LOSS_IN_FORWARD),
-    env={"TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1", "TORCH_TRACE": "{dir}/trace"},
-    fixture="loss_in_forward",
-)
+share_trace("loss_in_forward_trace", LOSS_IN_FORWARD, fixture="loss_in_forward")
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import SharedDumps, run_tcdebug, share_process
+from conftest import SharedDumps, run_tcdebug, share_trace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -304,21 +304,11 @@ def test_open_dump_writes_each_rank_log(tmp_path: Path) -> None:
 
 
 # ----- the README's flows, from a fresh run ------------------------------------------------------------
-def _share_trace(name: str, script: str, env_var: str) -> None:
-    """`script` run under `env_var`=DIR/trace, as a shared run for the fixture `fresh_traces`."""
-    script_path = str(ROOT / "tests" / "scripts" / "traces" / script)
-    env = {"TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1", env_var: "{dir}/trace"}
-    share_process(name, sys.executable, script_path, env=env, fixture="fresh_traces")
-
-
-_share_trace("export_trace", "export_dde.py", "TORCH_DTRACE")
-_share_trace("aoti_trace", "aoti_cpu.py", "TORCH_TRACE")
-share_process(
-    "recompile_limit_trace",
-    sys.executable,
-    str(ROOT / "tests" / "scripts" / "recompile_limit.py"),
-    env={"TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1", "TORCH_TRACE": "{dir}/trace"},
-    fixture="fresh_traces",
+TRACE_SCRIPTS = ROOT / "tests" / "scripts" / "traces"
+share_trace("export_trace", TRACE_SCRIPTS / "export_dde.py", fixture="fresh_traces", env_var="TORCH_DTRACE")
+share_trace("aoti_trace", TRACE_SCRIPTS / "aoti_cpu.py", fixture="fresh_traces")
+share_trace(
+    "recompile_limit_trace", ROOT / "tests" / "scripts" / "recompile_limit.py", fixture="fresh_traces"
 )
 
 

@@ -14,7 +14,12 @@ from conftest import SAMPLES, SCRIPTS
 
 from tcdebug import stages as stage_catalog
 from tcdebug.capture.frame import source_lines
-from tcdebug.capture.inductor_ir import check_sample, print_ir_with_sympy_memo, print_loop_bodies_cheaply
+from tcdebug.capture.inductor_ir import (
+    check_sample,
+    print_ir_with_sympy_memo,
+    print_loop_bodies_cheaply,
+    reuse_loop_body_texts,
+)
 from tcdebug.dump import load_dump
 
 
@@ -206,6 +211,52 @@ def test_ir_printing_turns_to_torchs_own_for_good_once_a_text_differs():
     assert prints == [5] and Printable.__dict__["__str__"] is sympy_str
     assert Formatter._write_ir([node, node]) == "p6 p7"  # torch's way only, from now on
     assert prints == [7]
+
+
+def test_loop_body_texts_are_reused_after_fusion_only_while_unchanged_on_a_real_compile(tmp_path):
+    """The IR after fusion reuses the loop-body texts printed before it: on real Inductor compiles
+    (static and dynamic shapes), with one body's block given a new node and another body's node
+    new arguments between the two texts, every text is torch's, byte for byte, the changes show,
+    and the unchanged bodies are not printed again."""
+    counts = _ir_script_counts("loop_body_reuse.py", tmp_path)
+    assert counts["texts"] == 4 and counts["differ"] == 0
+    assert counts["changes_shown"] == 4  # both changes, in both compiles' text after fusion
+    assert counts["printed"] < counts["bodies"]  # some bodies were reused
+
+
+def test_ir_checks_never_compare_a_loop_body_text_reused_from_the_memo():
+    """While the memo's first texts are checked, torch's own printing of the sample does not get
+    the loop-body texts printed with the memo: a memo that prints differently is found."""
+    prints = [0]
+
+    class Printable:  # prints differently each time, so the memo's text is not torch's
+        def __str__(self) -> str:
+            prints[0] += 1
+            return f"p{prints[0]}"
+
+    expr = Printable()
+    block = SimpleNamespace(graph=SimpleNamespace(_codegen=None, nodes=[]))
+
+    class Body:
+        root_block, subblocks, var_ranges, indexing_exprs = block, {}, {}, {"index0": expr}
+
+        def debug_str(self) -> str:
+            return f"index0 = {self.indexing_exprs['index0']}"
+
+    class Formatter:
+        @staticmethod
+        def _write_ir(nodes: list[object]) -> str:
+            return " ".join(node.debug_str() for node in nodes)  # type: ignore[attr-defined]
+
+    print_ir_with_sympy_memo(Formatter, Printable)
+    forget = reuse_loop_body_texts(Body, Formatter._write_ir.memo_active)  # type: ignore[attr-defined]
+    body = Body()
+    # The memo printed "p1" and its sample "p1" (reused); torch printed the sample "p2", not the
+    # memo's text reused, so the check failed: the text is torch's (its "p2", the same body's).
+    assert Formatter._write_ir([body]) == "index0 = p2"
+    assert not Formatter._write_ir.trusted()  # type: ignore[attr-defined]
+    forget()
+    assert Formatter._write_ir([body]) == Formatter._write_ir([body])  # unchanged: reused
 
 
 def test_a_checked_ir_text_is_whole_when_torch_passes_an_iterator():

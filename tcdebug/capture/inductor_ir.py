@@ -6,7 +6,9 @@ logger and are attached to the post-fusion stage."""
 from __future__ import annotations
 
 import inspect
+import itertools
 import logging
+import operator
 import re
 import threading
 from collections.abc import Callable, Sequence
@@ -61,6 +63,63 @@ def print_loop_bodies_cheaply(block_class: Any) -> None:
 
     debug_str.__wrapped__ = original  # type: ignore[attr-defined]
     block_class.debug_str = debug_str
+
+
+Parts = tuple[tuple[int, ...], list[object]]  # (how many of each, the objects): see `loop_body_parts`
+
+
+def same_parts(a: Parts, b: Parts) -> bool:
+    """Two `loop_body_parts` hold the very same objects, in the same places."""
+    return a[0] == b[0] and len(a[1]) == len(b[1]) and all(map(operator.is_, a[1], b[1]))
+
+
+def loop_body_parts(body: Any) -> Parts:
+    """Everything `LoopBody.debug_str` prints a body from: its loop ranges, its index expressions
+    and its blocks, and for each block's graph what `Graph.python_code` (without `verbose`) prints
+    its code from: the code generator and, per node, its kind, target, arguments, name and type.
+    FX never changes a node's `args` or `kwargs` in place (they are immutable; a change sets new
+    ones), so the same objects print the same text."""
+    blocks = [("body", body.root_block), *body.subblocks.items()]
+    shape = [len(body.var_ranges), len(body.indexing_exprs), len(blocks)]
+    objects: list[object] = [*itertools.chain(*body.var_ranges.items(), *body.indexing_exprs.items())]
+    for name, block in blocks:
+        graph = block.graph
+        nodes = list(graph.nodes)
+        shape.append(len(nodes))
+        objects += (name, block, graph, graph._codegen)
+        for n in nodes:
+            objects += (n, n.op, n.target, n.args, n.kwargs, n.name, n.type, n.meta.get("is_wrapped"))
+    return tuple(shape), objects
+
+
+def reuse_loop_body_texts(body_class: Any, mode: Callable[[], object] = lambda: None) -> Callable[[], None]:
+    """Print a loop body (`LoopBody.debug_str`) once for the IR before fusion and the IR after it:
+    most scheduler nodes keep their loop body through fusion, and loop bodies are about half of
+    the two texts' printing. A body is printed again when anything it prints from is not the very
+    object it was (`loop_body_parts`): Inductor replaces a body, a block or a node's arguments when
+    it changes them, and a node added or removed changes the graph's node list. A text is reused
+    only in the printing `mode` it was printed in (with the sympy memo or by torch alone), so the
+    memo's checks compare two printings. Returns the function that forgets the texts kept (the IR
+    stage calls it once the text after fusion is printed)."""
+    original = body_class.debug_str
+    kept: dict[int, tuple[Any, object, Parts, str]] = {}  # id(body) -> (body, mode, its parts, its text)
+
+    def debug_str(self: Any) -> str:
+        try:
+            parts = loop_body_parts(self)
+        except Exception:  # noqa: BLE001 - not a body as this torch's: printed as torch prints it
+            return original(self)
+        now = mode()
+        entry = kept.get(id(self))
+        if entry is not None and entry[0] is self and entry[1] == now and same_parts(entry[2], parts):
+            return entry[3]
+        text = original(self)
+        kept[id(self)] = (self, now, parts, text)  # the body is kept, so its id is not reused meanwhile
+        return text
+
+    debug_str.__wrapped__ = original  # type: ignore[attr-defined]
+    body_class.debug_str = debug_str
+    return kept.clear
 
 
 IR_TEXT_CHECKS = 2  # IR texts checked before printing with a sympy memo is trusted
@@ -154,6 +213,7 @@ def print_ir_with_sympy_memo(formatter: Any, printable: Any, checks: int | None 
 
     write_ir.__wrapped__ = original  # type: ignore[attr-defined]
     write_ir.trusted = lambda: state["trusted"]  # type: ignore[attr-defined]  # read by the tests
+    write_ir.memo_active = lambda: state["depth"] > 0  # type: ignore[attr-defined]
     formatter._write_ir = staticmethod(write_ir)
 
 
@@ -165,13 +225,6 @@ def install_inductor(ctx: CaptureContext) -> None:
         raise RuntimeError("this torch has no ir_pre_fusion artifact logger")
     rec = ctx.recorder
     fusion_lines: list[str] = []
-    try:
-        from torch._inductor.loop_body import LoopBodyBlock
-
-        if callable(getattr(LoopBodyBlock, "debug_str", None)):
-            print_loop_bodies_cheaply(LoopBodyBlock)
-    except ImportError:
-        pass  # an older torch: its own printing
     formatter = getattr(inductor_debug, "DebugFormatter", None)
     try:
         from sympy.core._print_helpers import Printable  # type: ignore[import-untyped]
@@ -184,6 +237,17 @@ def install_inductor(ctx: CaptureContext) -> None:
         and callable(Printable.__dict__.get("__str__"))
     ):
         print_ir_with_sympy_memo(formatter, Printable)
+    forget_loop_bodies: Callable[[], None] = lambda: None  # noqa: E731 - until a torch has loop bodies
+    try:
+        from torch._inductor.loop_body import LoopBody, LoopBodyBlock
+
+        if callable(getattr(LoopBodyBlock, "debug_str", None)):
+            print_loop_bodies_cheaply(LoopBodyBlock)
+        if callable(getattr(LoopBody, "debug_str", None)):
+            memo_active = getattr(getattr(formatter, "_write_ir", None), "memo_active", None)
+            forget_loop_bodies = reuse_loop_body_texts(LoopBody, memo_active or (lambda: None))
+    except ImportError:
+        pass  # an older torch: its own printing
 
     def current_cid() -> str | None:
         return current_compile_key(torch, rec)
@@ -198,6 +262,8 @@ def install_inductor(ctx: CaptureContext) -> None:
 
     def on_ir(stage_id: str):  # noqa: ANN202
         def handle(record: logging.LogRecord) -> None:
+            if stage_id == "inductor_ir_post_fusion":
+                forget_loop_bodies()  # this scheduler's texts are printed
             cid = current_cid()
             if cid is None:
                 return

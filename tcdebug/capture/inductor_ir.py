@@ -92,7 +92,7 @@ def loop_body_parts(body: Any) -> Parts:
     return tuple(shape), objects
 
 
-def reuse_loop_body_texts(body_class: Any, mode: Callable[[], object] = lambda: None) -> Callable[[], None]:
+def reuse_loop_body_texts(body_class: Any, mode: Callable[[], object]) -> Callable[[], None]:
     """Print a loop body (`LoopBody.debug_str`) once for the IR before fusion and the IR after it:
     most scheduler nodes keep their loop body through fusion, and loop bodies are about half of
     the two texts' printing. A body is printed again when anything it prints from is not the very

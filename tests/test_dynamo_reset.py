@@ -4,6 +4,8 @@ compiles are in the session, each with its own stages, keyed as TORCH_TRACE logs
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from conftest import SCRIPTS, DumpRun, SharedDumps, share_dump
 
@@ -47,3 +49,16 @@ def test_the_log_of_the_same_run_keys_the_compiles_alike(live: Session, reset_ru
     assert {cid: c.function for cid, c in logged.compiles.items()} == {
         cid: c.function for cid, c in live.compiles.items()
     }
+
+
+def test_torch_logs_every_record_of_the_run_where_torch_trace_is_set(reset_run: DumpRun) -> None:
+    """With TORCH_TRACE set, torch's log under tcdebug holds every record torch makes, those tcdebug
+    does not read included (tcdebug.capture.trace_records keeps out), each naming torch's own line."""
+    logs = list((reset_run.out.parent / "trace").glob("*.log"))
+    assert len(logs) == 1
+    headers = [line for line in logs[0].read_text().splitlines() if line[:1] in "VIWE" and "] {" in line]
+    keys = {next(iter(json.loads(line.split("] ", 1)[1]))) for line in headers}
+    assert {"describe_tensor", "describe_storage", "dynamo_start", "artifact"} <= keys
+    assert 'before_post_grad_graph"' in logs[0].read_text()
+    callers = {line.split("] ", 1)[0].split()[-1].rsplit(":", 1)[0] for line in headers}
+    assert callers and all(caller.startswith("torch/") for caller in callers), callers

@@ -15,6 +15,7 @@ from typing import Any
 
 from tcdebug.capture.base import CaptureContext, TraceDispatcher
 from tcdebug.capture.recording import Recording
+from tcdebug.capture.trace_records import build_only_routed_records
 from tcdebug.events import Note
 
 UNITS = (
@@ -47,7 +48,8 @@ SKIP_UNITS_ENV = "TCDEBUG_SKIP_UNITS"
 
 def skipped_units() -> set[str]:
     """Capture units not installed: `$TCDEBUG_SKIP_UNITS`, comma-separated short names
-    (`cudagraph,triton_info`), `*` for all of them, `trace` for the structured-trace handler itself.
+    (`cudagraph,triton_info`), `*` for all of them, `trace` for the structured-trace handler itself,
+    `trace_filter` for the filter that has torch build only the records tcdebug reads.
     Meant for measuring what each unit costs, not for users."""
     names = {part.strip() for part in os.environ.get(SKIP_UNITS_ENV, "").split(",") if part.strip()}
     if "*" in names:
@@ -168,6 +170,13 @@ def install_capture(torch: Any, recorder: Recording) -> CaptureContext:
         return ctx
     dispatcher.attach()
     _keep_attached(torch, ctx)
+    if "trace_filter" in skipped:
+        recorder.emit(Note(text=f"trace_filter: switched off ({SKIP_UNITS_ENV})"))
+        return ctx
+    try:
+        build_only_routed_records(torch, dispatcher)
+    except Exception:  # noqa: BLE001 - a torch without `_logging._internal`: every record is built
+        pass
     return ctx
 
 

@@ -1,7 +1,8 @@
 """Capture work in instructions: `python` against `tcdebug --dump`, every process under callgrind.
 
 Each cold run of a script is counted by valgrind (with `--units`, also tcdebug with its capture
-units off, and with its trace handler off too).
+units off but torch building every trace record, as for a handler that reads them all, and with its
+trace handler off too).
 
 `python benchmarks/capture_instructions.py [--script NAME ...] [--units] [--quick] [--json PATH]`
 
@@ -43,7 +44,7 @@ PURE = BENCH / "scripts" / "pure_python.py"  # --quick: no torch, its own end ma
 VARIANTS: dict[str, str | None] = {
     "python": None,
     "tcdebug --dump": "",
-    "tcdebug --dump, units off": "*",
+    "tcdebug --dump, units off": "*,trace_filter",  # every trace record built: what listening costs
     "tcdebug --dump, units and trace handler off": "*,trace",
 }
 VALGRIND_ENV = {

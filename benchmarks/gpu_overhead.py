@@ -85,6 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="V",
         help="measure these variants instead (repeatable): `python`, `tcdebug --dump`, "
         "`tcdebug --dump -UNIT -UNIT` (units off), `tcdebug --dump -*` (every unit off), `tcdebug --dump -* -trace` (and no trace handler), "
+        "`tcdebug --dump -* -trace_filter` (every unit off, every trace record built), "
         "`TORCH_TRACE=dir`, `TORCH_COMPILE_DEBUG=1`",
     )
     parser.add_argument(

@@ -70,14 +70,13 @@ class RecordFilter:
     def _make_filter(self) -> Callable[..., Any]:
         original = self.original
         trace_log = self.trace_log
-        dispatcher = self.dispatcher
-        routes = dispatcher.routes
+        routes = self.dispatcher.routes
 
         @functools.wraps(original)
         def trace_structured(name: str, *args: Any, **kwargs: Any) -> Any:
             handlers = trace_log.handlers
             if handlers and name not in ALWAYS_BUILT:
-                others = self.others(handlers) if len(handlers) > 1 or handlers[0] is not dispatcher else ""
+                others = self.others(handlers)
                 if others == "listening":
                     self.remove()
                 if others:

@@ -63,3 +63,31 @@ def test_torch_builds_only_the_routed_records_and_every_record_once_another_hand
     assert run["phase3_first_path"].endswith("trace_records.py")
     paths = run["phase3_paths"]
     assert paths and all(f"{os.sep}torch{os.sep}" in path for path in paths), paths
+
+
+def _dump_run(tmp_path: Path, **env: str) -> tuple[dict, dict]:
+    tmp_path.mkdir()
+    out = tmp_path / "out"
+    proc = subprocess.run(
+        [sys.executable, "-m", "tcdebug", "--dump", str(out), str(SCRIPTS / "trace_filter_in_place.py")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, **env},
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    [line] = [ln for ln in (out / "output.txt").read_text().splitlines() if ln.startswith("{")]
+    seen = json.loads(line)
+    return seen, json.loads((out / "session.json").read_text())
+
+
+def test_a_tcdebug_run_puts_the_filter_in_and_the_skip_switch_keeps_it_out(tmp_path: Path) -> None:
+    """`tcdebug --dump` installs the filter as a capture unit (no note: nothing failed);
+    `TCDEBUG_SKIP_UNITS=trace_filter` leaves torch's own function, and a note says so."""
+    seen, index = _dump_run(tmp_path / "on")
+    assert seen == {"filter_file": True, "same_everywhere": True}
+    assert not [note for note in index["notes"] if note.startswith("trace_filter:")]
+    seen, index = _dump_run(tmp_path / "off", TCDEBUG_SKIP_UNITS="trace_filter")
+    assert seen == {"filter_file": False, "same_everywhere": True}
+    assert "trace_filter: switched off (TCDEBUG_SKIP_UNITS)" in index["notes"]

@@ -9,8 +9,10 @@ it needs only costs that unit, and its stages are reported as "not captured: <re
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from tcdebug import stages as stage_catalog
@@ -148,6 +150,13 @@ def lowering_subgraph(torch: Any) -> str | None:
     except Exception:  # noqa: BLE001 - no graph set: taken as the compiled graph's
         return None
     return name if isinstance(name, str) else None
+
+
+def loaded_modules(package: str) -> Iterator[tuple[str, ModuleType]]:
+    """The package and its submodules imported so far, by name (a snapshot of `sys.modules`)."""
+    for name, module in list(sys.modules.items()):
+        if module is not None and (name == package or name.startswith(package + ".")):
+            yield name, module
 
 
 def cuda_built(torch: Any) -> bool:

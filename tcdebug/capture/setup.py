@@ -9,13 +9,12 @@ import importlib.util
 import logging
 import os
 import pkgutil
-import sys
 from types import CodeType
 from typing import Any
 
-from tcdebug.capture.base import CaptureContext, TraceDispatcher
+from tcdebug.capture import trace_records
+from tcdebug.capture.base import CaptureContext, TraceDispatcher, loaded_modules
 from tcdebug.capture.recording import Recording
-from tcdebug.capture.trace_records import build_only_routed_records
 from tcdebug.events import Note
 
 UNITS = (
@@ -136,9 +135,7 @@ def generated_code(package: str) -> list[CodeType]:
     """The code of every method, in the package's modules imported so far, that was made at run time
     from text (`dataclasses`' `__init__`, `__eq__`, ...): its file name is not a path."""
     found: dict[int, CodeType] = {}
-    for name, module in list(sys.modules.items()):
-        if module is None or not (name == package or name.startswith(package + ".")):
-            continue
+    for name, module in loaded_modules(package):
         for value in list(vars(module).values()):
             if not isinstance(value, type) or value.__module__ != name:
                 continue
@@ -172,11 +169,8 @@ def install_capture(torch: Any, recorder: Recording) -> CaptureContext:
     _keep_attached(torch, ctx)
     if "trace_filter" in skipped:
         recorder.emit(Note(text=f"trace_filter: switched off ({SKIP_UNITS_ENV})"))
-        return ctx
-    try:
-        build_only_routed_records(torch, dispatcher)
-    except Exception:  # noqa: BLE001 - a torch without `_logging._internal`: every record is built
-        pass
+    else:  # a torch without what it needs: every record is built, and a Note says why
+        _install_unit(ctx, "trace_filter", trace_records, "install")
     return ctx
 
 

@@ -27,11 +27,10 @@ from __future__ import annotations
 
 import functools
 import logging
-import sys
 from collections.abc import Callable
 from typing import Any
 
-from tcdebug.capture.base import TraceDispatcher
+from tcdebug.capture.base import CaptureContext, TraceDispatcher, loaded_modules
 
 ALWAYS_BUILT = frozenset({"str"})  # interned strings: later records refer to them by number
 
@@ -130,9 +129,7 @@ class RecordFilter:
 
     @staticmethod
     def _replace(old: Callable[..., Any], new: Callable[..., Any]) -> None:
-        for name, module in list(sys.modules.items()):
-            if module is None or not (name == "torch" or name.startswith("torch.")):
-                continue
+        for _name, module in loaded_modules("torch"):
             namespace = getattr(module, "__dict__", None)
             if not isinstance(namespace, dict):
                 continue
@@ -146,3 +143,8 @@ def build_only_routed_records(torch: Any, dispatcher: TraceDispatcher) -> Record
     record_filter = RecordFilter(torch, dispatcher)
     record_filter.install()
     return record_filter
+
+
+def install(ctx: CaptureContext) -> None:
+    """The unit's step (`tcdebug.capture.setup`), once the dispatcher is attached."""
+    build_only_routed_records(ctx.torch, ctx.handler)

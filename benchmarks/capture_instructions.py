@@ -107,7 +107,7 @@ def counts_of(parts: Sequence[Part], tcdebug: bool, script: Path) -> Counts:
     script_pids = {
         p.pid
         for p in parts
-        if ("-m tcdebug.target" in p.command if tcdebug else first in p.command)
+        if ("-m tcdebug.debuggee" in p.command if tcdebug else first in p.command)
         and "-m tcdebug " not in p.command
     }
     if len(script_pids) != 1:

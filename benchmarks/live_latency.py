@@ -38,7 +38,7 @@ async def drive(mode: str, breaks: int, steps: int) -> dict[str, list[float]]:
     from ui_harness import render_frames_fully  # noqa: I001 - first: it imports the app's package before Textual
     from textual._compositor import CompositorUpdate
 
-    from tcdebug import session as model
+    from tcdebug.model import session as model
     from tcdebug.screens.app import TcdebugApp, build_live_app
     from tcdebug.screens.main_screen import MainScreen
 

@@ -21,9 +21,18 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.notifications import SeverityLevel
 
-from tcdebug import session as model
-from tcdebug.controller import TargetController
-from tcdebug.events import (
+from tcdebug.analysis.live_ranks import (
+    LiveRanks,
+    is_rank_job,
+    lockstep_plan,
+    other_rank_compile,
+    pg_timeout_text,
+    rank_of_id,
+    rank_processes,
+)
+from tcdebug.analysis.provenance_from_log import ensure_trace_provenance
+from tcdebug.model import session as model
+from tcdebug.model.events import (
     CompileEnd,
     Error,
     Event,
@@ -34,15 +43,8 @@ from tcdebug.events import (
     TargetDied,
     TargetExited,
 )
-from tcdebug.live_ranks import (
-    LiveRanks,
-    is_rank_job,
-    lockstep_plan,
-    other_rank_compile,
-    pg_timeout_text,
-    rank_of_id,
-    rank_processes,
-)
+from tcdebug.model.session import Change, Session
+from tcdebug.process.controller import TargetController
 from tcdebug.screens import script_environ
 from tcdebug.screens.commands import JumpCommands
 from tcdebug.screens.diff_screen import DiffScreen
@@ -58,10 +60,8 @@ from tcdebug.screens.trail_screen import TrailScreen
 from tcdebug.screens.why_screen import WhyScreen
 from tcdebug.screens.widgets.highlight import warm_lexers
 from tcdebug.screens.widgets.timeline import LIVE_STATES, Ref
-from tcdebug.session import Change, Session
 from tcdebug.textsafe import safe_line, safe_text
 from tcdebug.trace.worker import ChildStream
-from tcdebug.trace_provenance import ensure_trace_provenance
 
 READ_ONLY_MESSAGE = "nothing to step: opened from a dump"
 

@@ -10,8 +10,8 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.markup import escape
 
-from tcdebug import stages as stage_catalog
-from tcdebug.live_ranks import is_rank_job
+from tcdebug.analysis.live_ranks import is_rank_job
+from tcdebug.model import stages as stage_catalog
 from tcdebug.screens.ref import Ref
 from tcdebug.textsafe import safe_line
 

@@ -12,14 +12,14 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
-from tcdebug import stages as stage_catalog
-from tcdebug.kernels import format_config
+from tcdebug.analysis.why import choice_table_lines, first_call_note, tables_for_kernel, times_of
+from tcdebug.model import stages as stage_catalog
+from tcdebug.model.session import Compile, Kernel, Session, Stage
 from tcdebug.screens.ref import Ref
 from tcdebug.screens.safe_rich import safe_rich
-from tcdebug.session import Compile, Kernel, Session, Stage
-from tcdebug.stage_text import full_text, fusion_log_line, line_count, plural
 from tcdebug.textsafe import safe_line
-from tcdebug.why import choice_table_lines, first_call_note, tables_for_kernel, times_of
+from tcdebug.torchtext.output_code import format_config
+from tcdebug.torchtext.stage_text import full_text, fusion_log_line, line_count, plural
 
 
 @dataclass

@@ -19,14 +19,14 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from tcdebug import stages as stage_catalog
-from tcdebug import symbol_names
+from tcdebug.model import stages as stage_catalog
+from tcdebug.model.session import Compile, Session, Stage
 from tcdebug.screens.safe_rich import safe_rich
 from tcdebug.screens.widgets.highlight import plain_lines
 from tcdebug.screens.widgets.split_view import SplitRow, SplitView
 from tcdebug.screens.widgets.styled_view import StyledView
-from tcdebug.session import Compile, Session, Stage
-from tcdebug.stage_text import full_text, plural
+from tcdebug.torchtext import symbol_names
+from tcdebug.torchtext.stage_text import full_text, plural
 
 DEFAULT_STAGE = "dynamo_graph"
 

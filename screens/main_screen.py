@@ -16,7 +16,7 @@ from tcdebug.screens.widgets.code_view import CodeView
 from tcdebug.screens.widgets.key_footer import KeyFooter
 from tcdebug.screens.widgets.status_bar import StatusBar
 from tcdebug.screens.widgets.timeline import Ref, Timeline, TimelineState
-from tcdebug.source_map import source_gutter
+from tcdebug.torchtext.source_map import source_gutter
 
 if TYPE_CHECKING:
     from tcdebug.screens.app import TcdebugApp

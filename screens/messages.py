@@ -6,12 +6,12 @@ from typing import Any
 
 from textual.message import Message
 
-from tcdebug.events import Event
+from tcdebug.model.events import Event
 
 
 class TargetEvent(Message):
-    """One typed event from the target (`tcdebug.events`), posted from a controller reader thread;
-    the app folds it into the session, which says what changed (`tcdebug.session.Change`)."""
+    """One typed event from the target (`tcdebug.model.events`), posted from a controller reader thread;
+    the app folds it into the session, which says what changed (`tcdebug.model.session.Change`)."""
 
     def __init__(self, event: Event) -> None:
         super().__init__()

@@ -9,7 +9,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from tcdebug.live_ranks import is_rank_job, tagged_output
+from tcdebug.analysis.live_ranks import is_rank_job, tagged_output
 from tcdebug.screens.widgets.code_view import CodeView
 
 if TYPE_CHECKING:

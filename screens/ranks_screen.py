@@ -22,8 +22,8 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from tcdebug.model.session import Session
 from tcdebug.screens.safe_rich import safe_label
-from tcdebug.session import Session
 from tcdebug.textsafe import safe_line, safe_text
 
 OUTPUT_LINES = 6  # the output pane: the last lines of the rank under the cursor

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tcdebug import stages as stage_catalog
+from tcdebug.model import stages as stage_catalog
 
 
 def _encode_part(part: str) -> str:

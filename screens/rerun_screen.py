@@ -4,7 +4,7 @@ One row per argument of the recorded call: tensors show name, sizes, dtype,
 device and one `dyn` box per dim (`torch._dynamo.mark_dynamic`); int, float and
 bool arguments are editable; others are shown. Size symbols the frame's compiles made are named
 by their origins (a legend under the title, `d0=s77` after a tensor's dims), as `S` does. The form becomes a re-run spec
-(`tcdebug.rerun_spec`), checked here as you type with the same messages the CLI
+(`tcdebug.model.rerun_spec`), checked here as you type with the same messages the CLI
 gives. F2 checks the guards of every cache entry in the target (the guard view
 below shows each guard); F5 runs it. A recompile pauses like any compile: the
 screen closes so the main screen shows the pause.
@@ -24,11 +24,12 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Checkbox, Footer, Input, Label, Select, Static
 
-from tcdebug import rerun_spec, symbol_names
+from tcdebug.model import rerun_spec
+from tcdebug.model.session import PAUSED, CallInfo, Rerun, Session
 from tcdebug.screens.safe_rich import safe_label, safe_rich
 from tcdebug.screens.widgets.guard_view import GuardView, verdict
-from tcdebug.session import PAUSED, CallInfo, Rerun, Session
 from tcdebug.textsafe import safe_line
+from tcdebug.torchtext import symbol_names
 
 DTYPES = {
     "float": ["float32", "float16", "bfloat16", "float64"],

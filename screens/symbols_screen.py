@@ -17,7 +17,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tcdebug.session import Compile
+from tcdebug.model.session import Compile
 from tcdebug.textsafe import safe_line
 
 

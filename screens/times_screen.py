@@ -11,11 +11,11 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from tcdebug.compile_times import run_totals
+from tcdebug.analysis.compile_phases import run_totals
+from tcdebug.analysis.why import times_of
+from tcdebug.model.session import Session
 from tcdebug.screens.widgets.time_chart import TimeChart
-from tcdebug.session import Session
 from tcdebug.textsafe import safe_line
-from tcdebug.why import times_of
 
 
 class TimesScreen(Screen[None]):

@@ -21,10 +21,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tcdebug import stages as stage_catalog
-from tcdebug.provenance import ProvenanceIndex, ProvItem, Trail
+from tcdebug.analysis.provenance_index import ProvenanceIndex, ProvItem, Trail
+from tcdebug.model import stages as stage_catalog
+from tcdebug.model.session import Compile, Session
 from tcdebug.screens.widgets.code_view import CodeView
-from tcdebug.session import Compile, Session
 from tcdebug.textsafe import safe_line
 
 if TYPE_CHECKING:

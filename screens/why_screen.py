@@ -1,6 +1,6 @@
 """The `w` screen: why the selected compile exists, broke, fused, recorded and took its time.
 
-Each part (`tcdebug.why.WhyPart`) is one option; enter on it shows the stage it is about.
+Each part (`tcdebug.analysis.why.WhyPart`) is one option; enter on it shows the stage it is about.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tcdebug.analysis.why import WhyPart, explain
+from tcdebug.model.session import Session
 from tcdebug.screens.ref import Ref
-from tcdebug.session import Session
 from tcdebug.textsafe import safe_line, safe_text
-from tcdebug.why import WhyPart, explain
 
 if TYPE_CHECKING:
     from tcdebug.screens.app import TcdebugApp

@@ -17,14 +17,15 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from tcdebug import __version__, protocol, rerun_spec
-from tcdebug import stages as stage_catalog
-from tcdebug.controller import TargetController
+from tcdebug import __version__
+from tcdebug.analysis.summary import summary_text
 from tcdebug.dump import DumpError, DumpWriter, load_dump, make_dirs, prepare_out, write_dump
-from tcdebug.events import Event, TargetDied
-from tcdebug.launch import LiveRanks, rank_summary, write_rank_dumps
-from tcdebug.session import DIED, Session
-from tcdebug.summary import summary_text
+from tcdebug.model import protocol, rerun_spec
+from tcdebug.model import stages as stage_catalog
+from tcdebug.model.events import Event, TargetDied
+from tcdebug.model.session import DIED, Session
+from tcdebug.process.controller import TargetController
+from tcdebug.process.launch import LiveRanks, rank_summary, write_rank_dumps
 from tcdebug.textsafe import safe_line
 
 
@@ -126,7 +127,7 @@ def default_script() -> str:
 
 
 def cmd_run(parser: argparse.ArgumentParser, argv: list[str]) -> int:
-    from tcdebug.launch import split_torchrun
+    from tcdebug.process.launch import split_torchrun
 
     options, torchrun_args = split_torchrun(argv)
     if torchrun_args is not None:
@@ -187,7 +188,7 @@ def _raise_interrupted(signum: int, _frame: object) -> None:
 
 def cmd_torchrun(parser: argparse.ArgumentParser, options: list[str], torchrun_args: list[str]) -> int:
     """`tcdebug [options] torchrun ARGS` / `tcdebug [options] -m torch.distributed.run ARGS`."""
-    from tcdebug.launch import TORCHRUN_MODULE, check_torchrun_args
+    from tcdebug.process.launch import TORCHRUN_MODULE, check_torchrun_args
 
     ns = parser.parse_args(options)
     if ns.script or ns.args or ns.module:

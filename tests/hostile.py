@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from tcdebug.dump import write_dump
-from tcdebug.session import (
+from tcdebug.model.session import (
     CallInfo,
     Compile,
     EntryCheck,

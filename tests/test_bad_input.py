@@ -14,10 +14,10 @@ import time
 import pytest
 from conftest import ROOT, SCRIPTS, run_tcdebug
 
-from tcdebug.controller import TargetController
 from tcdebug.dump import DumpWriter, load_dump
-from tcdebug.events import Output, TargetExited
-from tcdebug.session import DIED, Session
+from tcdebug.model.events import Output, TargetExited
+from tcdebug.model.session import DIED, Session
+from tcdebug.process.controller import TargetController
 
 
 def _error_lines(stderr: str) -> list[str]:

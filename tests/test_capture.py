@@ -12,7 +12,6 @@ from types import CodeType, SimpleNamespace
 
 from conftest import SAMPLES, SCRIPTS
 
-from tcdebug import stages as stage_catalog
 from tcdebug.capture.frame import source_lines
 from tcdebug.capture.inductor_ir import (
     check_sample,
@@ -21,6 +20,7 @@ from tcdebug.capture.inductor_ir import (
     reuse_loop_body_texts,
 )
 from tcdebug.dump import load_dump
+from tcdebug.model import stages as stage_catalog
 
 
 def _index(run):
@@ -294,7 +294,7 @@ def test_source_lines_are_what_inspect_gives_for_every_code_object():
     import torch.nn.modules.activation
     import torch.nn.modules.transformer
 
-    from tcdebug import why
+    from tcdebug.analysis import why
 
     codes = []
     for module in (torch.nn.modules.activation, torch.nn.modules.transformer, torch._dynamo.eval_frame, why):

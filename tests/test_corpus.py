@@ -25,10 +25,10 @@ import pytest
 from conftest import ROOT, SCRIPTS, SharedDumps, share_dump, share_process
 
 import tcdebug
-from tcdebug import stages as stage_catalog
+from tcdebug.analysis.why import explain
 from tcdebug.dump import load_dump
-from tcdebug.session import Compile, Session
-from tcdebug.why import explain
+from tcdebug.model import stages as stage_catalog
+from tcdebug.model.session import Compile, Session
 
 pytestmark = pytest.mark.slow
 

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from conftest import SCRIPTS, SharedDumps, run_tcdebug, share_dump
 
-from tcdebug import stages as stage_catalog
 from tcdebug.dump import load_dump
+from tcdebug.model import stages as stage_catalog
+from tcdebug.model.session import Compile, Session
+from tcdebug.model.trace_format import aot_graph_id
 from tcdebug.screens.widgets.timeline import TimelineState, build_rows
-from tcdebug.session import Compile, Session
-from tcdebug.trace_format import aot_graph_id
 
 PARTS = ("forward", "forward_1", "backward", "backward_1")
 

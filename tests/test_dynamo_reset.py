@@ -11,7 +11,7 @@ import pytest
 from conftest import SCRIPTS, DumpRun, SharedDumps, share_dump
 
 from tcdebug.dump import load_dump
-from tcdebug.session import Session
+from tcdebug.model.session import Session
 from tcdebug.trace import load_trace_session
 
 RESET = str(SCRIPTS / "dynamo_reset.py")

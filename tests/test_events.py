@@ -13,11 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tcdebug import events, protocol
-from tcdebug.controller import TargetController
-from tcdebug.session import PAUSED, RUNNING, Session
-from tcdebug.target.pauser import Pauser
-from tcdebug.target.recorder import Recorder
+from tcdebug.debuggee.pauser import Pauser
+from tcdebug.debuggee.recorder import Recorder
+from tcdebug.model import events, protocol
+from tcdebug.model.session import PAUSED, RUNNING, Session
+from tcdebug.process.controller import TargetController
 
 SAMPLE: dict[type, Any] = {str: "x", int: 3, float: 1.5, bool: True, list: [1, "a"], dict: {"k": [1]}}
 

@@ -17,10 +17,10 @@ import pytest
 from conftest import DATA, run_tcdebug
 from pilot import wait_until
 
+from tcdebug.analysis.summary import summary_text
 from tcdebug.dump import load_dump
+from tcdebug.model.session import Session
 from tcdebug.screens.app import TcdebugApp
-from tcdebug.session import Session
-from tcdebug.summary import summary_text
 
 JOB = DATA / "gpu_ddp_2gpu"
 GPU = "cuda (NVIDIA H100 80GB HBM3)"

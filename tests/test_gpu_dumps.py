@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from conftest import DATA, run_tcdebug
 
-from tcdebug.cudagraphs import format_stage, parse_dot
+from tcdebug.analysis.summary import summary_text
 from tcdebug.dump import load_dump
-from tcdebug.kernels import config_dict, format_config, split_output_code, triton_decorator_meta
-from tcdebug.session import Session
-from tcdebug.summary import summary_text
+from tcdebug.model.session import Session
+from tcdebug.torchtext.cudagraph_text import format_stage, parse_dot
+from tcdebug.torchtext.output_code import config_dict, format_config, split_output_code, triton_decorator_meta
 
 TRITON_KINDS = {"pointwise", "reduction", "persistent_reduction", "template"}
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from conftest import SAMPLES, DumpRun, dump_run
 
-from tcdebug import session as model
 from tcdebug.dump import load_dump
+from tcdebug.model import session as model
 
 
 def _has_cuda() -> bool:

@@ -13,7 +13,7 @@ from conftest import DATA, SAMPLES, dump_run
 from test_gpu_live import _has_cuda
 
 from tcdebug.dump import load_dump
-from tcdebug.session import Session
+from tcdebug.model.session import Session
 
 needs_cuda = [
     pytest.mark.gpu,

@@ -14,7 +14,7 @@ import pytest
 from pty_app import Pty
 from test_gpu_ranks_trace import _two_gpus
 
-from tcdebug import proctree
+from tcdebug.process import proctree
 
 ROOT = Path(__file__).resolve().parent.parent
 

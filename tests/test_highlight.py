@@ -52,7 +52,7 @@ def test_plain_lines_skips_the_per_line_cleaning_only_where_it_would_change_noth
 WARM_PROBE = """
 import asyncio, sys
 from tcdebug.screens.app import build_live_app
-from tcdebug.session import FINISHED
+from tcdebug.model.session import FINISHED
 from tcdebug.screens.widgets import highlight as h
 
 LEXERS = {"python": h.PythonLexer, "cpp": h.CppLexer, "dis": h.DisLexer, "guards": h.GuardsLexer, "ir": h.IRLexer}

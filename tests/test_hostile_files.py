@@ -30,8 +30,8 @@ from hostile import (
 
 from tcdebug import dump as dump_mod
 from tcdebug import trace
+from tcdebug.analysis.summary import summary_text
 from tcdebug.dump import DumpError, compile_dir_name, load_dump, prepare_out, safe_name, write_dump
-from tcdebug.summary import summary_text
 from tcdebug.trace import reader
 
 

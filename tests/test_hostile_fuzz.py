@@ -16,11 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tcdebug import trace
+from tcdebug.analysis.summary import summary_text
 from tcdebug.dump import DumpError, compile_dir_name, load_dump, safe_name
 from tcdebug.screens.content import view_for
 from tcdebug.screens.widgets.highlight import plain_lines
 from tcdebug.screens.widgets.timeline import TimelineState, build_rows
-from tcdebug.summary import summary_text
 from tcdebug.trace.reader import KNOWN_EVENTS
 
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

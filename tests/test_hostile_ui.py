@@ -27,7 +27,7 @@ from tcdebug.screens.rerun_screen import RerunScreen
 from tcdebug.screens.widgets.code_view import CodeView
 from tcdebug.screens.widgets.timeline import Ref
 from tcdebug.trace import new_trace_session
-from tcdebug.trace.ranks import Divergence
+from tcdebug.trace.rank_logs import Divergence
 
 FN = "␛]52;c;SGVsbG8=\\x07␛]2;PWNED"  # the start of EVIL, made visible
 CONTROLS = {chr(c) for c in [*range(0x09), *range(0x0B, 0x20), 0x7F, *range(0x80, 0xA0)]} | {"\u202e"}
@@ -180,8 +180,8 @@ def test_the_real_terminal_gets_no_hostile_sequence(tmp_path: Path) -> None:
 
 
 def test_kernel_metadata_of_the_wrong_shape_is_shown_not_fatal() -> None:
+    from tcdebug.model.session import Compile, Kernel, Session, Stage
     from tcdebug.screens.content import view_for
-    from tcdebug.session import Compile, Kernel, Session, Stage
 
     kernel = Kernel("k", "python", "src", meta={"grid": [1], "launch_index": "x", "triton": {"size_hints": 3}})
     comp = Compile("0/0", stages={"kernel_source": Stage("kernel_source", text="src", kernels=[kernel])})

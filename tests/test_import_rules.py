@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-TORCH_SIDE = ("tcdebug/target", "tcdebug/capture")
+TORCH_SIDE = ("tcdebug/debuggee", "tcdebug/capture")
 
 
 def _imports(path: Path) -> set[str]:
@@ -40,7 +40,7 @@ def test_ui_side_never_imports_torch_in_source():
 
 def test_importing_the_ui_process_modules_loads_no_torch():
     code = (
-        "import sys, tcdebug.cli, tcdebug.controller, tcdebug.dump, tcdebug.session, tcdebug.trace, tcdebug.summary\n"
+        "import sys, tcdebug.cli, tcdebug.process.controller, tcdebug.dump, tcdebug.model.session, tcdebug.trace, tcdebug.analysis.summary\n"
         "import importlib.util\n"
         "if importlib.util.find_spec('tcdebug.screens.app'):\n"
         "    import tcdebug.screens.app\n"
@@ -60,7 +60,7 @@ def test_core_modules_load_without_textual():
         "    if name.split('.')[0] == 'textual': raise ImportError('textual blocked')\n"
         "    return real(name, *a, **k)\n"
         "builtins.__import__ = guard\n"
-        "import tcdebug.cli, tcdebug.controller, tcdebug.dump, tcdebug.session, tcdebug.summary, tcdebug.protocol\n"
+        "import tcdebug.cli, tcdebug.process.controller, tcdebug.dump, tcdebug.model.session, tcdebug.analysis.summary, tcdebug.model.protocol\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
@@ -103,7 +103,10 @@ def _imported_modules(path: Path) -> set[str]:
 
 @pytest.mark.parametrize(
     ("module", "allowed"),
-    [("trace_format.py", {"tcdebug.stages"}), ("events.py", {"tcdebug.protocol", "tcdebug.stages"})],
+    [
+        ("model/trace_format.py", {"tcdebug.model.stages"}),
+        ("model/events.py", {"tcdebug.model.protocol", "tcdebug.model.stages"}),
+    ],
 )
 def test_the_vocabulary_and_the_trace_format_import_only_the_standard_library(module: str, allowed: set[str]):
     """Both sides of the channel (and the trace reader) load them: no torch, no textual, no model."""
@@ -132,7 +135,7 @@ def _events_by_name(path: Path) -> list[str]:
 
 
 def test_capture_units_and_the_target_send_typed_events_never_a_type_by_name():
-    """Events are dataclasses of `tcdebug.events` (`rec.emit(Note(text=...))`): mypy checks their
+    """Events are dataclasses of `tcdebug.model.events` (`rec.emit(Note(text=...))`): mypy checks their
     type and fields; a string type or a hand-made `{"type": ...}` dict would be checked only at run time."""
     files = [p for side in TORCH_SIDE for p in sorted((ROOT / side).rglob("*.py"))]
     assert len(files) > 20

@@ -14,13 +14,13 @@ from dataclasses import asdict
 from types import SimpleNamespace
 from typing import Any
 
-from tcdebug import protocol
 from tcdebug.capture.kernel_source import REFRESH_DELAY_S, KernelStages
 from tcdebug.capture.triton_info import TritonRegistry, TunedKernel
-from tcdebug.events import event_from_wire
-from tcdebug.session import PAUSED, Kernel, Session
-from tcdebug.target.pauser import Pauser
-from tcdebug.target.recorder import Recorder
+from tcdebug.debuggee.pauser import Pauser
+from tcdebug.debuggee.recorder import Recorder
+from tcdebug.model import protocol
+from tcdebug.model.events import event_from_wire
+from tcdebug.model.session import PAUSED, Kernel, Session
 
 KERNELS = 24
 

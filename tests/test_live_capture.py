@@ -9,9 +9,9 @@ import pytest
 from conftest import SAMPLES, SCRIPTS, DumpRun, SharedDumps, dump_run, run_tcdebug, share_dump
 
 import tcdebug
-from tcdebug import stages as stage_catalog
 from tcdebug.dump import load_dump
-from tcdebug.session import Session
+from tcdebug.model import stages as stage_catalog
+from tcdebug.model.session import Session
 
 pytestmark = pytest.mark.slow
 OUR_DIR = str(Path(tcdebug.__file__).resolve().parent)

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_rerun_cli import rerun_dump, rerun_session  # noqa: F401 - shared session fixtures
 
-from tcdebug import provenance as prov
+from tcdebug.analysis import provenance_index as prov
+from tcdebug.analysis.provenance_index import ProvenanceIndex, ProvItem, ProvLink
 from tcdebug.dump import load_dump
-from tcdebug.provenance import ProvenanceIndex, ProvItem, ProvLink
 
 
 def dynamo_records_columns() -> bool:
@@ -300,8 +300,8 @@ TRACE = DATA / "traces" / "mlp_provenance"  # samples/mlp.py with INDUCTOR_PROVE
 
 
 def test_trace_log_builds_the_trail_it_can_and_says_what_it_lacks():
+    from tcdebug.analysis.provenance_from_log import ensure_trace_provenance
     from tcdebug.trace import load_trace_session
-    from tcdebug.trace_provenance import ensure_trace_provenance
 
     session = load_trace_session(TRACE)
     ensure_trace_provenance(session)

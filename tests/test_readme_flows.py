@@ -10,9 +10,9 @@ from conftest import SAMPLES
 from pilot import header_text, main_screen, shown_text, status_text, wait_until
 from test_terminal import run_in_pty
 
-from tcdebug import protocol
-from tcdebug import session as model
 from tcdebug.cli import live_mode
+from tcdebug.model import protocol
+from tcdebug.model import session as model
 from tcdebug.screens.app import build_live_app
 from tcdebug.screens.widgets.key_footer import KeyFooter
 

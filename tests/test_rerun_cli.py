@@ -21,7 +21,7 @@ import pytest
 from conftest import SAMPLES, DumpRun, SharedDumps, run_tcdebug, share_dump
 
 from tcdebug.dump import load_dump
-from tcdebug.session import Session
+from tcdebug.model.session import Session
 
 SPECS = [
     "x=8,64",

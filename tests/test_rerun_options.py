@@ -8,7 +8,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from tcdebug.capture.calls import make_target  # noqa: E402
-from tcdebug.target.rerun_options import OptionsError, check_backend, recompiled  # noqa: E402
+from tcdebug.debuggee.rerun_options import OptionsError, check_backend, recompiled  # noqa: E402
 
 
 def double(x):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tcdebug import rerun_spec
-from tcdebug.rerun_spec import SpecError, parse, resolve
+from tcdebug.model import rerun_spec
+from tcdebug.model.rerun_spec import SpecError, parse, resolve
 
 X = {"name": "x", "leaf": "x", "kind": "tensor", "shape": [8, 64], "dtype": "float32", "device": "cpu"}
 IDS = {"name": "ids", "leaf": "ids", "kind": "tensor", "shape": [8], "dtype": "int64", "device": "cpu"}

@@ -21,9 +21,8 @@ from test_rerun_cli import rerun_dump, rerun_session  # noqa: F401 - shared sess
 from textual.app import App
 from textual.widgets import Checkbox, Input, Select, Static
 
-from tcdebug import protocol, provenance
-from tcdebug import session as model
-from tcdebug.controller import TargetController
+from tcdebug.analysis import provenance_index as provenance
+from tcdebug.analysis.why import explain
 from tcdebug.dump import (
     DumpWriter,
     IndexCache,
@@ -33,12 +32,14 @@ from tcdebug.dump import (
     load_dump,
     session_index,
 )
+from tcdebug.model import protocol
+from tcdebug.model import session as model
+from tcdebug.model.session import Session
+from tcdebug.process.controller import TargetController
 from tcdebug.screens.diff_screen import DiffScreen, side_by_side_rows, unified_lines
 from tcdebug.screens.messages import TargetEvent
 from tcdebug.screens.rerun_screen import RerunScreen
 from tcdebug.screens.widgets.guard_view import GuardView, guard_lines
-from tcdebug.session import Session
-from tcdebug.why import explain
 
 
 class Target:

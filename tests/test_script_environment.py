@@ -1,6 +1,6 @@
 """The script meets torch as under `python`: tcdebug imports none of torch before the script does,
 so switches a script puts in `os.environ` before its imports are read, and the capture is
-installed at the script's first import of Dynamo (`tcdebug.target.import_watch`)."""
+installed at the script's first import of Dynamo (`tcdebug.debuggee.import_watch`)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from pilot import main_screen
 from tcdebug.dump import load_dump
 from tcdebug.screens.app import TcdebugApp
 from tcdebug.screens.widgets.timeline import Ref
-from tcdebug.source_map import resume_line, source_gutter
+from tcdebug.torchtext.source_map import resume_line, source_gutter
 
 pytestmark = pytest.mark.slow
 

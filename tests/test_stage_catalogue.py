@@ -7,10 +7,10 @@ from pathlib import Path
 
 from conftest import DATA
 
-from tcdebug import stages as stage_catalog
 from tcdebug.dump import load_dump, stage_relpath, write_dump
-from tcdebug.session import Stage
-from tcdebug.stage_text import full_text
+from tcdebug.model import stages as stage_catalog
+from tcdebug.model.session import Stage
+from tcdebug.torchtext.stage_text import full_text
 
 
 def test_dump_file_names_are_the_stage_keys_never_a_position() -> None:

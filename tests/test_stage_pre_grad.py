@@ -10,8 +10,8 @@ from conftest import DATA
 
 from tcdebug import trace
 from tcdebug.dump import load_dump
+from tcdebug.model.session import Compile, Stage
 from tcdebug.screens.widgets.timeline import expected_stages
-from tcdebug.session import Compile, Stage
 
 STAGE = "inductor_pre_grad_graph"
 

@@ -12,14 +12,14 @@ import pytest
 from conftest import DATA, SCRIPTS, DumpRun, SharedDumps, run_tcdebug, share_dump
 from pilot import header_text, main_screen, shown_text, wait_until
 
-from tcdebug import session as model
+from tcdebug.analysis.provenance_from_log import ensure_trace_provenance
+from tcdebug.analysis.why import explain, why_markdown
 from tcdebug.dump import load_dump
+from tcdebug.model import session as model
 from tcdebug.screens.app import TcdebugApp, build_live_app
 from tcdebug.screens.trail_screen import TrailScreen
 from tcdebug.screens.widgets.timeline import Ref
 from tcdebug.trace import load_trace_session
-from tcdebug.trace_provenance import ensure_trace_provenance
-from tcdebug.why import explain, why_markdown
 
 COND = str(SCRIPTS / "cond_subgraphs.py")
 PRE, POST = "inductor_ir_pre_fusion.inference", "inductor_ir_post_fusion.inference"

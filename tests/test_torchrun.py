@@ -16,16 +16,16 @@ from conftest import SCRIPTS, path_report
 from pilot import column_text, screen_lines, wait_until
 from textual.widgets import DataTable, Static
 
-from tcdebug import proctree
-from tcdebug import session as model
-from tcdebug.launch import split_torchrun
-from tcdebug.live_ranks import LiveRanks, lockstep_plan, rank_processes, rank_sessions, tagged_output
+from tcdebug.analysis.live_ranks import LiveRanks, lockstep_plan, rank_processes, rank_sessions, tagged_output
+from tcdebug.model import session as model
+from tcdebug.model.session import Session
+from tcdebug.process import proctree
+from tcdebug.process.launch import split_torchrun
 from tcdebug.screens.app import TcdebugApp, build_live_app
 from tcdebug.screens.diff_screen import DiffScreen
 from tcdebug.screens.ranks_screen import RanksScreen
 from tcdebug.screens.why_screen import WhyScreen
 from tcdebug.screens.widgets.timeline import Ref, TimelineState, build_rows
-from tcdebug.session import Session
 
 pytestmark = pytest.mark.usefixtures("contained_tmpdir")  # torchrun's leftovers stay in the test's folder
 
@@ -231,7 +231,7 @@ def test_dump_of_an_fsdp2_job_writes_both_ranks_and_names_the_fsdp_hook_breaks(t
 @pytest.mark.slow
 async def test_app_steps_an_fsdp2_job_in_lockstep_and_explains_the_fsdp_hook_break() -> None:
     app = build_live_app(
-        ["tcdebug.target.torchrun", "--nproc-per-node", "2", FSDP, "--backend", "aot_eager", "--steps", "1"],
+        ["tcdebug.debuggee.torchrun", "--nproc-per-node", "2", FSDP, "--backend", "aot_eager", "--steps", "1"],
         module=True,
     )
 
@@ -279,8 +279,8 @@ def rank_job(*events: dict) -> Session:
         {
             "type": "hello",
             "pid": 100,
-            "script": "tcdebug.target.torchrun",
-            "argv": ["tcdebug.target.torchrun"],
+            "script": "tcdebug.debuggee.torchrun",
+            "argv": ["tcdebug.debuggee.torchrun"],
         },
         {"type": "process", "pid": 200, "rank": 0, "label": "rank 0", "stepping": True},
         {"type": "process", "pid": 201, "rank": 1, "label": "rank 1", "stepping": True},
@@ -326,7 +326,7 @@ def test_lockstep_waits_for_every_rank_then_brings_the_ones_behind_up() -> None:
 def test_each_rank_keeps_its_own_device_and_the_launchers_cpu_is_not_the_jobs() -> None:
     """The launcher never touches CUDA (`cpu` at its end); the ranks report `cuda (NAME)` at theirs.
     Each rank's session has its own device, and the summary does not claim the job had no GPU."""
-    from tcdebug.summary import summary_text
+    from tcdebug.analysis.summary import summary_text
 
     cuda = "cuda (NVIDIA H200)"
     s = rank_job(
@@ -469,7 +469,7 @@ async def test_four_ranks_live_lockstep_divergence_early_exit_on_the_ranks_scree
     output pane refresh as events arrive. The timeline warns under each rank's diverging compile
     and `d` diffs two ranks' versions."""
     app = build_live_app(
-        ["tcdebug.target.torchrun", "--nproc-per-node", "4", DIVERGE, "--exit-early"], module=True
+        ["tcdebug.debuggee.torchrun", "--nproc-per-node", "4", DIVERGE, "--exit-early"], module=True
     )
 
     def pauses() -> list[tuple[str, str]]:
@@ -554,7 +554,7 @@ async def test_the_open_ranks_screen_shows_each_ranks_state_and_output_as_events
     app = TcdebugApp(Session())
     async with app.run_test(size=(100, 30)) as pilot:
         for ev in [
-            {"type": "hello", "pid": 100, "script": "tcdebug.target.torchrun", "argv": ["x"]},
+            {"type": "hello", "pid": 100, "script": "tcdebug.debuggee.torchrun", "argv": ["x"]},
             {"type": "process", "pid": 200, "rank": 0, "label": "rank 0", "stepping": True},
             {"type": "process", "pid": 201, "rank": 1, "label": "rank 1", "stepping": True},
         ]:
@@ -587,7 +587,7 @@ async def test_at_80x24_the_ranks_screen_shows_each_live_status_whole() -> None:
     app = TcdebugApp(Session())
     async with app.run_test(size=(80, 24)) as pilot:
         for ev in [
-            {"type": "hello", "pid": 100, "script": "tcdebug.target.torchrun", "argv": ["x"]},
+            {"type": "hello", "pid": 100, "script": "tcdebug.debuggee.torchrun", "argv": ["x"]},
             {"type": "process", "pid": 200, "rank": 0, "label": "rank 0", "stepping": True},
             {"type": "process", "pid": 201, "rank": 1, "label": "rank 1", "stepping": True},
             start(200, 0, "0/0"),

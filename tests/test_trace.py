@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from tcdebug import trace
-from tcdebug.session import LOADED
-from tcdebug.summary import summary_text
+from tcdebug.analysis.summary import summary_text
+from tcdebug.model.session import LOADED
 from tcdebug.trace.to_session import LazyKernel
 
 TRACES = Path(__file__).resolve().parent / "data" / "traces"

@@ -15,7 +15,7 @@ import pytest
 from conftest import ROOT
 
 from tcdebug.dump import index_json, session_index
-from tcdebug.session import Session
+from tcdebug.model.session import Session
 from tcdebug.trace import TraceStats, load_log, worker
 from tcdebug.trace.reader import read_records, split_point
 from tcdebug.trace.to_session import iter_trace_events

@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tcdebug.analysis.provenance_index import ProvItem, item_to_dict
 from tcdebug.dump import DirCache, DumpError, entries_json, write_file
-from tcdebug.provenance import ProvItem, item_to_dict
-from tcdebug.session import Kernel, Stage, stage_to_dict
+from tcdebug.model.session import Kernel, Stage, stage_to_dict
 from tcdebug.trace.reader import decode_payload, decode_payload_lines
 
 _line = st.binary(max_size=12).map(lambda b: b.replace(b"\n", b""))

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tcdebug import stages as stage_catalog
-from tcdebug import trace_format as tf
+from tcdebug.model import stages as stage_catalog
+from tcdebug.model import trace_format as tf
 
 
 def test_compile_ids_are_written_as_torch_writes_them() -> None:

@@ -20,8 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tcdebug import trace
+from tcdebug.analysis.summary import summary_text
 from tcdebug.dump import load_dump
-from tcdebug.summary import summary_text
 from tcdebug.trace.to_session import LazyKernel, TraceConverter
 
 TRACES = Path(__file__).resolve().parent / "data" / "traces"

@@ -10,8 +10,8 @@ from textual.app import App
 from textual.widgets import DataTable
 
 from tcdebug import trace
+from tcdebug.model.session import Session
 from tcdebug.screens.ranks_screen import RanksScreen, rank_rows
-from tcdebug.session import Session
 
 RANKS = Path(__file__).resolve().parent / "data" / "traces" / "ranks"
 

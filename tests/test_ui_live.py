@@ -9,8 +9,8 @@ import pytest
 from conftest import SAMPLES, SCRIPTS
 from pilot import header_text, main_screen, shown_text, status_text, wait_until
 
-from tcdebug import session as model
-from tcdebug import stages as stage_catalog
+from tcdebug.model import session as model
+from tcdebug.model import stages as stage_catalog
 from tcdebug.screens.app import build_live_app
 from tcdebug.screens.widgets.timeline import Ref
 

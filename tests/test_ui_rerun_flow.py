@@ -10,7 +10,7 @@ from conftest import SAMPLES
 from pilot import header_text, main_screen, shown_text, wait_until
 from textual.widgets import Input
 
-from tcdebug import session as model
+from tcdebug.model import session as model
 from tcdebug.screens.app import build_live_app
 from tcdebug.screens.diff_screen import DiffScreen
 from tcdebug.screens.rerun_screen import RerunScreen

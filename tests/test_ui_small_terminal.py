@@ -16,6 +16,7 @@ from pilot import header_text, main_screen
 from rich.text import Text
 
 from tcdebug.dump import load_dump
+from tcdebug.model.session import Compile, Session, Stage
 from tcdebug.screens.app import READ_ONLY_MESSAGE, TcdebugApp, screenshot_dir
 from tcdebug.screens.content import guards_source_first
 from tcdebug.screens.diff_screen import DiffScreen, changed_spans, normalise, unified_lines
@@ -23,8 +24,7 @@ from tcdebug.screens.help_screen import HelpScreen, help_sections
 from tcdebug.screens.widgets.highlight import plain_lines
 from tcdebug.screens.widgets.key_footer import KeyFooter
 from tcdebug.screens.widgets.timeline import GLYPHS, Ref, expected_stages
-from tcdebug.session import Compile, Session, Stage
-from tcdebug.stage_text import FUSION_LOG_MARKER, full_text
+from tcdebug.torchtext.stage_text import FUSION_LOG_MARKER, full_text
 
 SIZE = (80, 24)
 

@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.screen import Screen
 
-from tcdebug import session as model
+from tcdebug.model import session as model
 from tcdebug.screens.widgets.status_bar import SPINNER_PERIOD_S, StatusBar, status_line
 
 INFO = Text.assemble(

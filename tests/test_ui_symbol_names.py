@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 from pilot import wait_until
 
-from tcdebug import symbol_names
 from tcdebug.dump import load_dump
 from tcdebug.screens.app import TcdebugApp
 from tcdebug.screens.diff_screen import DiffScreen
 from tcdebug.screens.rerun_screen import RerunScreen
 from tcdebug.screens.widgets.timeline import Ref
+from tcdebug.torchtext import symbol_names
 
 pytestmark = pytest.mark.slow
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from conftest import DATA
 from textual.app import App, ComposeResult
 
-from tcdebug.events import Event
+from tcdebug.model.events import Event
 from tcdebug.screens.widgets.timeline import Ref, Timeline, TimelineState, build_rows
 from tcdebug.trace import apply_event, find_trace_logs, iter_trace_events, new_trace_session
 

@@ -11,23 +11,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from pilot import main_screen, wait_until
 
-from tcdebug.compile_times import OTHER, PhaseCollector, bar_lines, phases_from_metrics
-from tcdebug.dump import load_dump
-from tcdebug.screens.app import TcdebugApp
-from tcdebug.screens.content import compile_summary
-from tcdebug.screens.times_screen import TimesScreen
-from tcdebug.screens.why_screen import WhyScreen
-from tcdebug.screens.widgets.timeline import Ref
-from tcdebug.session import Session, Stage
-from tcdebug.stage_text import (
-    FUSION_LOG_IN_FILE,
-    FUSION_LOG_MARKER,
-    full_text,
-    ir_and_fusion_log,
-    split_fusion_log,
-)
-from tcdebug.trace import load_trace_session
-from tcdebug.why import (
+from tcdebug.analysis.compile_phases import OTHER, PhaseCollector, bar_lines, phases_from_metrics
+from tcdebug.analysis.why import (
     FUSION,
     TIME,
     explain,
@@ -37,6 +22,21 @@ from tcdebug.why import (
     why_dict,
     why_markdown,
 )
+from tcdebug.dump import load_dump
+from tcdebug.model.session import Session, Stage
+from tcdebug.screens.app import TcdebugApp
+from tcdebug.screens.content import compile_summary
+from tcdebug.screens.times_screen import TimesScreen
+from tcdebug.screens.why_screen import WhyScreen
+from tcdebug.screens.widgets.timeline import Ref
+from tcdebug.torchtext.stage_text import (
+    FUSION_LOG_IN_FILE,
+    FUSION_LOG_MARKER,
+    full_text,
+    ir_and_fusion_log,
+    split_fusion_log,
+)
+from tcdebug.trace import load_trace_session
 
 MEASURED = "torch dynamo_timed events"
 
@@ -336,7 +336,7 @@ _REASON_LINES = st.lists(
 def test_split_recompile_reasons_keeps_every_line_once(lines):
     """Every line of torch's text is an entry's reason or a line of an entry's stack, in order,
     except the `User stack trace:` lines that open a stack."""
-    from tcdebug.dynamo_text import split_recompile_reasons
+    from tcdebug.torchtext.dynamo_text import split_recompile_reasons
 
     text = "\n".join(lines)
     opener = "User stack trace:"
@@ -396,8 +396,8 @@ async def test_t_shows_the_compile_time_chart(mlp_session):
 
 
 def test_an_autotune_table_lists_every_choice_with_its_tiles():
+    from tcdebug.analysis.why import choice_table_lines
     from tcdebug.capture.autotune import table_of
-    from tcdebug.why import choice_table_lines
 
     class Choice:
         def __init__(self, name: str, description: str) -> None:
@@ -419,8 +419,8 @@ def test_an_autotune_table_lists_every_choice_with_its_tiles():
 
 def test_a_new_cuda_graph_recording_names_the_size_that_changed():
     """Recordings as `tcdebug.capture.cudagraph` records them (one per symbolic-size value)."""
-    from tcdebug.session import Compile, Stage
-    from tcdebug.why import cudagraph_parts
+    from tcdebug.analysis.why import cudagraph_parts
+    from tcdebug.model.session import Compile, Stage
 
     def record(seq: int) -> dict:
         return {
@@ -474,7 +474,13 @@ def test_autotune_and_times_events_survive_a_dump(tmp_path):
 @settings(max_examples=150, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("op0123_: ()[]'=,#\n+-|LGxbufcannot fusewith") + ["\t", "\x1b"]), max_size=400))
 def test_why_parsers_take_any_text(text):
-    from tcdebug.why import find_failing_guard, kernel_nodes, node_descriptions, parse_guards, refused_pairs
+    from tcdebug.analysis.why import (
+        find_failing_guard,
+        kernel_nodes,
+        node_descriptions,
+        parse_guards,
+        refused_pairs,
+    )
 
     guards = parse_guards(text)
     find_failing_guard(guards, text)
@@ -495,7 +501,7 @@ _ROUND_LINES = st.one_of(
 @given(st.lists(_ROUND_LINES, max_size=12), st.sampled_from(["\n", "\r\n", " ", ""]))
 def test_scheduler_runs_reads_every_round_a_whole_log_search_finds(lines, sep):
     """The runs read line by line are the runs a search of the whole log finds."""
-    from tcdebug.why import _FUSION_ROUND, scheduler_runs
+    from tcdebug.analysis.why import _FUSION_ROUND, scheduler_runs
 
     log = sep.join(lines)
     runs: list[tuple[int, int]] = []

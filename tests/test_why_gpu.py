@@ -12,11 +12,11 @@ import pytest
 from conftest import DATA, SAMPLES, DumpRun, dump_run
 from test_gpu_live import _has_cuda
 
+from tcdebug.analysis.why import CHOICE, CUDAGRAPH, explain
 from tcdebug.dump import load_dump
+from tcdebug.model.session import Session
 from tcdebug.screens.content import view_for
 from tcdebug.screens.widgets.timeline import Ref
-from tcdebug.session import Session
-from tcdebug.why import CHOICE, CUDAGRAPH, explain
 
 RECORDED = DATA / "gpu_autotune"
 

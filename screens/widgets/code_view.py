@@ -37,7 +37,7 @@ PAINT_HIGHLIGHT_LINES = 400
 PAINT_HIGHLIGHT_MARGIN = 4
 # The worker colours the rest of a document once it has been on show this long.
 HIGHLIGHT_DELAY_S = 0.15
-# Source map marks (tcdebug.source_map): nodes produced, graph break, resume point, none.
+# Source map marks (tcdebug.torchtext.source_map): nodes produced, graph break, resume point, none.
 _GUTTER_KINDS = {
     "nodes": Style(color="green"),
     "break": Style(color="red", bold=True),

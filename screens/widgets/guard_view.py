@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from tcdebug.model.session import EntryCheck, GuardResult, Rerun
 from tcdebug.screens.widgets.styled_view import StyledView
-from tcdebug.session import EntryCheck, GuardResult, Rerun
 
 PASS, FAIL, UNKNOWN = "✓", "✗", "?"
 

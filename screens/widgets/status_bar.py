@@ -11,7 +11,7 @@ from textual.content import Content
 from textual.timer import Timer
 from textual.widgets import Static
 
-from tcdebug import session as model
+from tcdebug.model import session as model
 from tcdebug.textsafe import safe_line
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"

@@ -1,6 +1,6 @@
 """Compile time as horizontal bars: one bar per phase (`TimeChart`), or one stacked bar (`mini_bar`).
 
-The numbers come from `tcdebug.compile_times` (measured phases; "other" is inferred).
+The numbers come from `tcdebug.analysis.compile_phases` (measured phases; "other" is inferred).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 from rich.text import Text
 from textual.widgets import Static
 
-from tcdebug.compile_times import OTHER, PHASES, text_bar
+from tcdebug.analysis.compile_phases import OTHER, PHASES, text_bar
 from tcdebug.textsafe import safe_line
 
 PHASE_COLORS = dict(

@@ -25,15 +25,15 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.visual import Visual, visualize
 
-from tcdebug import stages as stage_catalog
+from tcdebug.analysis.live_ranks import divergence_notes, rank_state
+from tcdebug.analysis.why import times_of
 from tcdebug.errors import first_line
-from tcdebug.live_ranks import divergence_notes, rank_state
+from tcdebug.model import stages as stage_catalog
+from tcdebug.model.session import Compile, Session, Stage
 from tcdebug.screens.ref import Ref  # re-exported: a Ref names a timeline row
 from tcdebug.screens.widgets.time_chart import mini_bar
-from tcdebug.session import Compile, Session, Stage
-from tcdebug.stage_text import plural
 from tcdebug.textsafe import safe_line
-from tcdebug.why import times_of
+from tcdebug.torchtext.stage_text import plural
 
 PART_TAGS = {"forward": "fwd", "backward": "bwd", "inference": "inf"}
 

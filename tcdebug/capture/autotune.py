@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from tcdebug.capture.base import CaptureContext, current_compile_key
-from tcdebug.events import Autotune
+from tcdebug.model.events import Autotune
 
 STAGES: tuple[str, ...] = ()
 _PARAM = re.compile(r"(\w+)=('[^']*'|[^,\s]+)")

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from tcdebug import stages as stage_catalog
 from tcdebug.capture.ir_texts import IrTexts
 from tcdebug.capture.recording import Recording
-from tcdebug.trace_format import FX_GRAPH_KEYS, format_compile_id
+from tcdebug.model import stages as stage_catalog
+from tcdebug.model.trace_format import FX_GRAPH_KEYS, format_compile_id
 
 if TYPE_CHECKING:
     from tcdebug.capture.calls import CallLog

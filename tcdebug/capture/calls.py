@@ -196,7 +196,7 @@ class _Origin:
 def describe_value(
     path: str, leaf: str, value: Any, depth: int = 0, seen: dict[int, str] | None = None
 ) -> list[dict[str, Any]]:
-    """Input rows (see `tcdebug.rerun_spec`) for one argument; containers are flattened.
+    """Input rows (see `tcdebug.model.rerun_spec`) for one argument; containers are flattened.
 
     `seen` (id of a TensorMeta -> its first path) marks a tensor passed again as `alias_of`."""
     seen = {} if seen is None else seen

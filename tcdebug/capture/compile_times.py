@@ -1,14 +1,14 @@
 """Compile time per phase: folds torch's `dynamo_timed` chromium events (see
-`tcdebug.compile_times`) and sends a `compile_times` event each time a compile's outermost
+`tcdebug.analysis.compile_phases`) and sends a `compile_times` event each time a compile's outermost
 timer ends (the forward compile, then again after a lazy backward compile)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from tcdebug.analysis.compile_phases import PhaseCollector, parse_event
 from tcdebug.capture.base import CaptureContext
-from tcdebug.compile_times import PhaseCollector, parse_event
-from tcdebug.events import CompileTimes
+from tcdebug.model.events import CompileTimes
 
 STAGES: tuple[str, ...] = ()
 

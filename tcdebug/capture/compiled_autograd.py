@@ -17,10 +17,10 @@ import sysconfig
 from typing import Any
 
 from tcdebug.capture.base import CaptureContext, artifact_route
-from tcdebug.dynamo_text import compiled_autograd_reasons
-from tcdebug.events import Recompile
-from tcdebug.our_frames import is_ours
-from tcdebug.trace_format import is_compiled_autograd_capture
+from tcdebug.model.events import Recompile
+from tcdebug.model.trace_format import is_compiled_autograd_capture
+from tcdebug.process.our_frames import is_ours
+from tcdebug.torchtext.dynamo_text import compiled_autograd_reasons
 
 STAGES = ("ca_graph_pre_reordering", "ca_graph")
 REASONS = "artifact:compiled_autograd_compile_reasons"

@@ -21,13 +21,13 @@ import warnings
 from dataclasses import asdict
 from typing import Any
 
-from tcdebug import stages as stage_catalog
 from tcdebug.capture.base import CaptureContext, artifact_logger_handler, cuda_built
 from tcdebug.capture.recording import Recording
 from tcdebug.capture.triton_info import compile_id_str
-from tcdebug.cudagraphs import NODE_FIELDS, GraphNode, demangle, format_stage, parse_dot
-from tcdebug.kernels import split_output_code
-from tcdebug.session import Kernel
+from tcdebug.model import stages as stage_catalog
+from tcdebug.model.session import Kernel
+from tcdebug.torchtext.cudagraph_text import NODE_FIELDS, GraphNode, demangle, format_stage, parse_dot
+from tcdebug.torchtext.output_code import split_output_code
 
 STAGES = ("cudagraph",)
 SKIP_LOGGERS = (

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from tcdebug.capture.base import CaptureContext
-from tcdebug.events import GraphBreak
-from tcdebug.trace_format import ddp_split_reason
+from tcdebug.model.events import GraphBreak
+from tcdebug.model.trace_format import ddp_split_reason
 
 STAGES: tuple[str, ...] = ()
 

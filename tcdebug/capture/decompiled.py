@@ -11,9 +11,9 @@ import time
 from types import CodeType
 from typing import Any
 
-from tcdebug import stages as stage_catalog
 from tcdebug.capture.base import CaptureContext
-from tcdebug.events import StageEvent
+from tcdebug.model import stages as stage_catalog
+from tcdebug.model.events import StageEvent
 
 STAGES = ("bytecode_after_python",)
 STAGE = "bytecode_after_python"

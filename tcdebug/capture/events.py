@@ -7,8 +7,8 @@ from typing import Any
 
 from tcdebug.capture.base import CaptureContext
 from tcdebug.capture.frame import find_compile_frame
-from tcdebug.dynamo_text import compile_outcome, recompile_reasons, split_graph_break
-from tcdebug.events import GraphBreak, Recompile
+from tcdebug.model.events import GraphBreak, Recompile
+from tcdebug.torchtext.dynamo_text import compile_outcome, recompile_reasons, split_graph_break
 
 STAGES: tuple[str, ...] = ()
 _METRIC_KEYS = (

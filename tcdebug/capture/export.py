@@ -2,7 +2,7 @@
 AOTInductor wrapper and kernels.
 
 Neither has a Dynamo frame id (tlparse shows `[-/-]`): the trace records they log carry no
-`frame_id`. `FramelessCompiles` gives each such compile its own key (`tcdebug.aoti.frameless_id`)
+`frame_id`. `FramelessCompiles` gives each such compile its own key (`tcdebug.torchtext.export_text.frameless_id`)
 and the dispatcher routes their records there. `torch.export` logs its start and its program
 only through `dtrace_structured` (off unless TORCH_DTRACE): those two records are let through,
 and nothing else of the detailed trace (it is slow).
@@ -15,9 +15,9 @@ from dataclasses import asdict
 from types import FrameType
 from typing import Any
 
-from tcdebug import aoti
 from tcdebug.capture.base import CaptureContext
 from tcdebug.capture.frame import source_text
+from tcdebug.torchtext import export_text as aoti
 
 STAGES = ("export_program", "aoti_wrapper")
 EXPORT_RECORDS = ("export", "exported_program")

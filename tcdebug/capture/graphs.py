@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tcdebug.capture.base import CaptureContext
-from tcdebug.trace_format import FX_GRAPH_KEYS
+from tcdebug.model.trace_format import FX_GRAPH_KEYS
 
 STAGES = ("dynamo_graph", "aot_joint", "aot_forward", "aot_backward", "aot_inference")
 

@@ -1,6 +1,6 @@
 """Evaluating Dynamo's guards against proposed inputs, and the dynamic-setting override.
 
-Used by re-runs (`tcdebug.target.rerun`). Every cache entry of a code object
+Used by re-runs (`tcdebug.debuggee.rerun`). Every cache entry of a code object
 (`_debug_get_cache_entry_list`) is checked with its guard manager
 (`check_verbose`), Dynamo's reason comes from `get_guard_fail_reason_helper`, and
 each leaf guard of the guard tree is evaluated on its own so the view can show

@@ -12,8 +12,8 @@ import os
 from typing import Any
 
 from tcdebug.capture.base import CaptureContext, current_compile_key
-from tcdebug.events import GuardProvenance
-from tcdebug.our_frames import is_ours
+from tcdebug.model.events import GuardProvenance
+from tcdebug.process.our_frames import is_ours
 
 STAGES: tuple[str, ...] = ()
 MAX_GUARDS = 2000

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tcdebug.capture.base import CaptureContext
-from tcdebug.trace_format import count_guards
+from tcdebug.model.trace_format import count_guards
 
 STAGES = ("guards",)
 

@@ -16,12 +16,12 @@ import threading
 from dataclasses import asdict
 from typing import Any
 
-from tcdebug import stages as stage_catalog
 from tcdebug.capture.base import CaptureContext
 from tcdebug.capture.recording import Recording
-from tcdebug.events import Note
-from tcdebug.kernels import apply_kernel_info, split_output_code, triton_decorator_meta
-from tcdebug.session import Kernel
+from tcdebug.model import stages as stage_catalog
+from tcdebug.model.events import Note
+from tcdebug.model.session import Kernel
+from tcdebug.torchtext.output_code import apply_kernel_info, split_output_code, triton_decorator_meta
 
 STAGES = ("kernel_source",)
 _HANDLE = re.compile(r":\d+$")  # provenance names kernels `name:debug_handle`

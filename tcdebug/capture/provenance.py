@@ -28,8 +28,8 @@ import sys
 from types import CodeType, FrameType
 from typing import Any
 
-from tcdebug import provenance as prov
-from tcdebug import stages as stage_catalog
+from tcdebug.analysis import provenance_index as prov
+from tcdebug.analysis.provenance_index import ProvItem, ProvLink, item_id
 from tcdebug.capture.base import (
     CaptureContext,
     artifact_logger_handler,
@@ -39,9 +39,9 @@ from tcdebug.capture.base import (
 from tcdebug.capture.frame import dis_listing, find_compile_frame, source_text
 from tcdebug.capture.kernel_lines import NodeLines
 from tcdebug.capture.kernel_source import enable_provenance
-from tcdebug.events import Provenance
-from tcdebug.provenance import ProvItem, ProvLink, item_id
-from tcdebug.trace_format import FX_GRAPH_KEYS
+from tcdebug.model import stages as stage_catalog
+from tcdebug.model.events import Provenance
+from tcdebug.model.trace_format import FX_GRAPH_KEYS
 
 STAGES: tuple[str, ...] = ()
 GRAPH_KEYS = FX_GRAPH_KEYS  # structured-trace key -> stage id

@@ -1,6 +1,6 @@
 """What capture units need from the target's recorder, as a protocol (capture never imports target).
 
-`tcdebug.target.recorder.Recorder` satisfies `Recording`; the units only see this interface.
+`tcdebug.debuggee.recorder.Recorder` satisfies `Recording`; the units only see this interface.
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from tcdebug.events import Event
-from tcdebug.trace_format import Subgraphs
+from tcdebug.model.events import Event
+from tcdebug.model.trace_format import Subgraphs
 
 
 @dataclass
@@ -35,7 +35,7 @@ class Recording(Protocol):
     fork_resets: list[Callable[[], None]]  # run in a forked child, as the recorder resets itself
     aot_graph_name: Callable[[], object] | None  # torch's name of the AOTAutograd graph being compiled
 
-    def emit(self, event: Event) -> None: ...  # a typed event of tcdebug.events, onto the channel
+    def emit(self, event: Event) -> None: ...  # a typed event of tcdebug.model.events, onto the channel
 
     # The session's key of torch's compile id (`0/0`, or `0/0#2` once torch starts its ids again)
     def key(self, compile_id: str, *, starting: bool = False) -> str: ...

@@ -1,6 +1,6 @@
 """Installs every capture unit into the running torch, each one guarded, in two steps: each unit's
 `install` once the script's torch has imported Dynamo, its `install_inductor` once it has imported
-Inductor's compiler (`tcdebug.target.import_watch` says why)."""
+Inductor's compiler (`tcdebug.debuggee.import_watch` says why)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from typing import Any
 from tcdebug.capture import trace_records
 from tcdebug.capture.base import CaptureContext, TraceDispatcher, loaded_modules
 from tcdebug.capture.recording import Recording
-from tcdebug.events import Note
+from tcdebug.model.events import Note
 
 UNITS = (
     "tcdebug.capture.provenance",  # first: a stage's provenance arrives before its pause

@@ -16,8 +16,8 @@ from typing import Any
 
 from tcdebug.capture.base import CaptureContext, cuda_built
 from tcdebug.capture.kernel_source import KernelStages
-from tcdebug.session import Kernel
-from tcdebug.trace_format import format_compile_id
+from tcdebug.model.session import Kernel
+from tcdebug.model.trace_format import format_compile_id
 
 STAGES: tuple[str, ...] = ()  # feeds kernel_source, which is that unit's stage
 

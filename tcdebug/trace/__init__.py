@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tcdebug.session import Session
-from tcdebug.trace.ranks import (
+from tcdebug.model.session import Session
+from tcdebug.trace.rank_logs import (
     Divergence,
     divergences,
     find_trace_logs,

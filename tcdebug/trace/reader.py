@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from tcdebug.dump import max_file_bytes
-from tcdebug.trace_format import count_guards, format_compile_id
+from tcdebug.model.trace_format import count_guards, format_compile_id
 
 # `[rank0]:` only appears in text logs, but a copy-pasted trace may carry it.
 _PREFIX_RE = re.compile(

@@ -1,6 +1,6 @@
 """Turn TORCH_TRACE records into session events (the vocabulary `Session.apply` knows).
 
-`iter_trace_events(path)` yields typed events (`tcdebug.events`) as the log streams by, so a UI
+`iter_trace_events(path)` yields typed events (`tcdebug.model.events`) as the log streams by, so a UI
 can show the first compile long before a large log is read; `apply_event(session, ev)` folds one
 in. Stage events carry a loader (the payload's file offsets) instead of the text.
 
@@ -20,15 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tcdebug import stages as stage_catalog
-from tcdebug.compile_times import PhaseCollector, parse_event
-from tcdebug.dynamo_text import (
-    compile_outcome,
-    compiled_autograd_reasons,
-    recompile_reasons,
-    split_graph_break,
-)
-from tcdebug.events import (
+from tcdebug.analysis.compile_phases import PhaseCollector, parse_event
+from tcdebug.model import stages as stage_catalog
+from tcdebug.model.events import (
     CompileEnd,
     CompileStart,
     CompileTimes,
@@ -39,12 +33,8 @@ from tcdebug.events import (
     StageEvent,
     TraceInfo,
 )
-from tcdebug.kernels import split_output_code
-from tcdebug.session import LOADED, Change, Kernel, Session
-from tcdebug.textsafe import safe_line
-from tcdebug.trace.aoti import split_cpp_kernels
-from tcdebug.trace.reader import PayloadRef, Record, TraceStats, read_records
-from tcdebug.trace_format import (
+from tcdebug.model.session import LOADED, Change, Kernel, Session
+from tcdebug.model.trace_format import (
     AOT_MODES,
     STAGE_KEYS,
     Subgraphs,
@@ -54,6 +44,16 @@ from tcdebug.trace_format import (
     is_compiled_autograd_capture,
     with_attempt,
 )
+from tcdebug.textsafe import safe_line
+from tcdebug.torchtext.aoti_kernels import split_cpp_kernels
+from tcdebug.torchtext.dynamo_text import (
+    compile_outcome,
+    compiled_autograd_reasons,
+    recompile_reasons,
+    split_graph_break,
+)
+from tcdebug.torchtext.output_code import split_output_code
+from tcdebug.trace.reader import PayloadRef, Record, TraceStats, read_records
 
 NOT_IN_TRACE = "not in TORCH_TRACE logs"
 # Stages a trace holds only sometimes (bytecode: resume functions only) or never: the catalogue's
@@ -212,7 +212,7 @@ class TraceConverter:
         self._run: tuple[int, int] = (0, 0)  # the run of the last record with a compile id
         self._global: str | None = None  # the open `-/-` compile
         self._globals = 0
-        self.phases = PhaseCollector()  # compile time per phase (tcdebug.compile_times)
+        self.phases = PhaseCollector()  # compile time per phase (tcdebug.analysis.compile_phases)
 
     def events(self, records: Iterator[Record]) -> Iterator[Event]:
         for record in records:

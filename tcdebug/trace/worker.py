@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any, BinaryIO
 
-from tcdebug.compile_times import parse_event
+from tcdebug.analysis.compile_phases import parse_event
 from tcdebug.trace.reader import (
     PayloadRef,
     Record,

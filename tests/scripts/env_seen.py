@@ -8,7 +8,7 @@ import sys
 
 import torch
 
-from tcdebug.proctree import tree_of  # the script's process tree from /proc
+from tcdebug.process.proctree import tree_of  # the script's process tree from /proc
 
 WATCHED = ("TCDEBUG", "PYTHONUNBUFFERED", "PYTHONPATH")
 

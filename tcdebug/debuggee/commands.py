@@ -1,0 +1,91 @@
+"""The target's channel reader: applies commands from the controller.
+
+Pause commands are handled at once on this thread. Re-run requests are queued
+for the main thread, which owns the user's objects once the script has ended.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import sys
+import threading
+from typing import Any
+
+from tcdebug.debuggee.pauser import Pauser
+from tcdebug.model import protocol
+from tcdebug.model.events import Error, Resumed, ScriptEnd
+
+
+class CommandReader:
+    def __init__(self, channel: protocol.Channel, pauser: Pauser) -> None:
+        self.channel = channel
+        self.pauser = pauser
+        self.work: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self.thread = threading.Thread(target=self._run, name="tcdebug-commands", daemon=True)
+        # Set by the runner once the user's script returned: commands then run at once.
+        self.script_done = False
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def _run(self) -> None:
+        while True:
+            try:
+                msg = self.channel.recv()
+            except protocol.ProtocolError as exc:
+                self.channel.send(Error(message=str(exc)).to_wire())
+                continue
+            if msg is None:
+                self._controller_gone()
+                return
+            if msg.get("cmd") == "quit":
+                self._closed()
+                return
+            cmd = msg.get("cmd")
+            if cmd in (protocol.MODE_STEP, protocol.MODE_CONTINUE, protocol.MODE_RUN):
+                self.pauser.resume(cmd, msg.get("breakpoints"))
+                self.channel.send(Resumed(mode=cmd).to_wire())
+            elif cmd == "breakpoints":
+                self.pauser.set_breakpoints(list(msg.get("breakpoints", [])))
+            elif cmd == "stop":
+                self._stop()
+            elif cmd in ("check_rerun", "rerun"):
+                self.work.put(msg)
+            else:
+                self.channel.send(Error(message=f"unknown command {cmd!r}").to_wire())
+
+    def _stop(self) -> None:
+        """End the run now, wherever it is: the user asked to stop."""
+        self.pauser.stop()
+        _flush()
+        self.channel.send(ScriptEnd(exit_code=0, error="", stopped=True).to_wire())
+        self.channel.close()
+        os._exit(0)
+
+    def _controller_gone(self) -> None:
+        """The channel ended without a `quit`: tcdebug itself was killed. Nobody is left to show
+        or end the script, so end its processes (those of this session) and leave."""
+        from tcdebug.debuggee.children import remove_orphaned_socket
+        from tcdebug.process import proctree
+
+        _flush()
+        me = os.getpid()
+        proctree.end_processes(proctree.tree_of(me, sid=os.getsid(0)), grace=0.5)
+        remove_orphaned_socket()
+        os._exit(0)
+
+    def _closed(self) -> None:
+        """The controller went away: nobody is left to answer a pause, so leave."""
+        self.work.put(None)
+        if self.pauser.waiting or not self.script_done:
+            _flush()
+            os._exit(0)
+
+
+def _flush() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # noqa: BLE001 - the user may have replaced the streams
+            pass

@@ -1,0 +1,77 @@
+"""Pause points: block the compiling thread until the controller says go on.
+
+Commands arrive on the channel reader thread (`tcdebug.debuggee.commands`), which
+calls `resume`, `set_breakpoints` or `stop` here.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+from tcdebug.model import protocol
+
+
+class StopRequested(BaseException):
+    """Raised at a pause point when the controller asked to stop the run."""
+
+
+class Pauser:
+    def __init__(self, mode: str, breakpoints: set[str]) -> None:
+        self.mode = mode
+        self.breakpoints = set(breakpoints)
+        self._cond = threading.Condition()
+        self._waiting = False
+        self._released = False
+        self.stop_requested = False
+        self.enabled = True  # off while tcdebug itself runs compiled code (e.g. re-run checks)
+
+    def should_pause(self, stage_id: str) -> bool:
+        if not self.enabled or self.stop_requested:
+            return False
+        if self.mode == protocol.MODE_STEP:
+            return True
+        if self.mode == protocol.MODE_CONTINUE:
+            return stage_id in self.breakpoints
+        return False
+
+    def pause_point(self, stage_id: str, announce: Callable[[bool], None]) -> float:
+        """Announce a stage (with whether we pause) and wait if pausing. Returns seconds waited."""
+        with self._cond:
+            paused = self.should_pause(stage_id)
+            self._released = False
+            self._waiting = paused
+        announce(paused)
+        if not paused:
+            return 0.0
+        start = time.perf_counter()
+        with self._cond:
+            while not self._released:
+                self._cond.wait()
+            self._waiting = False
+        if self.stop_requested:
+            raise StopRequested()
+        return time.perf_counter() - start
+
+    def resume(self, mode: str, breakpoints: list[str] | None = None) -> None:
+        with self._cond:
+            self.mode = mode
+            if breakpoints is not None:
+                self.breakpoints = set(breakpoints)
+            self._released = True
+            self._cond.notify_all()
+
+    def set_breakpoints(self, breakpoints: list[str]) -> None:
+        with self._cond:
+            self.breakpoints = set(breakpoints)
+
+    def stop(self) -> None:
+        with self._cond:
+            self.stop_requested = True
+            self._released = True
+            self._cond.notify_all()
+
+    @property
+    def waiting(self) -> bool:
+        return self._waiting

@@ -1,0 +1,430 @@
+"""The event vocabulary: one dataclass per event the target, the trace converter and the
+controller produce, and what `Session.apply` folds in.
+
+On the channel an event is a JSON object (`tcdebug.model.protocol`): `to_wire()` gives it,
+`event_from_wire()` reads one back, checking every field's type; an unknown type or a field of
+the wrong type raises `EventError` (one line, never a traceback). Fields the wire leaves out
+keep their defaults; `None` means "not said" (the session keeps what it had) and is never sent.
+
+`pid` and `rank` are on every event: the channel of a forked process adds `pid`, a rank of a
+torchrun job adds `rank` (see `tcdebug.debuggee.children`, `tcdebug.debuggee.rank`).
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any, ClassVar, Union
+
+from tcdebug.model.protocol import PROTOCOL_VERSION, ProtocolError
+from tcdebug.model.stages import stage_key
+
+
+class EventError(ProtocolError):
+    """An event that is not one of the vocabulary, or has a field of the wrong type."""
+
+
+@dataclass(kw_only=True)
+class Event:
+    TYPE: ClassVar[str] = ""
+    pid: int | None = None  # the process that sent it (None: the main one)
+    rank: int | None = None  # the torchrun rank that sent it
+
+    @property
+    def type(self) -> str:
+        return self.TYPE
+
+    def to_wire(self) -> dict[str, Any]:
+        """The JSON object for the channel (fields that are None are left out)."""
+        msg: dict[str, Any] = {"v": PROTOCOL_VERSION, "type": self.TYPE}
+        for f in fields(self):
+            if f.metadata.get("wire", True):
+                value = getattr(self, f.name)
+                if value is not None:
+                    msg[f.name] = value
+        return msg
+
+    @classmethod
+    def from_wire(cls, msg: Mapping[str, Any]) -> Event:
+        """The event `msg` holds; `EventError` when it is not one of this class."""
+        event = event_from_wire(msg)
+        if not isinstance(event, cls):
+            raise EventError(f"expected a {cls.TYPE or 'known'} event, got {event.type}")
+        return event
+
+
+def _local(default: Any = None) -> Any:
+    """A field that never travels on the channel (trace-only: loaders, lazy kernels)."""
+    return field(default=default, repr=False, compare=False, metadata={"wire": False})
+
+
+# ----- the main process and its children ------------------------------------------------------
+@dataclass(kw_only=True)
+class Hello(Event):
+    TYPE: ClassVar[str] = "hello"
+    torch_version: str = ""
+    python: str = ""
+    device: str = ""
+    script: str | None = None
+    argv: list[Any] | None = None
+    mode: str = "step"
+
+
+@dataclass(kw_only=True)
+class TorchImported(Event):
+    """The script's torch: sent when the capture is installed (the script's first import of
+    Dynamo), and again at the script's end with the device it used."""
+
+    TYPE: ClassVar[str] = "torch"
+    torch_version: str = ""
+    device: str = ""  # `cuda (NAME)` once the script initialized CUDA, `cpu` at its end if it never did
+    pg_timeout_s: float | None = None  # a torchrun rank: see `Process.pg_timeout_s`
+
+
+@dataclass(kw_only=True)
+class Process(Event):
+    """A forked process of the script, or a rank of a torchrun job, connected."""
+
+    TYPE: ClassVar[str] = "process"
+    ppid: int = 0
+    label: str = ""
+    stepping: bool = False  # set by the controller: the mode it started the process in
+    local_rank: int | None = None
+    world_size: int | None = None
+    pg_timeout_s: float | None = None
+
+
+@dataclass(kw_only=True)
+class ProcessEnd(Event):
+    """The controller saw that process's connection close."""
+
+    TYPE: ClassVar[str] = "process_end"
+
+
+@dataclass(kw_only=True)
+class ProcessExit(Event):
+    """A rank's script ended."""
+
+    TYPE: ClassVar[str] = "process_exit"
+    exit_code: int | None = None
+    error: str = ""
+
+
+@dataclass(kw_only=True)
+class Ready(Event):
+    """The script ended; the target serves commands (re-runs)."""
+
+    TYPE: ClassVar[str] = "ready"
+
+
+@dataclass(kw_only=True)
+class Resumed(Event):
+    TYPE: ClassVar[str] = "resumed"
+    mode: str = ""
+
+
+@dataclass(kw_only=True)
+class Error(Event):
+    TYPE: ClassVar[str] = "error"
+    message: str = ""
+
+
+@dataclass(kw_only=True)
+class Note(Event):
+    TYPE: ClassVar[str] = "note"
+    text: str = ""
+
+
+@dataclass(kw_only=True)
+class Output(Event):
+    TYPE: ClassVar[str] = "output"
+    stream: str = "stdout"
+    text: str = ""
+
+
+@dataclass(kw_only=True)
+class ScriptEnd(Event):
+    TYPE: ClassVar[str] = "script_end"
+    exit_code: int = 0
+    error: str = ""
+    stopped: bool = False
+
+
+# ----- compiles ---------------------------------------------------------------------------------
+@dataclass(kw_only=True)
+class CompileStart(Event):
+    """A compile began, or (from a trace) more is known about it: None keeps what was known."""
+
+    TYPE: ClassVar[str] = "compile_start"
+    compile_id: str
+    function: str | None = None
+    filename: str | None = None
+    firstlineno: int | None = None
+
+
+@dataclass(kw_only=True)
+class StageEvent(Event):
+    """A stage of a compile: captured (with its text) or not captured (with the reason)."""
+
+    TYPE: ClassVar[str] = "stage"
+    compile_id: str
+    stage: str
+    part: str = ""
+    title: str = ""
+    language: str = ""
+    status: str = "captured"
+    reason: str = ""
+    text: str | None = None
+    file: str = ""
+    elapsed_s: float = 0.0
+    kernels: list[Any] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+    paused: bool = False  # the process waits here for the next command
+    # A stage sent before, sent again with what was learnt since (kernels autotuned at their first
+    # launch, ...), maybe from another thread: it says nothing about whether the process waits.
+    update: bool = False
+    # Trace only: the text read back from the log when shown, and lazily split kernels.
+    loader: Callable[[], str] | None = _local()
+    lazy_kernels: list[Any] | None = _local()
+
+    @property
+    def key(self) -> str:
+        return stage_key(self.stage, self.part)
+
+
+@dataclass(kw_only=True)
+class GraphBreak(Event):
+    TYPE: ClassVar[str] = "graph_break"
+    compile_id: str
+    reason: str = ""
+    user_stack: list[Any] = field(default_factory=list)
+    ddp_split: bool | None = None  # DDPOptimizer's bucket split, not Dynamo's own break
+
+
+@dataclass(kw_only=True)
+class Recompile(Event):
+    TYPE: ClassVar[str] = "recompile"
+    compile_id: str
+    reason: str = ""
+
+
+@dataclass(kw_only=True)
+class CompileEnd(Event):
+    TYPE: ClassVar[str] = "compile_end"
+    compile_id: str
+    status: str = "ok"
+    error: str = ""
+    elapsed_s: float | None = None
+    metrics: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(kw_only=True)
+class CompileTimes(Event):
+    TYPE: ClassVar[str] = "compile_times"
+    compile_id: str
+    times: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(kw_only=True)
+class Autotune(Event):
+    TYPE: ClassVar[str] = "autotune"
+    compile_id: str
+    table: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(kw_only=True)
+class GuardProvenance(Event):
+    TYPE: ClassVar[str] = "guard_provenance"
+    compile_id: str
+    guards: list[Any] = field(default_factory=list)
+
+
+@dataclass(kw_only=True)
+class Provenance(Event):
+    """Provenance items and links of a compile (see `tcdebug.analysis.provenance_index.apply_dict`)."""
+
+    TYPE: ClassVar[str] = "provenance"
+    compile_id: str
+    items: list[Any] = field(default_factory=list)
+    links: list[Any] = field(default_factory=list)
+    notes: list[Any] = field(default_factory=list)
+    symbols: dict[str, Any] = field(default_factory=dict)
+    reset: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"items": self.items, "links": self.links, "notes": self.notes, "symbols": self.symbols}
+
+
+# ----- re-runs ----------------------------------------------------------------------------------
+@dataclass(kw_only=True)
+class RerunEvent(Event):
+    """A re-run's state (see `tcdebug.model.session.rerun_from_dict`)."""
+
+    TYPE: ClassVar[str] = "rerun"
+    rerun: dict[str, Any]
+
+
+@dataclass(kw_only=True)
+class Calls(Event):
+    """The last call of each compiled function (see `tcdebug.model.session.call_from_dict`)."""
+
+    TYPE: ClassVar[str] = "calls"
+    calls: list[Any] = field(default_factory=list)
+
+
+# ----- made by the controller ------------------------------------------------------------------
+@dataclass(kw_only=True)
+class TargetDied(Event):
+    TYPE: ClassVar[str] = "target_died"
+    error: str = "the target process exited unexpectedly"
+    exit_code: int | None = None
+
+
+@dataclass(kw_only=True)
+class TargetExited(Event):
+    TYPE: ClassVar[str] = "target_exited"
+    exit_code: int | None = None
+
+
+# ----- made by the trace converter ------------------------------------------------------------
+@dataclass(kw_only=True)
+class TraceInfo(Event):
+    """What a TORCH_TRACE log says about the whole run (never on the channel)."""
+
+    TYPE: ClassVar[str] = "trace_info"
+    torch_version: str = ""
+
+
+EVENT_CLASSES: dict[str, type[Event]] = {
+    cls.TYPE: cls
+    for cls in (
+        Hello,
+        TorchImported,
+        Process,
+        ProcessEnd,
+        ProcessExit,
+        Ready,
+        Resumed,
+        Error,
+        Note,
+        Output,
+        ScriptEnd,
+        CompileStart,
+        StageEvent,
+        GraphBreak,
+        Recompile,
+        CompileEnd,
+        CompileTimes,
+        Autotune,
+        GuardProvenance,
+        Provenance,
+        RerunEvent,
+        Calls,
+        TargetDied,
+        TargetExited,
+        TraceInfo,
+    )
+}
+# Events only this process makes: never accepted from the channel.
+LOCAL_ONLY = frozenset({"trace_info"})
+
+
+def event_from_wire(msg: Mapping[str, Any], *, local: bool = False) -> Event:
+    """The typed event a decoded message holds. Keys it does not know (`v`, newer fields) are
+    ignored; a missing required field, a field of the wrong type or an unknown type raises
+    `EventError` with one line saying which. `local`: also accept events only this process makes."""
+    if not isinstance(msg, Mapping):
+        raise EventError(f"an event is an object, not {type(msg).__name__}")
+    type_ = msg.get("type")
+    cls = EVENT_CLASSES.get(type_) if isinstance(type_, str) else None
+    if cls is None or (type_ in LOCAL_ONLY and not local):
+        raise EventError(f"unknown event type {_short(type_)}")
+    hints = _hints(cls)
+    values: dict[str, Any] = {}
+    for f in fields(cls):
+        if not f.metadata.get("wire", True) or f.name not in msg:
+            continue
+        value = msg[f.name]
+        if value is None and _optional(hints[f.name]):
+            continue
+        if not _matches(value, hints[f.name]):
+            raise EventError(
+                f"{type_} event: field {f.name!r} is {type(value).__name__}, expected {_describe(hints[f.name])}"
+            )
+        values[f.name] = float(value) if _is_float(hints[f.name]) and type(value) is int else value
+    try:
+        return cls(**values)
+    except TypeError:
+        missing = [f.name for f in fields(cls) if f.name not in values and _required(f)]
+        raise EventError(f"{type_} event: missing {', '.join(repr(m) for m in missing)}") from None
+
+
+def event_type(event: Event | Mapping[str, Any]) -> str:
+    """The type name of a typed event or of a wire dict."""
+    if isinstance(event, Event):
+        return event.type
+    type_ = event.get("type")
+    return type_ if isinstance(type_, str) else ""
+
+
+def as_event(event: Event | Mapping[str, Any]) -> Event:
+    """A typed event; a dict (tests, scripts) is read as the channel would read it."""
+    return event if isinstance(event, Event) else event_from_wire(event, local=True)
+
+
+# ----- field checks ---------------------------------------------------------------------------
+_HINTS: dict[type[Event], dict[str, Any]] = {}
+
+
+def _hints(cls: type[Event]) -> dict[str, Any]:
+    if cls not in _HINTS:
+        _HINTS[cls] = typing.get_type_hints(cls)
+    return _HINTS[cls]
+
+
+def _union_args(hint: Any) -> tuple[Any, ...]:
+    origin = typing.get_origin(hint)
+    return typing.get_args(hint) if origin in (Union, types.UnionType) else (hint,)
+
+
+def _optional(hint: Any) -> bool:
+    return type(None) in _union_args(hint)
+
+
+def _is_float(hint: Any) -> bool:
+    return float in _union_args(hint)
+
+
+def _matches(value: Any, hint: Any) -> bool:
+    for arg in _union_args(hint):
+        if arg is Any:
+            return True
+        base = typing.get_origin(arg) or arg
+        if base is type(None):
+            if value is None:
+                return True
+        elif base is float:
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                return True
+        elif base is int:
+            if isinstance(value, int) and not isinstance(value, bool):
+                return True
+        elif isinstance(base, type) and isinstance(value, base):
+            return True
+    return False
+
+
+def _describe(hint: Any) -> str:
+    names = [getattr(typing.get_origin(a) or a, "__name__", str(a)) for a in _union_args(hint)]
+    return " or ".join("null" if n == "NoneType" else n for n in names)
+
+
+def _required(f: Any) -> bool:
+    return f.default is MISSING and f.default_factory is MISSING
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -1,0 +1,834 @@
+"""The session model: everything tcdebug knows about one run, as plain dataclasses.
+
+It is fed by typed events (`tcdebug.model.events`) from a live target, and
+rebuilt from a dump (`tcdebug.dump`) or a TORCH_TRACE log (`tcdebug.trace`).
+The UI and `--dump` render only from it.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import threading
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+from tcdebug.analysis.provenance_index import ProvenanceIndex, apply_dict
+from tcdebug.model import events as ev_types
+from tcdebug.model import stages as stage_catalog
+from tcdebug.model.trace_format import CA_CAPTURE_NAME, is_compiled_autograd_capture
+from tcdebug.textsafe import safe_line
+
+_PROVENANCE_LOAD = threading.Lock()
+
+# Session states, as the header shows them.
+STARTING = "starting"
+RUNNING = "running"
+PAUSED = "paused"
+FINISHED = "finished"
+FAILED = "failed"  # the user's script raised, or a compile failed fatally
+DIED = "died"  # the target process vanished
+STOPPED = "stopped"  # the user stopped the run
+LOADED = "loaded"  # opened from a dump or a trace: nothing to step
+
+
+@dataclass
+class Kernel:
+    """One kernel split out of Inductor's output code."""
+
+    name: str
+    language: str  # "cpp" or "python" (Triton)
+    source: str
+    kind: str = ""  # pointwise, reduction, persistent_reduction, template, cpp, extern
+    configs: list[dict[str, Any]] = field(default_factory=list)  # autotune configs tried
+    chosen_config: dict[str, Any] | None = None
+    provenance: list[str] = field(default_factory=list)  # FX nodes fused into it
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Stage:
+    stage_id: str
+    part: str = ""  # "", "forward", "backward" or "inference"
+    title: str = ""
+    language: str = "text"
+    status: str = "captured"  # "captured" or "not_captured"
+    reason: str = ""  # why it was not captured
+    text: str | None = None
+    file: str = ""  # path relative to the dump folder
+    elapsed_s: float = 0.0  # seconds since the compile started
+    kernels: list[Kernel] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+    loader: Callable[[], str] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def key(self) -> str:
+        return stage_catalog.stage_key(self.stage_id, self.part)
+
+    @property
+    def captured(self) -> bool:
+        return self.status == "captured"
+
+    def get_text(self) -> str:
+        """The stage text, read lazily from its dump file or log when not in memory."""
+        if self.text is None and self.loader is not None:
+            try:
+                return self.loader()
+            except OSError as exc:
+                return f"<could not read {self.file or 'stage text'}: {exc}>"
+        if not self.captured and not self.text:
+            return f"not captured: {self.reason}"
+        return self.text or ""
+
+
+@dataclass
+class GraphBreak:
+    compile_id: str
+    reason: str
+    user_stack: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Compile:
+    compile_id: str  # Dynamo's "frame/compile", e.g. "0/1"
+    function: str = ""
+    filename: str = ""
+    firstlineno: int = 0
+    status: str = "compiling"  # "compiling", "ok" or "failed"
+    error: str = ""
+    recompile_reason: str = ""
+    graph_breaks: list[GraphBreak] = field(default_factory=list)
+    stages: dict[str, Stage] = field(default_factory=dict)
+    elapsed_s: float = 0.0
+    metrics: dict[str, Any] = field(default_factory=dict)
+    rank: int | None = None
+    process: str = ""  # the process that compiled it, readable: "main", "worker 1", "pid 1234"
+    pid: int | None = None  # its pid (live runs and dumps of them)
+    times: dict[str, Any] = field(default_factory=dict)  # phase times, see tcdebug.analysis.compile_phases
+    autotune_tables: list[dict[str, Any]] = field(default_factory=list)  # max-autotune choices
+    guard_provenance: list[dict[str, Any]] = field(default_factory=list)  # user frame per guard
+    provenance_index: ProvenanceIndex = field(default_factory=ProvenanceIndex, repr=False)  # tcdebug.analysis.provenance_index
+    # A dump's provenance.json, read into `provenance_index` at the first use of `provenance`:
+    # opening a dump of a big model does not parse every compile's index up front.
+    provenance_loader: Callable[[ProvenanceIndex], None] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def provenance(self) -> ProvenanceIndex:
+        """Which lines of every stage hold the same op (`tcdebug.analysis.provenance_index`)."""
+        if self.provenance_loader is not None:
+            with _PROVENANCE_LOAD:  # highlight workers and the UI thread may ask at once
+                loader = self.provenance_loader
+                if loader is not None:
+                    try:
+                        loader(self.provenance_index)
+                    finally:
+                        self.provenance_loader = None
+        return self.provenance_index
+
+    @provenance.setter
+    def provenance(self, index: ProvenanceIndex) -> None:
+        self.provenance_loader = None
+        self.provenance_index = index
+
+    @property
+    def is_ca_capture(self) -> bool:
+        """Compiled autograd's capture of a backward (`!N`): no Dynamo frame; its reason is a
+        cache miss of compiled autograd, not a recompile of a frame."""
+        return is_compiled_autograd_capture(self.compile_id)
+
+    @property
+    def shown_name(self) -> str:
+        """The function compiled, as rows and titles show it; compiled autograd's capture
+        compiles no function of a frame and is shown as what it is."""
+        if not self.function and self.is_ca_capture:
+            return CA_CAPTURE_NAME
+        return self.function
+
+    @property
+    def frame_id(self) -> int:
+        return _id_part(self.compile_id, 0)
+
+    @property
+    def frame_compile_id(self) -> int:
+        return _id_part(self.compile_id, 1)
+
+    @property
+    def attempt(self) -> int:
+        """Dynamo's restart attempt: 1 for `0/0_1`, 0 for `0/0`."""
+        _, _, attempt = _id_core(self.compile_id).rpartition("/")[2].partition("_")
+        return int(attempt) if attempt.isdigit() else 0
+
+    @property
+    def run(self) -> int:
+        """The run of this id in one TORCH_TRACE log: 2 for `0/0#2`, else 1."""
+        _, _, run = self.compile_id.partition("#")
+        run = run.partition("@")[0]
+        return int(run) if run.isdigit() else 1
+
+    def ordered_stages(self) -> list[Stage]:
+        return sorted(self.stages.values(), key=lambda s: stage_catalog.sort_key(s.key))
+
+    @property
+    def label(self) -> str:
+        return f"{self.compile_id} {self.function}".strip()
+
+
+@dataclass
+class GuardResult:
+    text: str
+    passed: bool
+    reason: str = ""
+    kind: str = ""  # Dynamo's leaf guard type, e.g. TENSOR_MATCH
+    source: str = ""  # what it guards, e.g. x or self._modules['fc1']
+    checked: bool = True  # False: could not be evaluated on its own (`passed` is then meaningless)
+
+
+@dataclass
+class EntryCheck:
+    """One cache entry of a code object, checked against proposed inputs."""
+
+    compile_id: str
+    passed: bool
+    reason: str = ""  # Dynamo's own failure reason
+    guards: list[GuardResult] = field(default_factory=list)
+
+
+@dataclass
+class Rerun:
+    rerun_id: int
+    function: str = ""
+    compile_id: str = ""  # a compile of the frame being re-run
+    spec: str = ""
+    inputs: list[dict[str, Any]] = field(default_factory=list)
+    checks: list[EntryCheck] = field(default_factory=list)
+    reused: str = ""  # compile id of the entry that matched, if any
+    produced: list[str] = field(default_factory=list)  # compile ids the re-run created
+    status: str = "checking"  # checking, checked, running, ok, failed
+    error: str = ""
+    token: str = ""  # the requester's own id, echoed back
+    dynamic: str = ""  # the dynamic setting used: "none", "true" or "false"
+    key: str = ""  # the CallInfo it re-ran
+
+    @property
+    def done(self) -> bool:
+        return self.status in ("checked", "ok", "failed")
+
+    @property
+    def failing_checks(self) -> list[EntryCheck]:
+        return [c for c in self.checks if not c.passed]
+
+
+@dataclass
+class CallInfo:
+    """The last call of a compiled function, as recorded in the target (re-runs start from it)."""
+
+    key: str
+    function: str = ""
+    filename: str = ""
+    firstlineno: int = 0
+    compile_ids: list[str] = field(default_factory=list)  # compiles of its frame
+    inputs: list[dict[str, Any]] = field(default_factory=list)  # see tcdebug.model.rerun_spec
+    dynamic: bool | None = None  # torch.compile(dynamic=...) of the callable
+    grad_enabled: bool = True
+    state: dict[str, Any] = field(default_factory=dict)  # global state at the call (grad mode, autocast, ...)
+    count: int = 0  # how many calls were seen
+    guard_check: str = ""  # why guards cannot be checked, when they cannot
+
+
+@dataclass
+class ProcessInfo:
+    """A process of the script: the main one (the target) or one it forked."""
+
+    pid: int
+    label: str  # "main", "worker 1", a multiprocessing name, or "pid 1234"
+    ppid: int = 0
+    main: bool = False
+    stepping: bool = False  # pauses at its stages (else it runs free)
+    ended: bool = False
+    # A rank of a `tcdebug torchrun` job (tcdebug.debuggee.rank): its rank, how it ended, and the
+    # default process-group timeout its torch.distributed uses.
+    rank: int | None = None
+    world_size: int | None = None
+    exit_code: int | None = None
+    error: str = ""
+    pg_timeout_s: float | None = None
+    device: str = ""  # `cuda (NAME)` once it initialized CUDA, `cpu` at its end otherwise; "" not known
+
+
+@dataclass
+class OutputChunk:
+    stream: str  # "stdout" or "stderr"
+    text: str
+    rank: int | None = None  # written by this rank of a `tcdebug torchrun` job
+
+
+@dataclass
+class Session:
+    script: str = ""
+    argv: list[str] = field(default_factory=list)
+    origin: str = "live"  # "live", "dump" or "trace"
+    torch_version: str = ""
+    python: str = ""
+    device: str = ""
+    state: str = STARTING
+    paused_at: tuple[str, str] | None = None  # (compile_id, stage key)
+    paused_pid: int | None = None  # the process paused at `paused_at`; None: the main one
+    pauses: dict[int, tuple[str, str]] = field(default_factory=dict)  # every paused process (0: main)
+    processes: dict[int, ProcessInfo] = field(default_factory=dict)  # by pid, the main one first
+    main_pid: int | None = None
+    exit_code: int | None = None
+    error: str = ""
+    compiles: dict[str, Compile] = field(default_factory=dict)
+    reruns: list[Rerun] = field(default_factory=list)
+    calls: list[CallInfo] = field(default_factory=list)
+    rerun_prior_state: str = ""  # the state to return to when a re-run ends
+    output: list[OutputChunk] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+    # TORCH_TRACE logs (tcdebug.trace): the rank shown, every rank log's session by label (this
+    # one included, so not compared or repr'd), where ranks diverge, and skipped-input counts.
+    rank: int | None = None
+    rank_label: str = ""  # the entry in `ranks`: "1", or "1 (2)" for a second log of rank 1
+    ranks: dict[str, Session] = field(default_factory=dict, repr=False, compare=False)
+    divergences: list[Any] = field(default_factory=list)
+    trace_stats: dict[str, int] = field(default_factory=dict)
+
+    # ----- queries -------------------------------------------------------------
+    def compile(self, compile_id: str) -> Compile:
+        comp = self.compiles.get(compile_id)
+        if comp is None:
+            comp = self.compiles[compile_id] = Compile(compile_id)
+        return comp
+
+    def ordered_compiles(self) -> list[Compile]:
+        """By rank, then process (the main one first), then Dynamo's frame and compile numbers."""
+        return sorted(self.compiles.values(), key=self.order_key)
+
+    def order_key(self, c: Compile) -> tuple[Any, ...]:
+        """A compile's place in `ordered_compiles`."""
+        return (
+            c.rank or 0,
+            c.run,
+            self.is_child(c),
+            c.pid or 0,
+            c.frame_id,
+            c.frame_compile_id,
+            c.attempt,
+            c.compile_id,
+        )
+
+    def is_child(self, comp: Compile) -> bool:
+        """Compiled in a process the script forked, not in its main process."""
+        return comp.pid is not None and comp.pid != self.main_pid
+
+    def compile_processes(self) -> list[int | None]:
+        """The processes that compiled something, in timeline order (None: the main process)."""
+        seen: list[int | None] = []
+        for comp in self.ordered_compiles():
+            key = comp.pid if self.is_child(comp) else None
+            if key not in seen:
+                seen.append(key)
+        return seen
+
+    def process_label(self, pid: int | None) -> str:
+        """`worker 1 (pid 4321)`, `pid 4321` or `main process (pid 4300)`, safe to show (the
+        label is the script's own, e.g. a multiprocessing process name)."""
+        if pid is None or pid == self.main_pid:
+            return "main process" + (f" (pid {self.main_pid})" if self.main_pid else "")
+        info = self.processes.get(pid)
+        label = safe_line(info.label)[:60] if info else f"pid {pid}"
+        return label if label == f"pid {pid}" else f"{label} (pid {pid})"
+
+    def graph_breaks(self) -> list[GraphBreak]:
+        return [gb for c in self.ordered_compiles() for gb in c.graph_breaks]
+
+    def recompiles(self) -> list[Compile]:
+        """Dynamo's recompiles: compiled autograd's captures (`!N`) carry the reason of a cache
+        miss of its own, not of a frame's guards."""
+        return [c for c in self.ordered_compiles() if c.recompile_reason and not c.is_ca_capture]
+
+    def stage(self, compile_id: str, key: str) -> Stage | None:
+        comp = self.compiles.get(compile_id)
+        return comp.stages.get(key) if comp else None
+
+    def call_for(self, compile_id: str) -> CallInfo | None:
+        """The recorded last call of the function compile `compile_id` belongs to."""
+        for call in self.calls:
+            if compile_id in call.compile_ids:
+                return call
+        return None
+
+    def rerun(self, rerun_id: int) -> Rerun | None:
+        return next((r for r in self.reruns if r.rerun_id == rerun_id), None)
+
+    def rerun_by_token(self, token: str) -> Rerun | None:
+        return next((r for r in reversed(self.reruns) if token and r.token == token), None)
+
+    def same_frame(self, compile_id: str) -> list[Compile]:
+        """Every compile of the frame `compile_id` belongs to (itself included), in order."""
+        comp = self.compiles.get(compile_id)
+        if comp is None:
+            return []
+        # Filtered before sorting (the footer asks on every selection, of sessions of hundreds).
+        same = [
+            c
+            for c in self.compiles.values()
+            if c.frame_id == comp.frame_id
+            and c.rank == comp.rank
+            and c.pid == comp.pid
+            and c.compile_id[:1] == compile_id[:1]
+        ]
+        return sorted(same, key=self.order_key)
+
+    def output_text(self) -> str:
+        return "".join(chunk.text for chunk in self.output)
+
+    @property
+    def status_line(self) -> str:
+        if self.state == PAUSED and self.paused_at:
+            cid, key = self.paused_at
+            return f"paused at {key} of {cid}"
+        if self.state in (DIED, FAILED) and self.error:
+            return f"{'target died' if self.state == DIED else 'failed'}: {self.error}"
+        if self.state == FINISHED and self.exit_code:
+            return f"finished (exit code {self.exit_code})"
+        if self.state == LOADED and self.trace_stats.get("skipped"):
+            return f"loaded ({self.trace_stats['skipped']} bad trace records skipped, see notes)"
+        return self.state
+
+    # ----- feeding -------------------------------------------------------------
+    def apply(self, event: ev_types.Event | dict[str, Any]) -> Change:
+        """Fold one event into the model and say what changed. A dict (tests, scripts) is read
+        as the channel reads it (`tcdebug.model.events.event_from_wire`, which raises `EventError`)."""
+        event = ev_types.as_event(event)
+        handler = _HANDLERS.get(type(event))
+        change = handler(self, event) if handler is not None else None
+        return change if change is not None else Change(event)
+
+    def _on_hello(self, ev: ev_types.Hello) -> None:
+        self.torch_version = ev.torch_version
+        self.python = ev.python
+        self.device = ev.device
+        if ev.script is not None:
+            self.script = ev.script
+        if ev.argv is not None:
+            self.argv = list(ev.argv)
+        self.state = RUNNING
+        if ev.pid is not None:
+            self.main_pid = ev.pid
+            self.processes[ev.pid] = ProcessInfo(ev.pid, "main", main=True, stepping=ev.mode != "run")
+
+    def _on_torch_imported(self, ev: ev_types.TorchImported) -> None:
+        if ev.torch_version:
+            self.torch_version = ev.torch_version
+        info = self.processes.get(ev.pid) if ev.pid is not None else None
+        if ev.device:
+            if info is not None:
+                info.device = ev.device
+            if info is None or info.main:  # a rank's or a child's device is its own, not the session's
+                self.device = ev.device
+        if info is not None and isinstance(ev.pg_timeout_s, float):
+            info.pg_timeout_s = ev.pg_timeout_s
+
+    def shown_device(self) -> str:
+        """The device to show for the whole session: the main process's, or, where it never used
+        CUDA but its ranks or children did (a torchrun launcher), theirs, saying whose."""
+        if self.device.startswith("cuda"):
+            return self.device
+        for p in self.processes.values():
+            if p.device.startswith("cuda") and not p.main:
+                return f"{p.device} ({'ranks' if p.rank is not None else 'child processes'})"
+        return self.device
+
+    def _on_process(self, ev: ev_types.Process) -> Change | None:
+        pid = ev.pid
+        if pid is None:
+            return None
+        self.processes[pid] = ProcessInfo(
+            pid,
+            str(ev.label or f"pid {pid}"),
+            ppid=int(ev.ppid or 0),
+            stepping=bool(ev.stepping),
+            rank=ev.rank,
+            world_size=ev.world_size,
+            pg_timeout_s=ev.pg_timeout_s if isinstance(ev.pg_timeout_s, float) else None,
+        )
+        return Change(ev, process=pid, rank=ev.rank)
+
+    def _on_process_exit(self, ev: ev_types.ProcessExit) -> Change | None:
+        info = self.processes.get(ev.pid)  # type: ignore[arg-type]
+        if info is not None and ev.exit_code is not None:
+            info.exit_code = ev.exit_code
+            info.error = str(ev.error or "")
+            return Change(ev, process=ev.pid, rank=info.rank)
+        return None
+
+    def _on_process_end(self, ev: ev_types.ProcessEnd) -> Change:
+        info = self.processes.get(ev.pid)  # type: ignore[arg-type]
+        if info is not None:
+            info.ended = True
+        self._unpause(ev.pid)
+        return Change(ev, process=ev.pid, rank=info.rank if info else None)
+
+    def _pause_key(self, ev: ev_types.Event) -> int:
+        pid = ev.pid
+        return pid if isinstance(pid, int) and pid != self.main_pid else 0
+
+    def _unpause(self, pid: Any) -> None:
+        """Process `pid` (0 or None: the main one) no longer waits; show another that does."""
+        self.pauses.pop(pid or 0, None)
+        if self.pauses:
+            key, self.paused_at = next(reversed(self.pauses.items()))
+            self.paused_pid = key or None
+        else:
+            self.paused_at = self.paused_pid = None
+            if self.state == PAUSED:
+                self.state = RUNNING
+
+    def _compile_change(self, ev: ev_types.Event, compile_id: str) -> tuple[Compile, bool]:
+        """The compile `ev` is about, and whether it is new."""
+        added = compile_id not in self.compiles
+        return self.compile(compile_id), added
+
+    def _on_compile_start(self, ev: ev_types.CompileStart) -> Change:
+        comp, added = self._compile_change(ev, ev.compile_id)
+        if ev.function is not None:
+            comp.function = ev.function
+        if ev.filename is not None:
+            comp.filename = ev.filename
+        if ev.firstlineno is not None:
+            comp.firstlineno = ev.firstlineno
+        comp.status = "compiling"
+        if ev.rank is not None:
+            comp.rank = ev.rank
+        pid = ev.pid if ev.pid is not None else self.main_pid
+        if isinstance(pid, int):
+            comp.pid = pid
+            info = self.processes.get(pid)
+            comp.process = "main" if pid == self.main_pid else (info.label if info else f"pid {pid}")
+        return Change(ev, compile_id=comp.compile_id, added=added, rank=comp.rank)
+
+    def _on_stage(self, ev: ev_types.StageEvent) -> Change:
+        comp, added = self._compile_change(ev, ev.compile_id)
+        stage = stage_from_event(ev)
+        new_stage = stage.key not in comp.stages
+        comp.stages[stage.key] = stage
+        if ev.loader is not None:
+            stage.loader = ev.loader
+        if ev.lazy_kernels is not None:
+            stage.kernels = ev.lazy_kernels
+        key = self._pause_key(ev)
+        if ev.update:
+            pass  # a re-sent stage: the process may be paused elsewhere, or running
+        elif ev.paused:
+            self.pauses.pop(key, None)
+            self.pauses[key] = (comp.compile_id, stage.key)
+            self.state = PAUSED
+            self.paused_at = (comp.compile_id, stage.key)
+            self.paused_pid = key or None
+        elif key in self.pauses or (self.state == PAUSED and not self.pauses):
+            self._unpause(key)
+        return Change(
+            ev,
+            compile_id=comp.compile_id,
+            stage_key=stage.key,
+            added=added or new_stage,
+            paused=ev.paused,
+            rank=ev.rank,
+        )
+
+    def _on_resumed(self, ev: ev_types.Resumed) -> None:
+        self._unpause(self._pause_key(ev))
+
+    def _on_graph_break(self, ev: ev_types.GraphBreak) -> Change:
+        comp, added = self._compile_change(ev, ev.compile_id)
+        gb = GraphBreak(ev.compile_id, ev.reason, list(ev.user_stack))
+        if gb not in comp.graph_breaks:
+            comp.graph_breaks.append(gb)
+        return Change(ev, compile_id=comp.compile_id, added=added, rank=ev.rank)
+
+    def _on_recompile(self, ev: ev_types.Recompile) -> Change:
+        comp, added = self._compile_change(ev, ev.compile_id)
+        comp.recompile_reason = ev.reason
+        return Change(ev, compile_id=comp.compile_id, added=added, rank=ev.rank)
+
+    def _on_compile_end(self, ev: ev_types.CompileEnd) -> Change:
+        comp, added = self._compile_change(ev, ev.compile_id)
+        comp.status = ev.status
+        comp.error = ev.error or comp.error
+        if ev.elapsed_s is not None:
+            comp.elapsed_s = ev.elapsed_s
+        comp.metrics.update(ev.metrics)
+        return Change(ev, compile_id=comp.compile_id, added=added, rank=ev.rank)
+
+    def _on_compile_times(self, ev: ev_types.CompileTimes) -> Change:
+        comp, added = self._compile_change(ev, ev.compile_id)
+        comp.times = dict(ev.times)
+        return Change(ev, compile_id=comp.compile_id, added=added, rank=ev.rank)
+
+    def _on_autotune(self, ev: ev_types.Autotune) -> Change:
+        comp, added = self._compile_change(ev, ev.compile_id)
+        comp.autotune_tables.append(ev.table)
+        return Change(ev, compile_id=comp.compile_id, added=added, rank=ev.rank)
+
+    def _on_guard_provenance(self, ev: ev_types.GuardProvenance) -> Change:
+        comp, added = self._compile_change(ev, ev.compile_id)
+        comp.guard_provenance = list(ev.guards)
+        return Change(ev, compile_id=comp.compile_id, added=added, rank=ev.rank)
+
+    def _on_output(self, ev: ev_types.Output) -> Change:
+        stream, text, rank = ev.stream, ev.text, ev.rank
+        if self.output and self.output[-1].stream == stream and self.output[-1].rank == rank:
+            self.output[-1].text += text
+        else:
+            self.output.append(OutputChunk(stream, text, rank))
+        return Change(ev, output=True, rank=rank)
+
+    def _on_script_end(self, ev: ev_types.ScriptEnd) -> None:
+        self.exit_code = ev.exit_code
+        self.error = ev.error or ""
+        self.paused_at = self.paused_pid = None
+        self.pauses.clear()
+        if ev.stopped:
+            self.state = STOPPED
+        else:
+            self.state = FAILED if self.error else FINISHED
+
+    def _on_target_died(self, ev: ev_types.TargetDied) -> None:
+        if self.state in (FINISHED, STOPPED):
+            return
+        self.state = DIED
+        self.paused_at = self.paused_pid = None
+        self.pauses.clear()
+        self.error = ev.error
+        if self.exit_code is None:
+            self.exit_code = ev.exit_code
+
+    def _on_rerun(self, ev: ev_types.RerunEvent) -> Change:
+        rerun = rerun_from_dict(ev.rerun)
+        change = Change(ev, rerun=rerun)
+        # While a re-run calls the function the target runs again (and may pause);
+        # afterwards the session returns to the state the script left it in.
+        if rerun.status == "running" and self.state not in (STARTING, RUNNING, PAUSED):
+            self.rerun_prior_state = self.state
+            self.state = RUNNING
+        elif rerun.done and self.rerun_prior_state and self.state in (RUNNING, PAUSED):
+            self.state, self.rerun_prior_state = self.rerun_prior_state, ""
+            self.paused_at = None
+        for i, old in enumerate(self.reruns):
+            if old.rerun_id == rerun.rerun_id:
+                self.reruns[i] = rerun
+                return change
+        self.reruns.append(rerun)
+        return change
+
+    def _on_calls(self, ev: ev_types.Calls) -> None:
+        self.calls = [call_from_dict(c) for c in ev.calls]
+
+    def _on_provenance(self, ev: ev_types.Provenance) -> Change:
+        comp, added = self._compile_change(ev, ev.compile_id)
+        if ev.reset:
+            comp.provenance = ProvenanceIndex()
+        apply_dict(comp.provenance, ev.as_dict())
+        return Change(ev, compile_id=comp.compile_id, added=added, rank=ev.rank)
+
+    def _on_note(self, ev: ev_types.Note) -> None:
+        self.notes.append(ev.text)
+
+    def _on_trace_info(self, ev: ev_types.TraceInfo) -> None:
+        if ev.torch_version:
+            self.torch_version = ev.torch_version
+        if ev.rank is not None and self.rank is None:
+            self.rank = ev.rank
+
+
+@dataclass(frozen=True)
+class Change:
+    """What one applied event changed, so that the UI never reads the event's fields again."""
+
+    event: ev_types.Event  # the event applied
+    compile_id: str = ""  # the compile it added or updated ("" for none)
+    stage_key: str = ""  # the stage it added or updated (a stage event)
+    added: bool = False  # the compile (or, for a stage event, the stage) is new
+    paused: bool = False  # a process now waits at (compile_id, stage_key)
+    rerun: Rerun | None = None  # the re-run's new state (a rerun event), parsed once
+    output: bool = False  # output of the script arrived
+    process: int | None = None  # the process that connected, exited or ended
+    rank: int | None = None  # the torchrun rank it concerns
+
+    @property
+    def kind(self) -> str:
+        return self.event.type
+
+
+_Handler = Callable[[Session, Any], "Change | None"]
+_HANDLERS: dict[type[ev_types.Event], _Handler] = {
+    ev_types.Hello: Session._on_hello,
+    ev_types.TorchImported: Session._on_torch_imported,
+    ev_types.Process: Session._on_process,
+    ev_types.ProcessExit: Session._on_process_exit,
+    ev_types.ProcessEnd: Session._on_process_end,
+    ev_types.CompileStart: Session._on_compile_start,
+    ev_types.StageEvent: Session._on_stage,
+    ev_types.Resumed: Session._on_resumed,
+    ev_types.GraphBreak: Session._on_graph_break,
+    ev_types.Recompile: Session._on_recompile,
+    ev_types.CompileEnd: Session._on_compile_end,
+    ev_types.CompileTimes: Session._on_compile_times,
+    ev_types.Autotune: Session._on_autotune,
+    ev_types.GuardProvenance: Session._on_guard_provenance,
+    ev_types.Output: Session._on_output,
+    ev_types.ScriptEnd: Session._on_script_end,
+    ev_types.TargetDied: Session._on_target_died,
+    ev_types.RerunEvent: Session._on_rerun,
+    ev_types.Calls: Session._on_calls,
+    ev_types.Provenance: Session._on_provenance,
+    ev_types.Note: Session._on_note,
+    ev_types.TraceInfo: Session._on_trace_info,
+}
+
+
+def _id_core(compile_id: str) -> str:
+    """Dynamo's own id: without the `@pid` and `#run` suffixes."""
+    return compile_id.partition("@")[0].partition("#")[0]
+
+
+@functools.lru_cache(maxsize=65536)  # sorting and grouping hundreds of compiles asks again and again
+def _id_part(compile_id: str, index: int) -> int:
+    """Frame (0) or frame compile (1) number; `-` (export, AOTInductor) and bad ids give -1."""
+    parts = _id_core(compile_id).lstrip("!").split("/")
+    if compile_id.startswith("!") and len(parts) == 3:
+        parts = parts[1:]  # !ca/frame/compile
+    try:
+        return int(parts[index].partition("_")[0])
+    except (IndexError, ValueError):
+        return -1
+
+
+# ----- (de)serialisation --------------------------------------------------------
+def kernel_from_dict(d: dict[str, Any]) -> Kernel:
+    return Kernel(
+        name=d.get("name", ""),
+        language=d.get("language", "text"),
+        source=d.get("source", ""),
+        kind=d.get("kind", ""),
+        configs=list(d.get("configs", [])),
+        chosen_config=d.get("chosen_config"),
+        provenance=list(d.get("provenance", [])),
+        meta=dict(d.get("meta", {})),
+    )
+
+
+def stage_from_dict(d: dict[str, Any]) -> Stage:
+    stage_id = d.get("stage") or d.get("stage_id") or "unknown"
+    kind = stage_catalog.kind(stage_id)
+    return Stage(
+        stage_id=stage_id,
+        part=d.get("part", ""),
+        title=d.get("title") or kind.title,
+        language=d.get("language") or kind.language,
+        status=d.get("status", "captured"),
+        reason=d.get("reason", ""),
+        text=d.get("text"),
+        file=d.get("file", ""),
+        elapsed_s=float(d.get("elapsed_s", 0.0)),
+        kernels=[kernel_from_dict(k) for k in d.get("kernels", [])],
+        meta=dict(d.get("meta", {})),
+    )
+
+
+def stage_from_event(ev: ev_types.StageEvent) -> Stage:
+    stage_id = ev.stage or "unknown"
+    kind = stage_catalog.kind(stage_id)
+    return Stage(
+        stage_id=stage_id,
+        part=ev.part,
+        title=ev.title or kind.title,
+        language=ev.language or kind.language,
+        status=ev.status,
+        reason=ev.reason,
+        text=ev.text,
+        file=ev.file,
+        elapsed_s=float(ev.elapsed_s),
+        kernels=[kernel_from_dict(k) for k in ev.kernels],
+        meta=dict(ev.meta),
+    )
+
+
+def stage_to_dict(stage: Stage, *, with_text: bool = True) -> dict[str, Any]:
+    d: dict[str, Any] = {
+        "id": stage.stage_id,
+        "key": stage.key,
+        "part": stage.part,
+        "title": stage.title,
+        "language": stage.language,
+        "status": stage.status,
+        "reason": stage.reason,
+        "file": stage.file,
+        "elapsed_s": round(stage.elapsed_s, 6),
+        "meta": stage.meta,
+    }
+    if with_text:
+        d["text"] = stage.get_text()
+    d["kernels"] = [asdict(k) if with_text else _kernel_index(k) for k in stage.kernels]
+    return d
+
+
+def _kernel_index(k: Kernel) -> dict[str, Any]:
+    """`asdict(k)` without the source, which is never read (a log's kernel re-reads it)."""
+    return {f.name: copy.deepcopy(getattr(k, f.name)) for f in fields(k) if f.name != "source"}
+
+
+def rerun_from_dict(d: dict[str, Any]) -> Rerun:
+    checks = [
+        EntryCheck(
+            compile_id=c.get("compile_id", ""),
+            passed=bool(c.get("passed")),
+            reason=c.get("reason", ""),
+            guards=[guard_from_dict(g) for g in c.get("guards", [])],
+        )
+        for c in d.get("checks", [])
+    ]
+    return Rerun(
+        rerun_id=int(d.get("rerun_id", 0)),
+        function=d.get("function", ""),
+        compile_id=d.get("compile_id", ""),
+        spec=d.get("spec", ""),
+        inputs=list(d.get("inputs", [])),
+        checks=checks,
+        reused=d.get("reused", ""),
+        produced=list(d.get("produced", [])),
+        status=d.get("status", ""),
+        error=d.get("error", ""),
+        token=d.get("token", ""),
+        dynamic=d.get("dynamic", ""),
+        key=str(d.get("key", "")),
+    )
+
+
+def guard_from_dict(d: dict[str, Any]) -> GuardResult:
+    return GuardResult(
+        text=d.get("text", ""),
+        passed=bool(d.get("passed")),
+        reason=d.get("reason", ""),
+        kind=d.get("kind", ""),
+        source=d.get("source", ""),
+        checked=bool(d.get("checked", True)),
+    )
+
+
+def call_from_dict(d: dict[str, Any]) -> CallInfo:
+    return CallInfo(
+        key=str(d.get("key", "")),
+        function=d.get("function", ""),
+        filename=d.get("filename", ""),
+        firstlineno=int(d.get("firstlineno", 0) or 0),
+        compile_ids=list(d.get("compile_ids", [])),
+        inputs=[dict(i) for i in d.get("inputs", [])],
+        dynamic=d.get("dynamic"),
+        grad_enabled=bool(d.get("grad_enabled", True)),
+        state=dict(d.get("state") or {}),
+        count=int(d.get("count", 0) or 0),
+        guard_check=d.get("guard_check", ""),
+    )

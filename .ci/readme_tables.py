@@ -56,8 +56,12 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+# Key names `help_screen.key_display` leaves as Textual spells them.
+KEY_NAMES = {"left_curly_bracket": "{", "right_curly_bracket": "}"}
+
+
 def _code(key: str) -> str:
-    return " / ".join(f"`{part.strip()}`" for part in key.split(", ")) if key else ""
+    return " / ".join(f"`{KEY_NAMES.get(part.strip(), part.strip())}`" for part in key.split(", "))
 
 
 def _key_table(rows: list[tuple[str, str, str]]) -> str:

@@ -280,7 +280,7 @@ class TcdebugApp(App[int]):
     def on_mount(self) -> None:
         # Fewer, later collections: a 20,000-line highlighted stage or a 200-compile session holds
         # hundreds of thousands of objects, and each full collection walking them showed as a
-        # 50-100 ms stall on a key press (benchmarks/stage_latency.py, memory_scale.py).
+        # stall on a key press (benchmarks/stage_latency.py, memory_scale.py).
         gc.set_threshold(10_000, 50, 1000)
         self._loop = asyncio.get_running_loop()
         self.push_screen(self.main_screen)
@@ -365,7 +365,7 @@ class TcdebugApp(App[int]):
 
     def _yield_to_input(self) -> None:
         """Called by the reader thread: while the user is pressing keys, let the UI thread have
-        the GIL (a key press handled while the reader parses took 2-4x longer)."""
+        the GIL: a key press handled while the reader parses takes longer."""
         for _ in range(200):  # at most 1 s per call: a held key must not stop the reading for good
             if time.monotonic() - self._last_input > 0.15:
                 return
@@ -869,7 +869,7 @@ def screenshot_dir() -> str:
 def _freeze_heap() -> None:
     """After the first paint: move everything alive now (the session, the widgets) out of the
     garbage collector's sight. A big session holds many long-lived objects; without this, every
-    full collection walks them all, and a key press now and then takes ~50 ms longer."""
+    full collection walks them all, and a key press now and then takes longer."""
     gc.collect()
     gc.freeze()
 

@@ -149,7 +149,7 @@ WARMED_LANGUAGES = ("python", "cpp", "dis", "guards", "ir")
 
 def warm_lexers() -> None:
     """Compile every lexer's patterns and load the theme. Pygments does that on a lexer's first
-    use (Python's ~25 ms, C++'s ~7 ms here), which the first stage shown would otherwise pay."""
+    use, which the first stage shown would otherwise pay."""
     for language in WARMED_LANGUAGES:
         highlight_lines("x = f(1)\n", language)
 

@@ -74,7 +74,7 @@ class KeyFooter(Footer):
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
         """Recompose only when the keys on show changed: the bindings are refreshed on every
-        selection, and a recompose (a dozen widgets mounted and styled) cost ~10 ms a time."""
+        selection, and a recompose (a dozen widgets mounted and styled) is costly."""
         self._bindings_ready = True
         if not screen.app.app_focus:
             return

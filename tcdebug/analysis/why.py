@@ -424,8 +424,7 @@ def scheduler_runs(fusion_log: str) -> tuple[tuple[int, int], ...]:
     rounds (1/10, 2/10, ...); the log of a graph with subgraphs holds one run per scheduler.
 
     Read line by line, only lines that say `fused `: the pattern's optional start makes a search
-    over the whole log try it at every character (0.04 s on a GPT-2 graph's 1.6 MB log, against
-    0.003 s), and a dump re-explains a compile each time its index is rewritten."""
+    over the whole log try it at every character (slow on a fusion log of megabytes), and a dump re-explains a compile each time its index is rewritten."""
     runs: list[tuple[int, int]] = []
     for line in fusion_log.splitlines():
         if "fused " not in line:

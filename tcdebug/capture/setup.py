@@ -101,8 +101,8 @@ def keep_dynamo_out(torch: Any) -> None:
 
 def add_to_skip_list(trace_rules: Any, names: list[str]) -> None:
     """`trace_rules.add` for each name, with Dynamo's skip pattern (one regular expression of every
-    skipped folder, hundreds of them) compiled once at the end instead of after each name: 33
-    compiles of it were most of what installing the capture cost."""
+    skipped folder, hundreds of them) compiled once at the end instead of after each name: compiling it
+    once per name would be most of what installing the capture costs."""
     if not names:
         return
     recompile = getattr(trace_rules, "_recompile_re", None)

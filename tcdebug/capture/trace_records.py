@@ -6,7 +6,6 @@ dispatcher is one. Under plain python, with no handler, torch builds none. Of th
 makes, tcdebug routes most (`TraceDispatcher.on`) and drops the rest unread: the meta-tensor
 descriptions (`describe_tensor`, `describe_storage`, `describe_source`, one each per input), the
 post-grad graph before its passes (`before_post_grad_graph`), AOTAutograd's forward metadata, ...
-(about 0.05 s of a small GPT-2's training compile).
 
 `build_only_routed_records` puts a filter in front of `trace_structured` (in `torch._logging`,
 `torch._logging._internal`, and every torch module that imported it by name) that returns at once

@@ -208,7 +208,7 @@ def _read_payload(path: str, offset: int, length: int) -> str:
         return f"not readable: the payload is {length} bytes, more than the {limit} allowed (TCDEBUG_MAX_FILE_BYTES)"
     fd = _log_fd(path)
     chunks = []
-    while length > 0:  # one pread: a dump reads thousands of payloads (was 7 calls to the OS each)
+    while length > 0:  # one pread: a dump reads thousands of payloads
         chunk = os.pread(fd, length, offset)
         if not chunk:
             break

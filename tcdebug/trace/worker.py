@@ -7,7 +7,7 @@ same `TraceStats`), in file order:
   and streams the records back; the caller converts them (`load_log`, `open --dump`).
 - `events_in_child(path, stats)`: a child converts records to session events (its records
   come from a grandchild, as above) and streams the events back: the app's UI thread then
-  only applies them, and no longer shares a GIL with the parser.
+  only applies them, and shares no GIL with the parser.
 
 What crosses the pipe is pickled by our own child from our own objects (records, events and
 their `PayloadRef`s), never anything the log names; the log's text is only ever data.

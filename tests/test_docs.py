@@ -64,7 +64,9 @@ def test_the_history_check_passes_plain_text(text: str) -> None:
 
 def test_no_history_in_docs_or_code() -> None:
     hits = [
-        f"{path.relative_to(ROOT)}: {hit}" for path in _history_files() for hit in history_hits(path.read_text())
+        f"{path.relative_to(ROOT)}: {hit}"
+        for path in _history_files()
+        for hit in history_hits(path.read_text())
     ]
     assert not hits, "history belongs in git, not in docs or code:\n" + "\n".join(hits)
 

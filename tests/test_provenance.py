@@ -450,7 +450,7 @@ def test_graphs_and_ir_keep_torchs_own_stack_traces_with_provenance_tracking_on(
         assert "No stacktrace found for following nodes" in text  # the joint passes' new nodes
         assert caller not in text
         assert text == _text_without(torchs, key, "graph id:")
-    # The kernels are torch's, with the comments provenance tracking adds (as the README says).
+    # The kernels are torch's, with the comments provenance tracking adds (as docs/following-an-op.md says).
     handles = "# [Provenance debug handles]"
     for key in ("kernel_source.forward", "kernel_source.backward"):
         assert handles in ours.stage("0/0", key).get_text()

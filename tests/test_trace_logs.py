@@ -303,7 +303,7 @@ def test_open_dump_writes_each_rank_log(tmp_path: Path) -> None:
     assert set(load_dump(out / "ranks" / "1_2").compiles) == {"0/0", "0/1"}
 
 
-# ----- the README's flows, from a fresh run ------------------------------------------------------------
+# ----- docs/logs-and-ranks.md's flows, from a fresh run -----------------------------------------------
 TRACE_SCRIPTS = ROOT / "tests" / "scripts" / "traces"
 share_trace("export_trace", TRACE_SCRIPTS / "export_dde.py", fixture="fresh_traces", env_var="TORCH_DTRACE")
 share_trace("aoti_trace", TRACE_SCRIPTS / "aoti_cpu.py", fixture="fresh_traces")

@@ -1,5 +1,5 @@
-"""The re-run flow in the real app, as the README's "Try it" walks it on samples/dynamic_shapes.py,
-at 80x24: g, select 2/0, r, 8,64 → 16,64, F2 (the size guard fails), F5 (2/1 pauses at its source
+"""The re-run flow in the real app, as docs/reruns-and-guards.md's example walks it on
+samples/dynamic_shapes.py, at 80x24: g, select 2/0, r, 8,64 → 16,64, F2 (the size guard fails), F5 (2/1 pauses at its source
 and the stage view shows it), n through it, d on its dynamo_graph (8 became a symbol)."""
 
 from __future__ import annotations

@@ -47,3 +47,40 @@ def test_every_binding_and_stage_is_in_the_tables() -> None:
             assert f"`{binding_id}`" in rendered["keys"]
     for kind in STAGE_KINDS:
         assert f"| `{kind.id}` |" in rendered["stages"]
+
+
+def test_every_binding_in_screens_has_an_id_and_a_description() -> None:
+    """The tables are made from them: a key without an id or a description would be a blank row."""
+    import inspect
+
+    from textual.binding import Binding
+
+    import tcdebug.screens.app as app_module
+    from tcdebug.screens import (
+        diff_screen,
+        help_screen,
+        main_screen,
+        output_screen,
+        ranks_screen,
+        rerun_screen,
+        symbols_screen,
+        times_screen,
+        trail_screen,
+        why_screen,
+    )
+    from tcdebug.screens.widgets import code_view, split_view, timeline
+
+    modules = [
+        app_module, diff_screen, help_screen, main_screen, output_screen, ranks_screen, rerun_screen,
+        symbols_screen, times_screen, trail_screen, why_screen, code_view, split_view, timeline,
+    ]  # fmt: skip
+    checked = 0
+    for module in modules:
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            if cls.__module__ != module.__name__:
+                continue
+            for binding in vars(cls).get("BINDINGS", []):
+                assert isinstance(binding, Binding), f"{cls.__name__}: {binding!r} is not a Binding"
+                assert binding.id and binding.description, f"{cls.__name__}: {binding.key} lacks an id"
+                checked += 1
+    assert checked > 40

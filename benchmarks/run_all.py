@@ -1,4 +1,5 @@
-"""Runs every benchmark and writes `benchmarks/RESULTS.md`.
+"""Runs every benchmark and writes the run's tables to `--out` (by default
+`benchmarks/.cache/last-run/RESULTS.md`); `benchmarks/RESULTS.md` keeps one table of the latest figures.
 
 `python benchmarks/run_all.py [--quick] [--only NAME ...] [--out PATH]`
 
@@ -42,7 +43,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="tiny runs: check that every benchmark works")
     parser.add_argument("--only", nargs="+", choices=BENCHMARKS, help="run only these")
-    parser.add_argument("--out", default=str(BENCH / "RESULTS.md"), help="where to write the markdown")
+    parser.add_argument(
+        "--out", default=str(BENCH / ".cache" / "last-run" / "RESULTS.md"), help="where to write the markdown"
+    )
     ns = parser.parse_args(argv)
     facts = machine()
     load_before = load_average()

@@ -24,13 +24,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tcdebug.model import stages as stage_catalog
+import tcdebug.model.stages as stage_catalog
 from tcdebug.model.stages import ARTIFACT, ENVELOPE, GRAPH_DUMP
 
 # ----- handlers: what reads a record (the log converter has one method per name) --------------
 STAGE = "stage"  # its payload is its stage's text
 OUTPUT_CODE = "output_code"  # Inductor's output code: kernel_source, split into kernels; its AOT id names its part
-GUARDS = "guards"  # the guard tree dump: the guards stage, with its guard count
+GUARDS = "guard_tree"  # the guard tree dump: the guards stage, with its guard count
 BYTECODE = "bytecode"  # Dynamo's bytecode before / after its transformation
 EXPORTED_PROGRAM = "exported_program"  # torch.export's program: ends its `-/-` compile
 EXPORT_START = "export_start"  # torch.export starts: a new `-/-` compile

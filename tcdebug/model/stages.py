@@ -158,10 +158,12 @@ STAGE_KINDS: tuple[StageKind, ...] = (
 STAGE_IDS: tuple[str, ...] = tuple(k.id for k in STAGE_KINDS)
 _BY_ID = {k.id: k for k in STAGE_KINDS}
 # The stages other code names by role: a compile's Dynamo graph (has Dynamo produced one?), a part's
-# output code (a part that has it is compiled), the bytecode Dynamo installs (sent after the guards).
+# output code (a part that has it is compiled), Dynamo's bytecode before and after (sent after the
+# guards), compiled autograd's graph.
 DYNAMO_GRAPH = _BY_ID["dynamo_graph"].id
 OUTPUT_CODE = _BY_ID["kernel_source"].id
 BYTECODE_BEFORE = _BY_ID["bytecode_before"].id
+CA_GRAPH = _BY_ID["ca_graph"].id  # the graph a compiled autograd capture (`!N`) ends with
 BYTECODE_AFTER = _BY_ID["bytecode_after"].id
 NOT_REPORTED = "torch did not report this stage"  # a missing stage's reason when nothing says more
 ORDER = {k.id: i for i, k in enumerate(STAGE_KINDS)}

@@ -823,7 +823,7 @@ def finish_session(session: Session, stats: TraceStats) -> None:
     for problem in stats.problems():
         session.notes.append(f"{Path(session.script).name}: {problem}")
     for comp in session.compiles.values():
-        graph = comp.stages.get("ca_graph")
+        graph = comp.stages.get(stage_catalog.CA_GRAPH)
         if comp.status == "compiling" and comp.is_ca_capture and graph is not None and graph.captured:
             comp.status = "ok"  # it has no compile end: Dynamo compiles its graph as `!N/F/C`
         elif comp.status == "compiling":

@@ -123,7 +123,7 @@ def test_the_live_dispatcher_takes_only_declared_records() -> None:
     dispatcher = TraceDispatcher(recorder=None)  # type: ignore[arg-type]
     dispatcher.on(records.stage_route(stage_catalog.OUTPUT_CODE), lambda cid, md, payload: None)
     with pytest.raises(KeyError):
-        dispatcher.on("artifact:no_such_record", lambda cid, md, payload: None)
+        dispatcher.on("no_such_event", lambda cid, md, payload: None)
     assert set(OPENER_ROUTES.values()) == set(stage_catalog.GRAPH_OPENERS)
 
 

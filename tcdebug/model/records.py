@@ -293,8 +293,10 @@ def route(name: str, carrier: str = ENVELOPE) -> str:
 
 
 def is_route(key: str) -> bool:
-    """Is `key` the route of a declared record (`TraceDispatcher.on` takes only those)?"""
-    return key in _ROUTES
+    """Is `key` the route of a record the registry knows (`TraceDispatcher.on` takes only those): a
+    declared record, or any artifact (one not declared is ARTIFACT_STAGE). An envelope key not
+    declared is not: the log reader drops its records, so what a unit made of it live, a log never has."""
+    return key in _ROUTES or key.startswith(f"{ARTIFACT}:")
 
 
 def pattern_groups(kind: RecordKind, name: str) -> dict[str, str]:

@@ -141,3 +141,13 @@ def _stage_literals(path: Path) -> list[tuple[int, str]]:
 @pytest.mark.parametrize("module", CLEANED)
 def test_no_stage_id_literal_outside_the_catalogue(module: str) -> None:
     assert _stage_literals(ROOT / module) == []
+
+
+def test_the_log_converter_has_a_handler_for_each_handler_name() -> None:
+    """Each handler name the registry uses is read in `tcdebug.trace.to_session` (ARTIFACT_STAGE and
+    PAYLOAD are its fall-through; INTERNED records never reach it: the reader resolves them)."""
+    source = (ROOT / "tcdebug/trace/to_session.py").read_text()
+    names = {name: value for name, value in vars(records).items() if name.isupper() and value in records.HANDLERS}
+    assert sorted(names.values()) == sorted(records.HANDLERS)
+    unread = [name for name in names if f"records.{name}" not in source]
+    assert sorted(unread) == ["ARTIFACT_STAGE", "INTERNED", "PAYLOAD"]

@@ -105,6 +105,7 @@ def _imported_modules(path: Path) -> set[str]:
     ("module", "allowed"),
     [
         ("model/trace_format.py", {"tcdebug.model.stages"}),
+        ("model/records.py", {"tcdebug.model.stages"}),
         ("model/events.py", {"tcdebug.model.protocol", "tcdebug.model.stages"}),
     ],
 )
@@ -140,3 +141,122 @@ def test_capture_units_and_the_target_send_typed_events_never_a_type_by_name():
     files = [p for side in TORCH_SIDE for p in sorted((ROOT / side).rglob("*.py"))]
     assert len(files) > 20
     assert [hit for p in files for hit in _events_by_name(p)] == []
+
+
+# ----- no import cycles --------------------------------------------------------------------------
+def _module_files() -> dict[str, Path]:
+    """Every module of the package by name (`screens/` is installed as `tcdebug.screens`)."""
+    modules: dict[str, Path] = {}
+    for folder, package in ((ROOT / "tcdebug", "tcdebug"), (ROOT / "screens", "tcdebug.screens")):
+        for path in folder.rglob("*.py"):
+            parts = list(path.relative_to(folder).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            modules[".".join([package, *parts])] = path
+    return modules
+
+
+def _runtime_nodes(tree: ast.AST) -> list[ast.AST]:
+    """The nodes of a module that run: everything but the bodies of `if TYPE_CHECKING:`."""
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            skipped.update(id(child) for stmt in node.body for child in ast.walk(stmt))
+    return [node for node in ast.walk(tree) if id(node) not in skipped]
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """Module -> the package modules it imports, at its top level or in a function (TYPE_CHECKING-only
+    imports left out). `from a.b import c` imports module `a.b.c` where that is one, else `a.b`."""
+    modules = _module_files()
+
+    def owner(name: str) -> str | None:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        deps: set[str] = set()
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in _runtime_nodes(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                deps.update(filter(None, (owner(alias.name) for alias in node.names)))
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                    base = f"{anchor}.{base}" if base else anchor
+                for alias in node.names:
+                    full = f"{base}.{alias.name}"
+                    target = full if full in modules else owner(base)
+                    if target:
+                        deps.add(target)
+        deps.discard(name)
+        graph[name] = deps
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each as one cycle's path."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(_cycle_path(graph, set(component)))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def _cycle_path(graph: dict[str, set[str]], component: set[str]) -> list[str]:
+    """One cycle through a strongly connected component: `a -> b -> a`."""
+    start = min(component)
+    path, seen = [start], {start}
+    while True:
+        nexts = sorted(w for w in graph[path[-1]] if w in component)
+        back = next((w for w in nexts if w in seen), None)
+        if back is not None:
+            return [*path[path.index(back) :], back]
+        path.append(nexts[0])
+        seen.add(nexts[0])
+
+
+def test_the_package_has_no_import_cycle():
+    graph = _import_graph()
+    assert "tcdebug.capture.base" in graph and "tcdebug.model.records" in graph
+    cycles = _cycles(graph)
+    assert cycles == [], "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c", "a"]]
+
+
+def test_capture_base_knows_no_capture_unit():
+    """Units register what they share (`CaptureOptions.share`): base imports none of them."""
+    units = {m for m in _import_graph()["tcdebug.capture.base"] if m.startswith("tcdebug.capture.")}
+    assert units <= {"tcdebug.capture.ir_texts", "tcdebug.capture.recording"}, units

@@ -17,8 +17,8 @@ from conftest import ROOT
 from tcdebug.dump import index_json, session_index
 from tcdebug.model.session import Session
 from tcdebug.trace import TraceStats, load_log, worker
+from tcdebug.trace.log_events import iter_trace_events
 from tcdebug.trace.reader import read_records, split_point
-from tcdebug.trace.to_session import iter_trace_events
 
 TRACES = ROOT / "tests" / "data" / "traces"
 LOGS = sorted(TRACES.rglob("*.log"))

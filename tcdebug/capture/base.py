@@ -13,52 +13,47 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
 from tcdebug.capture.ir_texts import IrTexts
 from tcdebug.capture.recording import Recording
-from tcdebug.model import stages as stage_catalog
-from tcdebug.model.trace_format import FX_GRAPH_KEYS, format_compile_id
-
-if TYPE_CHECKING:
-    from tcdebug.capture.calls import CallLog
-    from tcdebug.capture.kernel_lines import KernelLineRecorder
-    from tcdebug.capture.kernel_source import KernelStages
-    from tcdebug.capture.provenance import ProvenanceCapture
-    from tcdebug.capture.triton_info import TritonRegistry
+from tcdebug.model import records
+from tcdebug.model.trace_format import format_compile_id
 
 TRACE_LOGGER = "torch.__trace"
 _ID_FIELDS = ("frame_id", "frame_compile_id", "attempt", "rank", "compiled_autograd_id", "has_payload")
 
 
-def artifact_route(stage_id: str) -> str:
-    """The dispatcher key (`TraceDispatcher.on`) of the artifact that carries `stage_id`."""
-    return f"artifact:{stage_catalog.kind(stage_id).trace}"
-
-
+# The dispatcher key (`TraceDispatcher.on`) of the record that carries a stage (`StageKind.trace`).
+stage_route = records.stage_route
 # The records of the stages that may open a compile's next AOTAutograd graph (`stages.GRAPH_OPENERS`).
-OPENER_ROUTES: dict[str, str] = {
-    **{key: sid for key, sid in FX_GRAPH_KEYS.items() if sid in stage_catalog.GRAPH_OPENERS},
-    artifact_route("inductor_pre_grad_graph"): "inductor_pre_grad_graph",
-}
+OPENER_ROUTES: dict[str, str] = records.OPENER_ROUTES
+_T = TypeVar("_T")
 
 TraceCallback = Callable[[str, dict[str, Any], str | None], None]  # (compile_id, metadata, payload)
 
 
 @dataclass
 class CaptureOptions:
-    """What a unit shares with other units and with the target; set by the unit named in the comment."""
+    """What a unit shares with other units and with the target. Plain data here; a unit's own object
+    (the kernel stages, the call log, ...) is shared by its class (`share`, `shared`), so this module
+    knows no unit: each unit imports it, and the units that read another's object import that unit."""
 
-    kernel_stages: KernelStages | None = None  # kernel_source (export and triton_info add kernels to it)
-    triton_registry: TritonRegistry | None = None  # triton_info (CUDA only)
-    calls: CallLog | None = None  # calls: the recorded calls re-runs replay
-    provenance: ProvenanceCapture | None = None  # provenance
-    kernel_lines: KernelLineRecorder | None = None  # kernel_lines: lines written per scheduler node
     ir_texts: IrTexts = field(default_factory=IrTexts)  # inductor_ir, provenance: each IR stage's texts
     # inductor_ir, provenance: handlers re-attached after `torch._logging.set_logs()` (setup)
     artifact_handlers: list[tuple[str, logging.Handler]] = field(default_factory=list)
     # bytecode, decompiled: the handles `register_bytecode_hook` returned
     bytecode_hooks: list[Any] = field(default_factory=list)
+    _shared: dict[type, object] = field(default_factory=dict)
+
+    def share(self, value: object) -> None:
+        """Make a unit's object the one of its class that other units get (`shared`)."""
+        self._shared[type(value)] = value
+
+    def shared(self, cls: type[_T]) -> _T | None:
+        """The object of `cls` a unit shared; None where that unit is not installed."""
+        value = self._shared.get(cls)
+        return value if isinstance(value, cls) else None
 
 
 @dataclass
@@ -92,7 +87,10 @@ class TraceDispatcher(logging.Handler):
         self.frameless: Callable[[str, dict[str, Any]], str | None] | None = None
 
     def on(self, key: str, callback: TraceCallback) -> None:
-        """Subscribe to an envelope key, or to `artifact:<name>` for artifact records."""
+        """Subscribe to an envelope key, or to `artifact:<name>` for artifact records: the route of a
+        record `tcdebug.model.records` declares (`RecordKind.route`, `stage_route`)."""
+        if not records.is_route(key):
+            raise KeyError(f"{key!r} is the route of no record in tcdebug.model.records")
         self.routes.setdefault(key, []).append(callback)
 
     def emit(self, record: logging.LogRecord) -> None:

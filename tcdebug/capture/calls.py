@@ -527,7 +527,7 @@ def install(ctx: CaptureContext) -> None:
     optimized = eval_frame.OptimizedModule
     original_call = optimize_cls.__call__
     log = CallLog(torch)
-    ctx.options.calls = log
+    ctx.options.share(log)
 
     @functools.wraps(original_call)
     def call(self: Any, fn: Any) -> Any:

@@ -16,7 +16,7 @@ import sys
 import sysconfig
 from typing import Any
 
-from tcdebug.capture.base import CaptureContext, artifact_route
+from tcdebug.capture.base import CaptureContext, stage_route
 from tcdebug.model.events import Recompile
 from tcdebug.model.trace_format import is_compiled_autograd_capture
 from tcdebug.process.our_frames import is_ours
@@ -94,5 +94,5 @@ def install(ctx: CaptureContext) -> None:
         rec.compile_end(cid, status="ok", metrics={})
 
     ctx.handler.on(REASONS, on_reasons)
-    ctx.handler.on(artifact_route("ca_graph_pre_reordering"), on_traced)
+    ctx.handler.on(stage_route("ca_graph_pre_reordering"), on_traced)
     ctx.handler.on("compiled_autograd_graph", on_graph)

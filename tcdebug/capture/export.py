@@ -17,6 +17,7 @@ from typing import Any
 
 from tcdebug.capture.base import CaptureContext
 from tcdebug.capture.frame import source_text
+from tcdebug.capture.kernel_source import KernelStages
 from tcdebug.torchtext import export_text as aoti
 
 STAGES = ("export_program", "aoti_wrapper")
@@ -146,7 +147,7 @@ def install(ctx: CaptureContext) -> None:
             rec.stage(cid, "aoti_wrapper", code, language="cpp", meta={"path": path})
         elif name == "inductor_aot_kernel_code":
             kernels = aoti.split_cpp_kernels(code)
-            stages = ctx.options.kernel_stages
+            stages = ctx.options.shared(KernelStages)
             if stages is not None:
                 stages.add(cid, "kernel_source.inference", kernels)
             meta = {"path": path, "kernel_count": len(kernels)}

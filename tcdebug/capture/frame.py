@@ -14,6 +14,7 @@ from types import CodeType, FrameType
 from typing import Any
 
 from tcdebug.capture.base import CaptureContext
+from tcdebug.capture.calls import CallLog
 
 STAGES = ("source", "bytecode_before")
 
@@ -96,7 +97,7 @@ def install(ctx: CaptureContext) -> None:
                 cid, function=code.co_name, filename=code.co_filename, firstlineno=code.co_firstlineno
             )
             rec.state(cid).backend = backend_name(frame.f_locals.get("compiler_fn") if frame else None)
-            calls = ctx.options.calls
+            calls = ctx.options.shared(CallLog)
             if calls is not None:
                 calls.saw_compile(code)  # which frame of a decorated function Dynamo compiles
             rec.code_objects[cid] = code

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from tcdebug.capture.base import CaptureContext
+from tcdebug.model.stages import DYNAMO_GRAPH
 from tcdebug.model.trace_format import FX_GRAPH_KEYS
 
-STAGES = ("dynamo_graph", "aot_joint", "aot_forward", "aot_backward", "aot_inference")
+STAGES = tuple(FX_GRAPH_KEYS.values())
 
 
 def aot_mode(torch: Any) -> str:
@@ -51,7 +52,7 @@ def install(ctx: CaptureContext) -> None:
             sizes = (md.get(key) or {}).get("sizes") if isinstance(md.get(key), dict) else None
             if sizes:
                 meta["sizes"] = sizes
-            if stage_id == "dynamo_graph":
+            if stage_id == DYNAMO_GRAPH:
                 mode = aot_mode(torch)
                 if mode:
                     meta["aot_mode"] = mode  # inferred, see aot_mode

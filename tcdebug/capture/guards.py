@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tcdebug.capture.base import CaptureContext
+from tcdebug.capture.base import CaptureContext, stage_route
 from tcdebug.model.trace_format import count_guards
 
 STAGES = ("guards",)
@@ -18,4 +18,4 @@ def install(ctx: CaptureContext) -> None:
         rec.stage(cid, "guards", text.lstrip("\n"), meta={"guard_count": count_guards(text)})
         rec.flush_bytecode_after(cid)
 
-    ctx.handler.on("dynamo_cpp_guards_str", on_guards)
+    ctx.handler.on(stage_route("guards"), on_guards)

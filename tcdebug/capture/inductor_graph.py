@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tcdebug.capture.base import CaptureContext
+from tcdebug.capture.base import CaptureContext, stage_route
 
 STAGES = ("inductor_post_grad_graph",)
 
@@ -15,4 +15,4 @@ def install(ctx: CaptureContext) -> None:
     def on_graph(cid: str, md: dict[str, Any], payload: str | None) -> None:
         rec.stage(cid, "inductor_post_grad_graph", payload or "", part=rec.inductor_part(cid))
 
-    ctx.handler.on("artifact:inductor_post_grad_graph", on_graph)
+    ctx.handler.on(stage_route("inductor_post_grad_graph"), on_graph)

@@ -122,4 +122,4 @@ def install_inductor(ctx: CaptureContext) -> None:
     writeline.__wrapped__ = original  # type: ignore[attr-defined]
     Kernel.set_current_node = set_current_node
     IndentedBuffer.writeline = writeline
-    ctx.options.kernel_lines = recorder
+    ctx.options.share(recorder)

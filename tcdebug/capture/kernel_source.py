@@ -13,6 +13,7 @@ import json
 import re
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
@@ -42,6 +43,8 @@ class KernelStages:
         self.dirty: set[tuple[str, str]] = set()
         self.lock = threading.RLock()
         self._timer: threading.Timer | None = None
+        # takes a kernel's Triton facts known before its output code (triton_info sets it, CUDA only)
+        self.claim: Callable[[Kernel], None] | None = None
         recorder.fork_resets.append(self._after_fork)
 
     def _after_fork(self) -> None:
@@ -204,7 +207,8 @@ def install(ctx: CaptureContext) -> None:
     import torch._inductor.config  # noqa: F401 - the provenance switch lives there
 
     enable_provenance(ctx.torch)
-    stages = ctx.options.kernel_stages = KernelStages(rec)
+    stages = KernelStages(rec)
+    ctx.options.share(stages)
     early_info: dict[str, dict[str, Any]] = {}  # kernel info that came before its output code
 
     def on_kernel_info(cid: str, md: dict[str, Any], payload: str | None) -> None:
@@ -253,9 +257,8 @@ def install(ctx: CaptureContext) -> None:
             info = early_info.pop(kernel.name, None)
             if info:
                 apply_kernel_info(kernel, info)
-            registry = ctx.options.triton_registry
-            if registry is not None:
-                registry.claim(kernel)
+            if stages.claim is not None:  # triton_info's registry (CUDA only)
+                stages.claim(kernel)
         early_info.clear()
         stages.add(cid, f"kernel_source.{part}" if part else "kernel_source", kernels)
         meta = {

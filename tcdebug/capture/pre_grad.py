@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tcdebug.capture.base import CaptureContext, artifact_route
+from tcdebug.capture.base import CaptureContext, stage_route
 
 STAGES = ("inductor_pre_grad_graph",)
 
@@ -16,4 +16,4 @@ def install(ctx: CaptureContext) -> None:
     def on_graph(cid: str, md: dict[str, Any], payload: str | None) -> None:
         rec.stage(cid, "inductor_pre_grad_graph", payload or "")
 
-    ctx.handler.on(artifact_route("inductor_pre_grad_graph"), on_graph)
+    ctx.handler.on(stage_route("inductor_pre_grad_graph"), on_graph)

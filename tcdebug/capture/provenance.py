@@ -37,7 +37,7 @@ from tcdebug.capture.base import (
     lowering_subgraph,
 )
 from tcdebug.capture.frame import dis_listing, find_compile_frame, source_text
-from tcdebug.capture.kernel_lines import NodeLines
+from tcdebug.capture.kernel_lines import KernelLineRecorder, NodeLines
 from tcdebug.capture.kernel_source import enable_provenance
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.events import Provenance
@@ -454,7 +454,7 @@ class ProvenanceCapture:
             ],
             facts.ir_extern_writes.get(ir_key, {}),
         )
-        recorder = self.ctx.options.kernel_lines
+        recorder = self.ctx.options.shared(KernelLineRecorder)
         written = recorder.take() if recorder is not None else {}
         if recorder is None:
             notes.append(
@@ -730,7 +730,7 @@ def install(ctx: CaptureContext) -> None:
 
     enable_provenance(torch)
     cap = ProvenanceCapture(ctx)
-    ctx.options.provenance = cap
+    ctx.options.share(cap)
     gm_class = torch.fx.GraphModule
     original = gm_class.print_readable
 
@@ -759,7 +759,7 @@ def install_inductor(ctx: CaptureContext) -> None:
     """The IR stages' provenance, once the script's torch has imported Inductor's compiler."""
     from torch._inductor import debug as inductor_debug
 
-    cap = ctx.options.provenance
+    cap = ctx.options.shared(ProvenanceCapture)
     if cap is None:
         return  # `install` failed: said in its note
     if hasattr(inductor_debug, "log_ir_pre_fusion"):

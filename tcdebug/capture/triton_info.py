@@ -154,11 +154,11 @@ def install_inductor(ctx: CaptureContext) -> None:
     # On a machine without a GPU these wrappers are never called.
     from torch._inductor.runtime.triton_heuristics import CachingAutotuner
 
-    stages = ctx.options.kernel_stages
+    stages = ctx.options.shared(KernelStages)
     if stages is None:
         raise RuntimeError("the kernel_source unit is not installed")
     registry = TritonRegistry(stages, ctx.recorder.key)
-    ctx.options.triton_registry = registry
+    stages.claim = registry.claim
 
     def after(method_name: str, hook: Any) -> None:
         original = getattr(CachingAutotuner, method_name)

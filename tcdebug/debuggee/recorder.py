@@ -21,7 +21,7 @@ from tcdebug.model.events import CompileEnd, CompileStart, Event, StageEvent
 ALWAYS = stage_catalog.ALWAYS_STAGES  # sent for every compile: `not captured` with the reason when missing
 # Stages whose facts keep arriving after they were sent (`update_stage`): Triton kernels are
 # loaded, autotuned and mapped to FX nodes only after Inductor logged the output code.
-UPDATABLE = ("kernel_source",)
+UPDATABLE = stage_catalog.UPDATABLE
 MODE_ORDER = (stage_catalog.TRAINING, stage_catalog.INFERENCE)  # the order the no-AOTAutograd rows go out
 
 
@@ -201,7 +201,7 @@ class Recorder:
         st = self.state(compile_id)
         pending, st.pending_bytecode = st.pending_bytecode, None
         if pending:
-            self.stage(compile_id, "bytecode_after", **pending)
+            self.stage(compile_id, stage_catalog.BYTECODE_AFTER, **pending)
 
     def compile_end(self, compile_id: str, *, status: str, error: str = "", metrics: dict[str, Any]) -> None:
         self.flush_bytecode_after(compile_id)
@@ -234,18 +234,13 @@ class Recorder:
             for stage_id in ALWAYS:
                 self.not_captured(compile_id, stage_id, self.unavailable.get(stage_id, why))
             return
-        has_graph = "dynamo_graph" in st.captured
+        has_graph = stage_catalog.DYNAMO_GRAPH in st.captured
         for stage_id in ALWAYS:
             if stage_id in st.keys:
                 continue
             reason = self.unavailable.get(stage_id)
             if reason is None:
-                if stage_id == "dynamo_graph":
-                    reason = "Dynamo produced no graph for this frame (nothing to compile, or it was skipped)"
-                elif stage_id in ("guards", "bytecode_after") and not has_graph:
-                    reason = "Dynamo installed no guarded code for this frame"
-                else:
-                    reason = "torch did not report this stage"
+                reason = stage_catalog.missing_reason(stage_id, has_graph=has_graph)
             self.not_captured(compile_id, stage_id, reason)
         if not has_graph:
             return
@@ -259,25 +254,20 @@ class Recorder:
                 self.not_captured(compile_id, stage_catalog.marked_missing(mode)[0], no_aot)
             return
         parts = ["inference"] if st.aot_mode == stage_catalog.INFERENCE else ["forward", "backward"]
-        reason = (
-            "torch did not report the inference graph"
-            if st.aot_mode == stage_catalog.INFERENCE
-            else "torch did not report this AOTAutograd graph"
-        )
         subgraphs = stage_catalog.subgraph_parts([""], st.subgraphs.count)
         for graph in subgraphs:
             for stage_id in stage_catalog.marked_missing(st.aot_mode):
-                self.not_captured(compile_id, stage_id, reason, part=graph)
+                self.not_captured(compile_id, stage_id, stage_catalog.missing_reason(stage_id), part=graph)
         # Only stages torch reported count: the forward's own `not captured` marks must not make
         # an aot_eager backward look like an Inductor compile that never ran.
-        ran_inductor = any(k.startswith(("kernel_source", "inductor_")) for k in st.captured)
+        ran_inductor = any(stage_catalog.split_key(k)[0] in stage_catalog.INDUCTOR_PRODUCED for k in st.captured)
         no_inductor = (
             f"backend {st.backend} does not run Inductor"
             if st.backend and st.backend != "inductor"
             else "the backend did not run Inductor (e.g. backend='aot_eager')"
         )
         for stage_id in stage_catalog.expected(stage_catalog.INDUCTOR):  # once per Inductor compile
-            reason = self.unavailable.get(stage_id, "torch did not report this stage")
+            reason = self.unavailable.get(stage_id, stage_catalog.NOT_REPORTED)
             for graph in subgraphs:
                 self.not_captured(compile_id, stage_id, reason if ran_inductor else no_inductor, part=graph)
         for part in stage_catalog.subgraph_parts(parts, st.subgraphs.count):
@@ -287,17 +277,17 @@ class Recorder:
             for stage_id in stage_catalog.INDUCTOR_STAGES:
                 if not ran_inductor:
                     reason = no_inductor
-                elif backward and f"kernel_source.{part}" not in st.captured:
+                elif backward and stage_catalog.stage_key(stage_catalog.OUTPUT_CODE, part) not in st.captured:
                     reason = "the backward was never run, so Inductor never compiled it"
                 else:
-                    reason = self.unavailable.get(stage_id, "torch did not report this stage")
+                    reason = self.unavailable.get(stage_id, stage_catalog.NOT_REPORTED)
                 self.not_captured(compile_id, stage_id, reason, part=part)
 
     def _finalize_capture(self, compile_id: str, st: CompileState) -> None:
         """Compiled autograd's capture (`!N`) has no Dynamo frame: only its graph is expected."""
         for stage_id in stage_catalog.marked_missing(stage_catalog.CA_CAPTURE):
             if stage_id not in st.keys:
-                reason = self.unavailable.get(stage_id, "torch did not report this stage")
+                reason = self.unavailable.get(stage_id, stage_catalog.NOT_REPORTED)
                 self.not_captured(compile_id, stage_id, reason)
 
     def finalize_all(self) -> None:

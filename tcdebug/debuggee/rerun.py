@@ -37,7 +37,7 @@ class RerunService:
         self.recorder = recorder
         self.pauser = pauser
         self.ctx = ctx
-        self.log: CallLog | None = ctx.options.calls if ctx is not None else None
+        self.log: CallLog | None = ctx.options.shared(CallLog) if ctx is not None else None
         self._ids = itertools.count(1)
         if self.log is not None:
             for err in self.log.errors:

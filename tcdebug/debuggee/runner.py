@@ -246,7 +246,11 @@ def run_captured(
 def release_user_objects(ctx: CaptureContext | None) -> None:
     """Drop what the capture keeps of the user's objects for re-runs (see `CallLog.release`), so
     they are freed now rather than while the interpreter finalizes."""
-    calls = getattr(getattr(ctx, "options", None), "calls", None)
+    if ctx is None:
+        return
+    from tcdebug.capture.calls import CallLog
+
+    calls = ctx.options.shared(CallLog)
     if calls is not None:
         try:
             calls.release()

@@ -23,6 +23,12 @@ VIEW = "view"  # another stage seen another way (bytecode as Python): never a pa
 OTHER = "other"  # not in the catalogue (`artifact_<name>` of a trace, a newer dump's stage): never expected
 EXPECTATIONS = (ALWAYS, TRAINING, INFERENCE, INDUCTOR, PER_PART, GPU, EXPORT, CA_CAPTURE, VIEW, OTHER)
 
+# How a structured-trace record is named (`StageKind.carrier`, `records.RecordKind.carrier`).
+ENVELOPE = "envelope"  # its envelope key: `{"dynamo_output_graph": {...}, "frame_id": 0, ...}`
+ARTIFACT = "artifact"  # an `artifact` record, by its metadata's name
+GRAPH_DUMP = "graph_dump"  # a `graph_dump` record (a generated file), by its metadata's name
+CARRIERS = (ENVELOPE, ARTIFACT, GRAPH_DUMP)
+
 
 @dataclass(frozen=True)
 class StageKind:
@@ -32,7 +38,12 @@ class StageKind:
     ext: str  # file extension used in dumps
     expect: str = ALWAYS  # when a compile has it: one of EXPECTATIONS
     graph: bool = False  # an FX graph: compared across the ranks of a job, read for provenance in traces
-    trace: str = ""  # the structured-trace event key or artifact name that carries it (TORCH_TRACE logs)
+    # The structured-trace record that carries it (TORCH_TRACE logs, and the live dispatcher's route):
+    # its name and `carrier`: an envelope key (ENVELOPE), an `artifact` record's name (ARTIFACT), a
+    # `graph_dump` record's name (GRAPH_DUMP); "" for a stage no record carries (a hook captures it).
+    # `tcdebug.model.records` registers it, and declares the records that carry no stage.
+    trace: str = ""
+    carrier: str = ENVELOPE
     short: str = ""  # the timeline's name for it, when the id is long
     # An AOTAutograd stage the recorder marks `not captured` when a compile of its mode ends
     # without it (False, aot_joint: shown when torch logs it, never reported missing).
@@ -40,6 +51,17 @@ class StageKind:
     # TORCH_TRACE logs hold it only sometimes (bytecode: resume functions only) or never: the
     # trace converter marks it `not captured` when a compile's log has none.
     maybe_untraced: bool = False
+    # Why a compile that ended has no such stage (the recorder's `not captured` reason): `missing`
+    # when it had a Dynamo graph ("" for torch's silence, `NOT_REPORTED`), `missing_without_graph`
+    # when Dynamo produced none ("" for `missing`).
+    missing: str = ""
+    missing_without_graph: str = ""
+    inductor: bool = False  # Inductor's compile of a graph produces it: its arrival shows Inductor ran
+    # An AOTAutograd graph: the Inductor part that compiles it (`forward`), and the stage of the other
+    # graph of its pair (aot_forward <-> aot_backward).
+    aot_part: str = ""
+    partner: str = ""
+    updatable: bool = False  # facts keep arriving after it was sent (`Recorder.update_stage`)
 
     def file_name(self, part: str = "") -> str:
         """Its file in a dump: the stage key, never a position (`kernel_source.forward.py`), so a
@@ -51,19 +73,22 @@ class StageKind:
 STAGE_KINDS: tuple[StageKind, ...] = (
     StageKind("source", "Source of the compiled frame", "python", "py", maybe_untraced=True),
     StageKind("bytecode_before", "Bytecode before Dynamo", "dis", "txt", maybe_untraced=True),
-    StageKind("dynamo_graph", "Dynamo FX graph", "python", "py", graph=True, trace="dynamo_output_graph"),
+    StageKind(
+        "dynamo_graph", "Dynamo FX graph", "python", "py", graph=True, trace="dynamo_output_graph",
+        missing="Dynamo produced no graph for this frame (nothing to compile, or it was skipped)",
+    ),
     StageKind(
         "export_program",
         "torch.export program (graph, signature, range constraints)",
         "python",
         "py",
-        expect=EXPORT,
+        expect=EXPORT, trace="exported_program",
     ),
     # Compiled autograd's capture of the autograd graph a backward call runs (`!N`): the graph as
     # traced, then after compiled autograd reorders its hooks and accumulations (what Dynamo gets).
     StageKind(
         "ca_graph_pre_reordering", "Compiled autograd graph, as traced (before reordering)", "python", "py",
-        expect=CA_CAPTURE, trace="compiled_autograd_graph_pre_reordering", short="ca_traced",
+        expect=CA_CAPTURE, trace="compiled_autograd_graph_pre_reordering", carrier=ARTIFACT, short="ca_traced",
         marked_missing=False,
     ),
     StageKind(
@@ -74,7 +99,7 @@ STAGE_KINDS: tuple[StageKind, ...] = (
     # compared across ranks (`graph=False`).
     StageKind(
         "inductor_pre_grad_graph", "Inductor graph after its pre-grad passes", "python", "py",
-        expect=INDUCTOR, trace="after_pre_grad_graph", short="pre_grad",
+        expect=INDUCTOR, trace="after_pre_grad_graph", carrier=ARTIFACT, short="pre_grad", inductor=True,
     ),
     StageKind(
         "aot_joint", "AOTAutograd joint graph", "python", "py",
@@ -83,37 +108,64 @@ STAGE_KINDS: tuple[StageKind, ...] = (
     StageKind(
         "aot_forward", "AOTAutograd forward graph", "python", "py",
         expect=TRAINING, graph=True, trace="aot_forward_graph",
+        missing="torch did not report this AOTAutograd graph", aot_part="forward", partner="aot_backward",
     ),
     StageKind(
         "aot_backward", "AOTAutograd backward graph", "python", "py",
         expect=TRAINING, graph=True, trace="aot_backward_graph",
+        missing="torch did not report this AOTAutograd graph", aot_part="backward", partner="aot_forward",
     ),
     StageKind(
         "aot_inference", "AOTAutograd inference graph", "python", "py",
         expect=INFERENCE, graph=True, trace="aot_inference_graph",
+        missing="torch did not report the inference graph", aot_part="inference",
     ),
     StageKind(
         "inductor_post_grad_graph", "Inductor post-grad graph", "python", "py",
-        expect=PER_PART, graph=True, trace="inductor_post_grad_graph", short="post_grad",
+        expect=PER_PART, graph=True, trace="inductor_post_grad_graph", carrier=ARTIFACT, short="post_grad",
+        inductor=True,
     ),
     StageKind(
         "inductor_ir_pre_fusion", "Inductor IR before fusion", "ir", "txt",
-        expect=PER_PART, trace="ir_pre_fusion", short="ir_pre_fusion", maybe_untraced=True,
+        expect=PER_PART, trace="ir_pre_fusion", carrier=ARTIFACT, short="ir_pre_fusion", maybe_untraced=True,
+        inductor=True,
     ),
     StageKind(
         "inductor_ir_post_fusion", "Inductor IR after fusion", "ir", "txt",
-        expect=PER_PART, trace="ir_post_fusion", short="ir_post_fusion", maybe_untraced=True,
+        expect=PER_PART, trace="ir_post_fusion", carrier=ARTIFACT, short="ir_post_fusion", maybe_untraced=True,
+        inductor=True,
     ),
-    StageKind("kernel_source", "Fused kernel source", "python", "py", expect=PER_PART),
-    StageKind("aoti_wrapper", "AOTInductor wrapper code", "cpp", "cpp", expect=EXPORT),
-    StageKind("guards", "Guards", "guards", "txt"),
-    StageKind("bytecode_after", "Bytecode after Dynamo", "dis", "txt", maybe_untraced=True),
+    StageKind(
+        "kernel_source", "Fused kernel source", "python", "py",
+        expect=PER_PART, trace="inductor_output_code", inductor=True, updatable=True,
+    ),
+    StageKind(
+        "aoti_wrapper", "AOTInductor wrapper code", "cpp", "cpp",
+        expect=EXPORT, trace="inductor_aot_wrapper_code", carrier=GRAPH_DUMP, inductor=True,
+    ),
+    StageKind(
+        "guards", "Guards", "guards", "txt", trace="dynamo_cpp_guards_str",
+        missing_without_graph="Dynamo installed no guarded code for this frame",
+    ),
+    StageKind(
+        "bytecode_after", "Bytecode after Dynamo", "dis", "txt", maybe_untraced=True,
+        missing_without_graph="Dynamo installed no guarded code for this frame",
+    ),
     StageKind("bytecode_after_python", "Transformed code as Python (depyf)", "python", "py", expect=VIEW),
     StageKind("cudagraph", "CUDA graph capture", "text", "txt", expect=GPU),
 )  # fmt: skip
 
 STAGE_IDS: tuple[str, ...] = tuple(k.id for k in STAGE_KINDS)
 _BY_ID = {k.id: k for k in STAGE_KINDS}
+# The stages other code names by role: a compile's Dynamo graph (has Dynamo produced one?), a part's
+# output code (a part that has it is compiled), Dynamo's bytecode before and after (sent after the
+# guards), compiled autograd's graph.
+DYNAMO_GRAPH = _BY_ID["dynamo_graph"].id
+OUTPUT_CODE = _BY_ID["kernel_source"].id
+BYTECODE_BEFORE = _BY_ID["bytecode_before"].id
+CA_GRAPH = _BY_ID["ca_graph"].id  # the graph a compiled autograd capture (`!N`) ends with
+BYTECODE_AFTER = _BY_ID["bytecode_after"].id
+NOT_REPORTED = "torch did not report this stage"  # a missing stage's reason when nothing says more
 ORDER = {k.id: i for i, k in enumerate(STAGE_KINDS)}
 # Where each stage sits in the pipeline (the order shown): the catalogue's order.
 PIPELINE_ORDER: dict[str, float] = {k.id: float(i) for i, k in enumerate(STAGE_KINDS)}
@@ -170,9 +222,10 @@ def aot_key_for_part(part: str) -> str:
     """The key of the AOTAutograd graph an Inductor part compiles: `aot_forward` for `forward`,
     `aot_backward.subgraph_1` for `backward_1`; "" for a part that is none of them."""
     base, subgraph = split_part(part)
-    if base not in GRAPH_PARTS:
+    stage_id = AOT_GRAPH_OF_PART.get(base)
+    if stage_id is None:
         return ""
-    return stage_key(f"aot_{base}", graph_part("", subgraph))
+    return stage_key(stage_id, graph_part("", subgraph))
 
 
 def subgraph_parts(parts: tuple[str, ...] | list[str], subgraphs: int) -> list[str]:
@@ -198,6 +251,21 @@ TRACE_NAMES: dict[str, str] = {k.trace: k.id for k in STAGE_KINDS if k.trace}
 AOT_MODES: dict[str, str] = {k.id: k.expect for k in STAGE_KINDS if k.expect in (TRAINING, INFERENCE)}
 # The stages a TORCH_TRACE log may lack (`StageKind.maybe_untraced`), in pipeline order.
 MAYBE_UNTRACED: tuple[str, ...] = tuple(k.id for k in STAGE_KINDS if k.maybe_untraced)
+# The stages Inductor's compile of a graph produces (`StageKind.inductor`): one of them shows it ran.
+INDUCTOR_PRODUCED: frozenset[str] = frozenset(k.id for k in STAGE_KINDS if k.inductor)
+# Inductor's graph part (`forward`) -> the AOTAutograd graph it compiles (`StageKind.aot_part`).
+AOT_GRAPH_OF_PART: dict[str, str] = {k.aot_part: k.id for k in STAGE_KINDS if k.aot_part}
+# Stages whose facts keep arriving after they were sent (`StageKind.updatable`).
+UPDATABLE: tuple[str, ...] = tuple(k.id for k in STAGE_KINDS if k.updatable)
+
+
+def missing_reason(stage_id: str, *, has_graph: bool = True) -> str:
+    """Why a compile that ended has no `stage_id` (`StageKind.missing`): `has_graph` when Dynamo
+    produced a graph for it."""
+    k = kind(stage_id)
+    if not has_graph and k.missing_without_graph:
+        return k.missing_without_graph
+    return k.missing or NOT_REPORTED
 
 
 def marked_missing(expect: str) -> tuple[str, ...]:
@@ -253,7 +321,7 @@ def sort_key(key: str) -> tuple[float, int, float, int]:
     base, subgraph = split_part(part)
     order = PIPELINE_ORDER.get(stage_id, 99)
     part_rank = {"": 0, "forward": 0, "inference": 0, "backward": 1}.get(base, 2)
-    if base == "backward" and stage_id != "aot_backward":
+    if base == "backward" and AOT_GRAPH_OF_PART.get("backward") != stage_id:
         return (100.0, subgraph, order, part_rank)
     if stage_id in _SUBGRAPH_STAGES:
         return (_SUBGRAPH_START, subgraph, order, part_rank)

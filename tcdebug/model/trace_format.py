@@ -16,13 +16,12 @@ from dataclasses import dataclass, field
 import tcdebug.model.stages as stage_catalog
 
 # ----- records -> stages ----------------------------------------------------------------------
-# Envelope keys of the FX graphs Dynamo and AOTAutograd log.
-FX_GRAPH_KEYS = {
-    "dynamo_output_graph": "dynamo_graph",
-    "aot_joint_graph": "aot_joint",
-    "aot_forward_graph": "aot_forward",
-    "aot_backward_graph": "aot_backward",
-    "aot_inference_graph": "aot_inference",
+# Envelope keys of the FX graphs Dynamo and AOTAutograd log (the graph stages each carried by an
+# event of its own) -> their stage.
+FX_GRAPH_KEYS: dict[str, str] = {
+    k.trace: k.id
+    for k in stage_catalog.STAGE_KINDS
+    if k.graph and k.trace and k.carrier == stage_catalog.ENVELOPE
 }
 # Every record (envelope key, or artifact name) that is a pipeline stage by itself: the stage
 # catalogue's `StageKind.trace`.
@@ -101,7 +100,7 @@ def inductor_part(aot_mode: str, keys: Container[str], subgraph: int = 0) -> str
     if aot_mode == "inference":
         return "inference"
     if aot_mode == "training":
-        forward = stage_catalog.stage_key("kernel_source", stage_catalog.graph_part("forward", subgraph))
+        forward = stage_catalog.stage_key(stage_catalog.OUTPUT_CODE, stage_catalog.graph_part("forward", subgraph))
         return "backward" if forward in keys else "forward"
     return ""
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tcdebug.model.session import Session
+from tcdebug.trace.log_events import iter_trace_events
 from tcdebug.trace.rank_logs import (
     Divergence,
     divergences,
@@ -22,7 +23,6 @@ from tcdebug.trace.to_session import (
     NOT_IN_TRACE,
     apply_event,
     finish_session,
-    iter_trace_events,
     new_trace_session,
 )
 

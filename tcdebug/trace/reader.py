@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from tcdebug.dump import max_file_bytes
+from tcdebug.model import records
 from tcdebug.model.trace_format import count_guards, format_compile_id
 
 # `[rank0]:` only appears in text logs, but a copy-pasted trace may carry it.
@@ -59,56 +60,8 @@ CONTEXT_KEYS = frozenset(
     }
 )
 
-# Every event key torch (2.4 .. 2.13) and tlparse know. Others are counted as unknown.
-KNOWN_EVENTS = frozenset(
-    {
-        "str",
-        "artifact",
-        "dynamo_start",
-        "dynamo_output_graph",
-        "dynamo_guards",
-        "dynamo_cpp_guards_str",
-        "dynamo_error",
-        "aot_joint_graph",
-        "aot_forward_graph",
-        "aot_backward_graph",
-        "aot_inference_graph",
-        "inductor_input_graph",
-        "inductor_pre_grad_graph",
-        "inductor_post_grad_graph",
-        "inductor_output_code",
-        "compilation_metrics",
-        "bwd_compilation_metrics",
-        "aot_autograd_backward_compilation_metrics",
-        "compilation_metrics_runtime",
-        "bwd_compilation_metrics_runtime",
-        "compiled_autograd_graph",
-        "chromium_event",
-        "describe_tensor",
-        "describe_storage",
-        "describe_source",
-        "create_symbol",
-        "create_unbacked_symbol",
-        "expression_created",
-        "symbolic_shape_specialization",
-        "guard_added",
-        "guard_added_fast",
-        "guard_on_data_dependent_error",
-        "propagate_real_tensors",
-        "propagate_real_tensors_provenance",
-        "mismatched_fake_kernel",
-        "missing_fake_kernel",
-        "optimize_ddp_split_graph",
-        "optimize_ddp_split_child",
-        "graph_dump",
-        "dump_file",
-        "link",
-        "export",
-        "exported_program",
-        "restart",
-        "recompile",
-    }
-)
+# Every event key torch (2.4 .. 2.13) and tlparse know (`tcdebug.model.records`). Others are counted as unknown.
+KNOWN_EVENTS = records.ENVELOPE_KEYS
 
 # Records whose payload the session needs while loading (small, or split into kernels).
 # chromium: compile times; DDPOptimizer's split graph: its reason names the subgraphs

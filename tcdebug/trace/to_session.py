@@ -1,6 +1,6 @@
 """Turn TORCH_TRACE records into session events (the vocabulary `Session.apply` knows).
 
-`iter_trace_events(path)` yields typed events (`tcdebug.model.events`) as the log streams by, so a UI
+`TraceConverter.events(records)` yields typed events (`tcdebug.model.events`) as the log streams by, so a UI
 can show the first compile long before a large log is read; `apply_event(session, ev)` folds one
 in. Stage events carry a loader (the payload's file offsets) instead of the text.
 
@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from tcdebug.analysis.compile_phases import PhaseCollector, parse_event
+from tcdebug.model import records
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.events import (
     CompileEnd,
@@ -36,7 +37,7 @@ from tcdebug.model.events import (
 from tcdebug.model.session import LOADED, Change, Kernel, Session
 from tcdebug.model.trace_format import (
     AOT_MODES,
-    STAGE_KEYS,
+    FX_GRAPH_KEYS,
     Subgraphs,
     aot_graph_id,
     ddp_split_reason,
@@ -53,54 +54,19 @@ from tcdebug.torchtext.dynamo_text import (
     split_graph_break,
 )
 from tcdebug.torchtext.output_code import split_output_code
-from tcdebug.trace.reader import PayloadRef, Record, TraceStats, read_records
+from tcdebug.trace.reader import PayloadRef, Record, TraceStats
 
 NOT_IN_TRACE = "not in TORCH_TRACE logs"
 # Stages a trace holds only sometimes (bytecode: resume functions only) or never: the catalogue's
 # `StageKind.maybe_untraced`.
 MAYBE_MISSING = stage_catalog.MAYBE_UNTRACED
 
-_IGNORED = {
-    "chromium_event",
-    "describe_tensor",
-    "describe_storage",
-    "describe_source",
-    "create_symbol",
-    "create_unbacked_symbol",
-    "expression_created",
-    "guard_added",
-    "guard_added_fast",
-    "symbolic_shape_specialization",
-    "dump_file",
-    "propagate_real_tensors",
-    "propagate_real_tensors_provenance",
-}
-# Id-less records that are no compile's material (the rest open a `-/-` compile).
-_GLOBAL_IGNORED = {"torch_version", "str", "dynamo_start"}
 GLOBAL_ID = "-/-"
-# graph_dump names of AOTInductor's generated code.
-_AOTI_WRAPPER = "inductor_aot_wrapper_code"
-_AOTI_KERNELS = "inductor_aot_kernel_code"
-# Records that open an Inductor compile (the FX graph cache artifact closes it).
-_INDUCTOR_START = {
-    "fx_graph_runnable",
-    "before_post_grad_graph",
-    "inductor_post_grad_graph",
-    "inductor_output_code",
-}
 # The part of a backward's stages while the compile has several subgraphs and the backward's
 # output code has not named its AOT graph yet: such stages wait in `_CompileState.pending`.
 _UNPLACED = "backward?"
-_CACHE_RE = re.compile(r"^(?P<cache>\w+?)_cache_(?P<result>hit|miss|bypass)$")
-# Artifacts Inductor logs after a graph's output code, as part of compiling it. Any other artifact
-# after the output code is no longer Inductor's (AOTAutograd's runtime wrappers: `backward_prologue`,
-# `compiled_function_forward`, ...): with caches on, the FX graph cache record closes the compile
-# before them; with caches off (as under tcdebug) none does.
-_INDUCTOR_AFTER_OUTPUT = ("inductor_", "triton_", "fx_graph_cache_")
-# The artifact torch logs first for each AOTAutograd graph (before the pre-grad passes): with
-# several subgraphs, subgraph N's comes before its first per-graph stage.
-_SUBGRAPH_FIRST_ARTIFACT = "before_pre_grad_graph"
-_BYTECODE_RE = re.compile(r"_(ORIGINAL|MODIFIED)_BYTECODE$")
+# The FX graphs Dynamo and AOTAutograd log as events of their own: their meta holds the sizes.
+_FX_GRAPHS = frozenset(FX_GRAPH_KEYS.values())
 _BIG_METRIC = 200
 # Compilation metrics that say nothing about this compile (or repeat what the session shows).
 _METRICS_LEFT_OUT = {
@@ -268,30 +234,30 @@ class TraceConverter:
 
     def _global_key(self, record: Record) -> str | None:
         """The `-/-` compile an id-less record belongs to, opening one when it starts a compile."""
-        name = record.name
-        if name in _GLOBAL_IGNORED or record.key in _IGNORED or record.key == "link":
+        kind = records.lookup(record.key, record.name)
+        if not kind.global_record:
             return None
-        if record.key == "export" and self._global is not None:
+        if kind.handler == records.EXPORT_START and self._global is not None:
             self._global = None  # torch.export starts: a new compile
         if self._global is None:
-            if record.key == "compilation_metrics":
+            if kind.handler == records.COMPILE_END:
                 return None  # metrics of nothing we saw
             self._globals += 1
             self._global = GLOBAL_ID if self._globals == 1 else f"{GLOBAL_ID}#{self._globals}"
         return self._global
 
     def convert(self, record: Record) -> Iterator[Event]:
-        key, name = record.key, record.name
-        if key == "link":
+        kind = records.lookup(record.key, record.name)
+        if kind.handler == records.LINK:
             yield self._link(record)
             return
-        if key == "chromium_event":
+        if kind.handler == records.COMPILE_TIMES:
             times = self._chromium(record)
             if times is not None:
                 yield times
-        if key in _IGNORED:
+        if kind.handler in (records.IGNORED, records.COMPILE_TIMES):
             return
-        if name == "torch_version":
+        if kind.handler == records.TORCH_VERSION:
             yield TraceInfo(torch_version=str(_json(record.payload).get("pytorch_version", "")))
             return
         cid = self.compile_key(record)
@@ -300,9 +266,9 @@ class TraceConverter:
             if cid is None:
                 return  # a global record tcdebug does not show
         st0 = self.compiles.get(cid)
-        if st0 is not None and (name in _INDUCTOR_START or key in _INDUCTOR_START):
+        if st0 is not None and kind.opens_inductor:
             current = st0.inductor_part
-            if current is None or (key != "inductor_output_code" and self._output_code_in(st0)):
+            if current is None or (kind.handler != records.OUTPUT_CODE and self._output_code_in(st0)):
                 st0.inductor_part = self._next_part(st0)
         st = self.compiles.get(cid)
         if st is None:
@@ -312,9 +278,9 @@ class TraceConverter:
                 yield from self._restarted(cid, st)
             yield self._open(cid, record)
         if cid.startswith(GLOBAL_ID):
-            yield from self._global_record(cid, st, record)
+            yield from self._global_record(cid, st, record, kind)
             return
-        for ev in self._dispatch(cid, st, record):
+        for ev in self._dispatch(cid, st, record, kind):
             if isinstance(ev, StageEvent) and ev.part == _UNPLACED:
                 st.pending.append(ev)  # until its output code names the subgraph
             else:
@@ -331,44 +297,47 @@ class TraceConverter:
             return CompileTimes(compile_id=done, times=self.phases.times(done))
         return None
 
-    def _dispatch(self, cid: str, st: _CompileState, record: Record) -> Iterator[Event]:
-        key, name = record.key, record.name
-        if key == "dynamo_start":
+    def _dispatch(self, cid: str, st: _CompileState, record: Record, kind: records.RecordKind) -> Iterator[Event]:
+        """One handler per record kind (`tcdebug.model.records`)."""
+        handler = kind.handler
+        if handler == records.COMPILE_START:
             yield self._start(cid, record)
-        elif key in ("dynamo_output_graph", "aot_joint_graph", "aot_forward_graph", "aot_backward_graph"):
-            st.aot_mode = st.aot_mode or AOT_MODES.get(STAGE_KEYS[key], "")
-            yield self._stage(cid, st, STAGE_KEYS[key], record, meta=_graph_meta(record))
-        elif key == "aot_inference_graph":
-            st.aot_mode = "inference"
-            yield self._stage(cid, st, "aot_inference", record)
-        elif name in STAGE_KEYS and key in (name, "artifact"):  # an event key or artifact name
-            yield self._stage(cid, st, STAGE_KEYS[name], record)
-        elif key == "inductor_output_code":
+        elif handler == records.STAGE and kind.stage in AOT_MODES and AOT_MODES[kind.stage] == stage_catalog.INFERENCE:
+            st.aot_mode = stage_catalog.INFERENCE
+            yield self._stage(cid, st, kind.stage, record)
+        elif handler == records.STAGE and kind.stage in _FX_GRAPHS:
+            st.aot_mode = st.aot_mode or AOT_MODES.get(kind.stage, "")
+            yield self._stage(cid, st, kind.stage, record, meta=_graph_meta(record))
+        elif handler == records.STAGE:  # an event key or artifact name
+            yield self._stage(cid, st, kind.stage, record)
+        elif handler == records.OUTPUT_CODE:
             output = self._output_code(cid, st, record)
             yield from self._place_pending(st, output.part)
             yield output
-        elif key == "graph_dump":
+        elif handler == records.GRAPH_DUMP_FILE:
             yield self._graph_dump(cid, st, record)
-        elif key == "dynamo_cpp_guards_str":
-            ev = self._stage(cid, st, "guards", record, meta={"guard_count": record.line_counts})
+        elif handler == records.GUARDS:
+            ev = self._stage(cid, st, kind.stage, record, meta={"guard_count": record.line_counts})
             ref = record.ref
             if ref is not None:  # as the live capture shows it: without the leading blank line
                 ev.loader = functools.partial(_read_guards, ref)
             yield ev
-        elif key == "compilation_metrics":
+        elif handler == records.COMPILE_END:
             yield from self._metrics(cid, st, record)
-        elif key in ("bwd_compilation_metrics", "aot_autograd_backward_compilation_metrics"):
+        elif handler == records.BACKWARD_END:
             yield from self._place_pending(st)
             st.inductor_part = None  # the backward's Inductor compile is over
             yield self._end(cid, st, {"backward": _metrics_dict(record.meta)})
-        elif key == "artifact":
-            yield from self._artifact(cid, st, record)
-        elif key == "optimize_ddp_split_graph":  # as the live capture shows it: a break of the compile
+        elif kind.carrier == stage_catalog.ARTIFACT:
+            yield from self._artifact(cid, st, record, kind)
+        elif handler == records.DDP_SPLIT:  # as the live capture shows it: a break of the compile
+            key = record.key
             reason = ddp_split_reason(record.payload or "")
             yield GraphBreak(compile_id=cid, reason=reason, user_stack=[], ddp_split=True)
             if record.ref is not None:
                 yield self._stage(cid, st, f"trace_{key}", record, title=key.replace("_", " "))
-        elif record.ref is not None:
+        elif record.ref is not None:  # PAYLOAD, and the records of `-/-` compiles in a Dynamo compile
+            key = record.key
             yield self._stage(cid, st, f"trace_{key}", record, title=key.replace("_", " "))
 
     def _open(self, cid: str, record: Record) -> CompileStart:
@@ -414,12 +383,13 @@ class TraceConverter:
         other = self.compiles.get(key) if key else None
         return other.break_reasons if other is not None else []
 
-    def _global_record(self, cid: str, st: _CompileState, record: Record) -> Iterator[Event]:
+    def _global_record(
+        self, cid: str, st: _CompileState, record: Record, kind: records.RecordKind
+    ) -> Iterator[Event]:
         """A record of torch.export or AOTInductor (no compile id)."""
-        key, name = record.key, record.name
-        if key == "export":
+        if kind.handler == records.EXPORT_START:
             return  # the start marker ("start!")
-        if key == "exported_program":
+        if kind.handler == records.EXPORTED_PROGRAM:
             yield self._stage(
                 cid, st, "exported_program", record, title="Exported program", language="python"
             )
@@ -427,15 +397,15 @@ class TraceConverter:
             yield self._end(cid, st, {})
             self._global = None
             return
-        if key == "guard_on_data_dependent_error":
+        if kind.handler == records.DATA_DEPENDENT_ERROR:
             yield self._data_dependent_error(cid, st, record)
             return
-        if key == "compilation_metrics":
+        if kind.handler == records.COMPILE_END:
             yield from self._metrics(cid, st, record)
             self._global = None
             return
-        yield from self._dispatch(cid, st, record)
-        if key == "artifact" and name == "make_fx_fail_partial":
+        yield from self._dispatch(cid, st, record, kind)
+        if kind.carrier == stage_catalog.ARTIFACT and kind.name == records.EXPORT_FAILED:
             # the graph traced up to an export's error: that export is over
             if st.status == "compiling":
                 st.status = "failed"
@@ -529,7 +499,7 @@ class TraceConverter:
         record.payload = None  # the log holds it; the stage reads it back when shown
         md = record.meta if isinstance(record.meta, dict) else {}
         meta = {"path": md.get("filename", ""), "kernel_count": len(kernels)}
-        return self._stage(cid, st, "kernel_source", record, part=part, meta=meta, kernels=lazy)
+        return self._stage(cid, st, stage_catalog.OUTPUT_CODE, record, part=part, meta=meta, kernels=lazy)
 
     def _graph_dump(self, cid: str, st: _CompileState, record: Record) -> StageEvent:
         """Generated code Inductor dumps as a file: AOTInductor's C++ wrapper and kernels."""
@@ -538,7 +508,8 @@ class TraceConverter:
         language = {"cpp": "cpp", "python": "python", "py": "python"}.get(str(md.get("type", "")), "text")
         meta: dict[str, Any] = {"path": str(md.get("filename", "")), "artifact": name}
         part = self._part(st)
-        if name == _AOTI_KERNELS and record.ref is not None:
+        dump = records.lookup(record.key, name)
+        if dump.stage == stage_catalog.OUTPUT_CODE and record.ref is not None:
             kernels = split_cpp_kernels(record.ref.read())
             lazy: list[Kernel] = [
                 LazyKernel(record.ref, i, k, split_cpp_kernels) for i, k in enumerate(kernels)
@@ -547,7 +518,7 @@ class TraceConverter:
             return self._stage(
                 cid,
                 st,
-                "kernel_source",
+                dump.stage,
                 record,
                 part=part,
                 title="AOTInductor kernel code",
@@ -555,7 +526,7 @@ class TraceConverter:
                 meta=meta,
                 kernels=lazy,
             )
-        if name == _AOTI_WRAPPER:
+        if dump.stage and dump.stage != stage_catalog.OUTPUT_CODE:  # named as logs always named it
             return self._stage(
                 cid,
                 st,
@@ -595,48 +566,49 @@ class TraceConverter:
             metrics["cache"] = {k: dict(v) for k, v in st.cache.items()}
         return CompileEnd(compile_id=cid, status=st.status, error=st.error, elapsed_s=st.elapsed_s, metrics=metrics)
 
-    def _artifact(self, cid: str, st: _CompileState, record: Record) -> Iterator[Event]:
+    def _artifact(self, cid: str, st: _CompileState, record: Record, kind: records.RecordKind) -> Iterator[Event]:
         name = record.name
-        if name == "recompile_reasons":
+        handler = kind.handler
+        if handler == records.RECOMPILE:
             yield Recompile(compile_id=cid, reason=recompile_reasons(record.payload))
             return
-        if name == "compiled_autograd_compile_reasons":  # why compiled autograd's cache missed
+        if handler == records.CA_RECOMPILE:  # why compiled autograd's cache missed
             yield Recompile(compile_id=cid, reason=compiled_autograd_reasons(record.payload))
             return
-        if name == "dynamo_graph_break_reason":
+        if handler == records.GRAPH_BREAK:
             reason, stack = split_graph_break(record.payload or "")
             st.break_reasons.append(record.payload or "")
             yield GraphBreak(compile_id=cid, reason=reason, user_stack=stack)
             return
-        cache = _CACHE_RE.match(name)
+        cache = records.pattern_groups(kind, name) if handler == records.CACHE_RESULT else {}
         if cache:
             counts = st.cache.setdefault(cache["cache"], {})
             counts[cache["result"]] = counts.get(cache["result"], 0) + 1
             if st.ended:  # a lazy backward compile: keep the compile's metrics current
                 yield self._end(cid, st, {})
             if cache["cache"] == "fx_graph" and record.ref is not None:
-                ev = self._artifact_stage(cid, st, record)
+                ev = self._artifact_stage(cid, st, record, kind)
                 yield ev
                 yield from self._place_pending(st)
                 st.inductor_part = None  # the FX graph cache result closes one Inductor compile
                 return
-        bytecode = _BYTECODE_RE.search(name)
-        if bytecode and record.ref is not None:
-            stage_id = "bytecode_before" if bytecode.group(1) == "ORIGINAL" else "bytecode_after"
-            yield self._stage(cid, st, stage_id, record, meta={"artifact": name})
+        if handler == records.BYTECODE and record.ref is not None:
+            yield self._stage(cid, st, kind.stage, record, meta={"artifact": name})
             return
         if record.ref is not None:  # an artifact without a payload has nothing to show
-            if self._output_code_in(st) and not name.startswith(_INDUCTOR_AFTER_OUTPUT):
+            if self._output_code_in(st) and not name.startswith(records.INDUCTOR_AFTER_OUTPUT):
                 st.inductor_part = None  # the Inductor compile is over
-            yield self._artifact_stage(cid, st, record)
+            yield self._artifact_stage(cid, st, record, kind)
 
     @staticmethod
     def _output_code_in(st: _CompileState) -> bool:
         """Has the graph Inductor is compiling now logged its output code?"""
         part = st.inductor_part
-        return part is not None and f"kernel_source.{part}" in st.keys
+        return part is not None and stage_catalog.stage_key(stage_catalog.OUTPUT_CODE, part) in st.keys
 
-    def _artifact_stage(self, cid: str, st: _CompileState, record: Record) -> StageEvent:
+    def _artifact_stage(
+        self, cid: str, st: _CompileState, record: Record, kind: records.RecordKind
+    ) -> StageEvent:
         """An artifact as a stage: in the part of the Inductor compile that logs it, else of the
         AOTAutograd graph open now (`subgraph_1` in a compile DDP split)."""
         name = record.name
@@ -644,7 +616,7 @@ class TraceConverter:
         encoding = record.meta.get("encoding", "") if isinstance(record.meta, dict) else ""
         part = st.inductor_part
         if part is None:
-            opened = st.subgraphs.on_opener(stage_id) if name == _SUBGRAPH_FIRST_ARTIFACT else st.subgraphs.current
+            opened = st.subgraphs.on_opener(stage_id) if kind.part == records.SUBGRAPH else st.subgraphs.current
             part = stage_catalog.graph_part("", opened)
         return self._stage(
             cid,
@@ -835,23 +807,6 @@ def _metrics_dict(md: Any) -> dict[str, Any]:
 
 
 # ----- public API ----------------------------------------------------------------------
-def iter_trace_events(
-    path: str | Path, stats: TraceStats | None = None, *, children: bool | None = None
-) -> Iterator[Event]:
-    """Session events for the log at `path`, produced while it streams (see `apply_event`).
-
-    `children`: read the records in a child process, while this one converts them (default:
-    for big logs, see `tcdebug.trace.worker.use_children`); the events are the same."""
-    from tcdebug.trace import worker
-
-    stats = stats if stats is not None else TraceStats()
-    converter = TraceConverter(stats)
-    if children is None:
-        children = worker.use_children(path)
-    records = worker.records_in_children(path, stats) if children else read_records(path, stats)
-    yield from converter.events(records)
-
-
 def apply_event(session: Session, ev: Event) -> Change:
     """`Session.apply` (which also takes what only trace events carry: loaders, lazy kernels,
     trace info)."""
@@ -868,7 +823,7 @@ def finish_session(session: Session, stats: TraceStats) -> None:
     for problem in stats.problems():
         session.notes.append(f"{Path(session.script).name}: {problem}")
     for comp in session.compiles.values():
-        graph = comp.stages.get("ca_graph")
+        graph = comp.stages.get(stage_catalog.CA_GRAPH)
         if comp.status == "compiling" and comp.is_ca_capture and graph is not None and graph.captured:
             comp.status = "ok"  # it has no compile end: Dynamo compiles its graph as `!N/F/C`
         elif comp.status == "compiling":

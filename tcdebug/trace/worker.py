@@ -386,10 +386,10 @@ def serve(kind: str, path: str, out: BinaryIO, span: tuple[int, int] = (0, -1)) 
                     _send(out, ("items", batch))
                     batch = []
         else:
-            from tcdebug.trace.to_session import iter_trace_events
+            from tcdebug.trace.to_session import TraceConverter
 
-            last = time.monotonic()
-            for event in iter_trace_events(path, stats, children=True):
+            last = time.monotonic()  # records from a grandchild, as `log_events.iter_trace_events` reads a big log
+            for event in TraceConverter(stats).events(records_in_children(path, stats)):
                 batch.append(event)
                 if time.monotonic() - last >= _EVENT_BATCH_S:
                     _send(out, ("items", batch))

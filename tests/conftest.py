@@ -13,6 +13,7 @@ import time
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
 DATA = Path(__file__).resolve().parent / "data"
+# The installed torch as (major, minor), for tests that assert what each torch version does.
+TORCH = tuple(int(p) for p in version("torch").split("+")[0].split(".")[:2])
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -9,7 +9,7 @@ import json
 import re
 
 import pytest
-from conftest import DATA, SCRIPTS, DumpRun, SharedDumps, run_tcdebug, share_dump
+from conftest import DATA, SCRIPTS, TORCH, DumpRun, SharedDumps, run_tcdebug, share_dump
 from pilot import header_text, main_screen, shown_text, wait_until
 
 from tcdebug.analysis.provenance_from_log import ensure_trace_provenance
@@ -26,6 +26,10 @@ PRE, POST = "inductor_ir_pre_fusion.inference", "inductor_ir_post_fusion.inferen
 POST_GRAD, KERNELS = "inductor_post_grad_graph.inference", "kernel_source.inference"
 TRACES = DATA / "traces"
 HEADER = re.compile(r"^(\w+): (?:Fused)?SchedulerNode", re.M)
+# The branch Inductor lowers first, so whose scheduler logs its IR first: torch 2.14 lowers
+# torch.cond as a Switch over [false_fn, true_fn] (the predicate as an index, False -> 0), so
+# the false branch comes first; torch 2.13's Conditional lowered true_fn, then false_fn.
+BRANCHES = ("false_graph_0", "true_graph_0") if TORCH >= (2, 14) else ("true_graph_0", "false_graph_0")
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +51,8 @@ def test_each_ir_stage_holds_the_graphs_and_both_branches_ir(cond_session) -> No
         assert names[0].startswith("op"), names
         assert any(n.startswith("true_graph_0_op") for n in names)
         assert any(n.startswith("false_graph_0_op") for n in names)
-        assert names.index(next(n for n in names if n.startswith("true_graph_0"))) > names.index(names[0])
+        first_branch = names.index(next(n for n in names if n.startswith(BRANCHES[0])))
+        assert names.index(next(n for n in names if n.startswith(BRANCHES[1]))) > first_branch > 0
 
 
 def test_the_fusion_why_counts_every_scheduler_and_places_the_branch_kernels(cond_session) -> None:  # noqa: ANN001
@@ -56,7 +61,7 @@ def test_the_fusion_why_counts_every_scheduler_and_places_the_branch_kernels(con
     text = "\n".join(fusion.lines)
     assert re.search(
         r"Schedulers, one per graph Inductor lowered \(it fuses within a graph only\): "
-        r"the graph \d+ → \d+, true_graph_0 1 → 1, false_graph_0 1 → 1 nodes",
+        rf"the graph \d+ → \d+, {BRANCHES[0]} 1 → 1, {BRANCHES[1]} 1 → 1 nodes",
         text,
     )
     kernels = fusion.data["kernels"]
@@ -204,7 +209,7 @@ async def test_the_stage_header_counts_the_schedulers_and_says_where_the_subgrap
         text = cond_session.compiles["0/0"].stages[PRE].get_text().splitlines()
         line = int(re.search(r"subgraphs' IR from line (\d+)", header).group(1))
         assert "3 schedulers" in header and text[line - 1] == "BEFORE FUSION" and line > 2
-        assert text[line].startswith("true_graph_0_op")
+        assert text[line].startswith(f"{BRANCHES[0]}_op")  # the branch torch lowers first
         app.jump_to(Ref("0/0", "dynamo_graph"))
         await wait_until(pilot, lambda: "Dynamo" in header_text(app), what="another stage")
         assert "schedulers" not in header_text(app)

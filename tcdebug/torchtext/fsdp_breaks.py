@@ -2,11 +2,12 @@
 
 FSDP2 registers module hooks on every module given to `fully_shard` (all-gather the parameters
 before its forward, reshard after; the same around the backward). torch wraps them in
-`torch._dynamo.disable(..., reason="skipping FSDP hooks")` (`_fully_shard/_fsdp_common.py`,
-torch 2.13), so Dynamo never traces them: a compiled forward that calls an FSDP module breaks its
-graph there, and the module's own forward becomes a new frame. torch's break text only says
-"Attempted to call function marked as skipped"; the user stack's innermost frame, in FSDP2's own
-files, is what tells it apart. That is inferred from the stack, and said so. Stdlib only.
+`torch._dynamo.disable(..., reason="skipping FSDP hooks")` (`_fully_shard/_fsdp_common.py`), so
+Dynamo never traces them: a compiled forward that calls an FSDP module breaks its graph there, and
+the module's own forward becomes a new frame. torch's break text does not name FSDP: torch 2.13
+says "Attempted to call function marked as skipped", torch 2.14 "Call to `torch._dynamo.disable()`"
+(with a hint to move that call, which is FSDP2's own); the user stack's innermost frame, in FSDP2's
+own files, is what tells it apart. That is inferred from the stack, and said so. Stdlib only.
 """
 
 from __future__ import annotations

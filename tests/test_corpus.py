@@ -378,7 +378,7 @@ def test_dynamo_skips_tcdebugs_files_but_not_the_bundled_samples() -> None:
         "from torch._dynamo import trace_rules\n"
         "keep_dynamo_out(torch)\n"
         "root = os.path.dirname(tcdebug.__file__)\n"
-        "names = ['samples/mlp.py', 'capture/calls.py', 'why.py', 'target/runner.py']\n"
+        "names = ['samples/mlp.py', 'capture/calls.py', 'analysis/why.py', 'debuggee/runner.py']\n"
         "skipped = {n: trace_rules.check_file(os.path.join(root, n)).skipped for n in names}\n"
         "print(json.dumps([root, skipped, trace_rules._recompile_re.__module__]))\n"
     )
@@ -387,5 +387,10 @@ def test_dynamo_skips_tcdebugs_files_but_not_the_bundled_samples() -> None:
     assert proc.returncode == 0, proc.stderr[-2000:]
     root, skipped, recompile_module = json.loads(proc.stdout.strip().splitlines()[-1])
     assert Path(root) == tree / "tcdebug" and (tree / "tcdebug" / "samples" / "mlp.py").is_file()
-    assert skipped == {"samples/mlp.py": False, "capture/calls.py": True, "why.py": True, "target/runner.py": True}
+    assert skipped == {
+        "samples/mlp.py": False,
+        "capture/calls.py": True,
+        "analysis/why.py": True,
+        "debuggee/runner.py": True,
+    }
     assert recompile_module == "torch._dynamo.trace_rules"  # the skip list's pattern compiled once, by torch's own

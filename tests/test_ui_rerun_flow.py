@@ -65,7 +65,8 @@ async def test_double_the_batch_see_the_guard_fail_step_the_recompile_and_diff()
         while app.session.paused_at and app.session.paused_at[1] != "dynamo_graph":
             where = app.session.paused_at
             await pilot.press("n")
-            await wait_until(pilot, lambda where=where: app.session.paused_at != where, what="a step")
+            # Between two pauses the target runs (`paused_at` is None): wait for the next pause itself.
+            await wait_until(pilot, lambda where=where: app.session.paused_at not in (where, None), what="a step")
             assert main_screen(app).selected == Ref(*app.session.paused_at)  # the view follows
         assert "Sym(s" in shown_text(app)  # automatic dynamic: the batch became a symbol
 

@@ -19,7 +19,9 @@ from pathlib import Path
 
 from tcdebug import __version__
 from tcdebug.analysis.summary import summary_text
-from tcdebug.dump import DumpError, DumpWriter, load_dump, make_dirs, prepare_out, write_dump
+from tcdebug.dump.loader import load_dump
+from tcdebug.dump.safe_fs import DumpError, make_dirs, prepare_out
+from tcdebug.dump.writer import DumpWriter, write_dump
 from tcdebug.model import protocol, rerun_spec
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.events import Event, TargetDied

@@ -28,10 +28,11 @@ from hostile import (
     unsafe_bytes,
 )
 
-from tcdebug import dump as dump_mod
 from tcdebug import trace
 from tcdebug.analysis.summary import summary_text
-from tcdebug.dump import DumpError, compile_dir_name, load_dump, prepare_out, safe_name, write_dump
+from tcdebug.dump.loader import load_dump
+from tcdebug.dump.safe_fs import DumpError, compile_dir_name, prepare_out, safe_name
+from tcdebug.dump.writer import write_dump
 from tcdebug.trace import reader
 
 
@@ -650,6 +651,9 @@ def test_summary_of_a_hostile_session_is_safe() -> None:
     assert unsafe_bytes(text.encode()) == [] and VISIBLE in text
 
 
-def test_dump_module_exports_the_helpers_others_use() -> None:
-    for name in ("safe_name", "compile_dir", "write_file", "read_confined", "prepare_out", "FORMAT"):
-        assert hasattr(dump_mod, name)
+def test_dump_modules_export_the_helpers_others_use() -> None:
+    from tcdebug.dump import index, safe_fs
+
+    for name in ("safe_name", "compile_dir", "write_file", "read_confined", "prepare_out"):
+        assert hasattr(safe_fs, name)
+    assert hasattr(index, "FORMAT")

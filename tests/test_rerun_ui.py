@@ -23,15 +23,9 @@ from textual.widgets import Checkbox, Input, Select, Static
 
 from tcdebug.analysis import provenance_index as provenance
 from tcdebug.analysis.why import explain
-from tcdebug.dump import (
-    DumpWriter,
-    IndexCache,
-    entries_json,
-    index_json,
-    index_text,
-    load_dump,
-    session_index,
-)
+from tcdebug.dump.index import IndexCache, entries_json, index_json, index_text, session_index
+from tcdebug.dump.loader import load_dump
+from tcdebug.dump.writer import DumpWriter
 from tcdebug.model import protocol
 from tcdebug.model import session as model
 from tcdebug.model.session import Session

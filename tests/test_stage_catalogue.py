@@ -7,7 +7,8 @@ from pathlib import Path
 
 from conftest import DATA
 
-from tcdebug.dump import load_dump, stage_relpath, write_dump
+from tcdebug.dump.loader import load_dump
+from tcdebug.dump.writer import stage_relpath, write_dump
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.session import Stage
 from tcdebug.torchtext.stage_text import full_text

@@ -22,7 +22,7 @@ from tcdebug.analysis.why import (
     why_dict,
     why_markdown,
 )
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 from tcdebug.model.session import Session, Stage
 from tcdebug.screens.app import TcdebugApp
 from tcdebug.screens.content import compile_summary
@@ -451,7 +451,7 @@ def test_a_new_cuda_graph_recording_names_the_size_that_changed():
 
 
 def test_autotune_and_times_events_survive_a_dump(tmp_path):
-    from tcdebug.dump import write_dump
+    from tcdebug.dump.writer import write_dump
 
     session = Session()
     table = {"name": "mm", "sizes": "64x64, 64x64", "winner": "mm", "stage": "kernel_source.inference",

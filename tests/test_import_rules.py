@@ -105,7 +105,10 @@ def _imported_modules(path: Path) -> set[str]:
     ("module", "allowed"),
     [
         ("model/trace_format.py", {"tcdebug.model.stages"}),
-        ("model/events.py", {"tcdebug.model.protocol", "tcdebug.model.stages"}),
+        ("model/events.py", {"tcdebug.model.protocol", "tcdebug.model.stages", "tcdebug.model.schema", "tcdebug.model.payloads"}),
+        ("model/commands.py", {"tcdebug.model.protocol", "tcdebug.model.schema"}),
+        ("model/payloads.py", set()),
+        ("model/schema.py", set()),
     ],
 )
 def test_the_vocabulary_and_the_trace_format_import_only_the_standard_library(module: str, allowed: set[str]):

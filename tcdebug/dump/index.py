@@ -4,16 +4,82 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, is_dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from tcdebug.model import schema
 from tcdebug.model.events import Event
-from tcdebug.model.session import Compile, Session, Stage, stage_to_dict
+from tcdebug.model.payloads import CallInfo, Rerun
+from tcdebug.model.session import Compile, ProcessInfo, Session, Stage, stage_to_dict
 from tcdebug.model.trace_format import capture_of
 from tcdebug.torchtext.stage_text import FUSION_LOG_IN_FILE
 
 FORMAT = "tcdebug-session"  # the marker that says a folder is a tcdebug dump
 FORMAT_VERSION = 1
+
+
+# ----- session.json's schema: written with `schema.to_json`, read with `schema.from_json` ------
+@dataclass
+class BreakEntry:
+    """A graph break in its compile's entry."""
+
+    reason: str = ""
+    user_stack: list[str] = field(default_factory=list)
+
+
+@dataclass
+class CompileEntry:
+    """A compile in session.json's `compiles`: its stages as the session holds them (their texts
+    in their files), its why as `tcdebug.analysis.why.why_dict` gives it."""
+
+    compile_id: str
+    function: str = ""
+    filename: str = ""
+    firstlineno: int = 0
+    status: str = "ok"
+    error: str = ""
+    rank: int | None = None
+    process: str = ""
+    pid: int | None = None
+    recompile_reason: str = ""
+    elapsed_s: float = 0.0
+    metrics: dict[str, Any] = field(default_factory=dict)
+    times: dict[str, Any] = field(default_factory=dict)  # phase times, see tcdebug.analysis.compile_phases
+    autotune_tables: list[dict[str, Any]] = field(default_factory=list)
+    guard_provenance: list[dict[str, Any]] = field(default_factory=list)
+    why: list[dict[str, Any]] = field(default_factory=list)
+    graph_breaks: list[BreakEntry] = field(default_factory=list)
+    stages: list[Stage] = field(default_factory=list)
+
+
+@dataclass
+class SessionIndex:
+    """session.json. `complete` is false while a live run still writes it."""
+
+    format: str
+    version: int
+    complete: bool | None = None
+    origin: str = ""
+    script: str = ""
+    argv: list[str] = field(default_factory=list)
+    torch_version: str = ""
+    python: str = ""
+    device: str = ""
+    state: str = ""
+    exit_code: int | None = None
+    error: str = ""
+    notes: list[str] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+    rank: int | None = None  # the rank this dump is of (a job's rank, or its root: the lowest)
+    rank_label: str = ""  # "1 (2)": the second log of rank 1
+    trace_stats: dict[str, Any] = field(default_factory=dict)
+    divergences: list[Any] = field(default_factory=list)
+    main_pid: int | None = None
+    processes: list[ProcessInfo] = field(default_factory=list)
+    compiles: list[CompileEntry] = field(default_factory=list)
+    reruns: list[Rerun] = field(default_factory=list)
+    calls: list[CallInfo] = field(default_factory=list)
+
 
 def session_index(
     session: Session, *, complete: bool = True, compiles: bool = True, cache: IndexCache | None = None
@@ -21,32 +87,33 @@ def session_index(
     """session.json's content; `compiles=False` leaves the compiles out (an empty list). Each
     compile's entry comes from `cache` where given, else is made afresh."""
     cache = cache if cache is not None else IndexCache(session)
-    return {
-        "format": FORMAT,
-        "version": FORMAT_VERSION,
-        # False while a live run is still writing it: a dump whose tcdebug was killed says so.
-        "complete": complete,
-        "origin": session.origin,
-        "script": session.script,
-        "argv": session.argv,
-        "torch_version": session.torch_version,
-        "python": session.python,
-        "device": session.device,
-        "state": session.state,
-        "exit_code": session.exit_code,
-        "error": session.error,
-        "notes": session.notes,
-        "extra": session.extra,
-        "rank": session.rank,
-        "rank_label": session.rank_label,  # "1 (2)": the second log of rank 1
-        "trace_stats": session.trace_stats,
-        "divergences": [asdict(d) if is_dataclass(d) and not isinstance(d, type) else d for d in session.divergences],
-        "main_pid": session.main_pid,
-        "processes": [asdict(p) for p in session.processes.values()],
-        "compiles": [cache.entry(c) for c in (session.ordered_compiles() if compiles else ())],
-        "reruns": [_rerun_dict(r) for r in session.reruns],
-        "calls": [_rerun_dict(c) for c in session.calls],
-    }
+    index = SessionIndex(
+        format=FORMAT,
+        version=FORMAT_VERSION,
+        complete=complete,
+        origin=session.origin,
+        script=session.script,
+        argv=session.argv,
+        torch_version=session.torch_version,
+        python=session.python,
+        device=session.device,
+        state=session.state,
+        exit_code=session.exit_code,
+        error=session.error,
+        notes=session.notes,
+        extra=session.extra,
+        rank=session.rank,
+        rank_label=session.rank_label,
+        trace_stats=dict(session.trace_stats),
+        divergences=session.divergences,
+        main_pid=session.main_pid,
+        processes=list(session.processes.values()),
+        reruns=session.reruns,
+        calls=session.calls,
+    )
+    entry = schema.to_json(index)
+    entry["compiles"] = [cache.entry(c) for c in (session.ordered_compiles() if compiles else ())]
+    return entry
 
 
 # Events that change no compile (`Session.apply`; a why reads no session state they set). Any
@@ -126,26 +193,29 @@ class IndexCache:
         return self._lines[c.compile_id]
 
     def _entry(self, c: Compile) -> dict[str, Any]:
-        return {
-            "compile_id": c.compile_id,
-            "function": c.function,
-            "filename": c.filename,
-            "firstlineno": c.firstlineno,
-            "status": c.status,
-            "error": c.error,
-            "rank": c.rank,
-            "process": c.process,
-            "pid": c.pid,
-            "recompile_reason": c.recompile_reason,
-            "elapsed_s": round(c.elapsed_s, 6),
-            "metrics": c.metrics,
-            "times": c.times,
-            "autotune_tables": c.autotune_tables,
-            "guard_provenance": c.guard_provenance,
-            "why": self.as_dicts(c.compile_id),
-            "graph_breaks": [{"reason": gb.reason, "user_stack": gb.user_stack} for gb in c.graph_breaks],
-            "stages": [_stage_entry(s) for s in c.ordered_stages()],
-        }
+        entry = schema.to_json(
+            CompileEntry(
+                compile_id=c.compile_id,
+                function=c.function,
+                filename=c.filename,
+                firstlineno=c.firstlineno,
+                status=c.status,
+                error=c.error,
+                rank=c.rank,
+                process=c.process,
+                pid=c.pid,
+                recompile_reason=c.recompile_reason,
+                elapsed_s=round(c.elapsed_s, 6),
+                metrics=c.metrics,
+                times=c.times,
+                autotune_tables=c.autotune_tables,
+                guard_provenance=c.guard_provenance,
+                why=self.as_dicts(c.compile_id),
+                graph_breaks=[BreakEntry(gb.reason, gb.user_stack) for gb in c.graph_breaks],
+            )
+        )
+        entry["stages"] = [_stage_entry(s) for s in c.ordered_stages()]  # their texts are in their files
+        return entry
 
     def forget_entries(self, compile_ids: set[str]) -> None:
         """Drop these compiles' entries (their stages' files changed), keeping their whys."""
@@ -175,11 +245,6 @@ def _stage_entry(stage: Stage) -> dict[str, Any]:
         entry["meta"] = {k: v for k, v in stage.meta.items() if k != "fusion_log"}
         entry["meta"][FUSION_LOG_IN_FILE] = True
     return entry
-
-def _rerun_dict(rerun: Any) -> dict[str, Any]:
-    from dataclasses import asdict
-
-    return asdict(rerun)
 
 def index_json(index: dict[str, Any]) -> str:
     """session.json's text: indented, one compile per line. Indenting everything would use

@@ -8,12 +8,11 @@ import json
 import math
 import os
 import stat
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from tcdebug.analysis import provenance_index as provenance
-from tcdebug.dump.index import FORMAT, FORMAT_VERSION
+from tcdebug.dump.index import FORMAT, FORMAT_VERSION, SessionIndex
 from tcdebug.dump.safe_fs import (
     MAX_FILE_BYTES_ENV,
     DumpError,
@@ -26,18 +25,9 @@ from tcdebug.dump.safe_fs import (
     read_confined,
     split_rel,
 )
-from tcdebug.model.session import (
-    LOADED,
-    Compile,
-    GraphBreak,
-    OutputChunk,
-    ProcessInfo,
-    Session,
-    Stage,
-    call_from_dict,
-    rerun_from_dict,
-    stage_from_dict,
-)
+from tcdebug.model import schema
+from tcdebug.model import stages as stage_catalog
+from tcdebug.model.session import LOADED, Compile, GraphBreak, OutputChunk, Session, Stage
 
 
 def load_provenance(root: Path, compile_id: str, index: provenance.ProvenanceIndex) -> None:
@@ -56,144 +46,22 @@ def load_provenance(root: Path, compile_id: str, index: provenance.ProvenanceInd
     except (ValueError, TypeError, AttributeError, KeyError) as exc:
         index.notes.append(f"provenance.json unreadable: {exc}")
 
-# ----- session.json, validated field by field -----------------------------------------------
-_STR, _INT, _NUM, _BOOL, _LIST, _DICT = (
-    "a string",
-    "an integer",
-    "a number",
-    "true or false",
-    "a list",
-    "an object",
-)
-_CHECKS: dict[str, Callable[[Any], bool]] = {
-    _STR: lambda v: isinstance(v, str),
-    _INT: lambda v: isinstance(v, int) and not isinstance(v, bool),
-    _NUM: lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-    _BOOL: lambda v: isinstance(v, bool),
-    _LIST: lambda v: isinstance(v, list),
-    _DICT: lambda v: isinstance(v, dict),
-}
-# field -> (expected, may be null); a field missing is fine unless listed in _REQUIRED.
-_TOP = {
-    "format": (_STR, False), "version": (_INT, False), "origin": (_STR, False), "script": (_STR, False),
-    "argv": (_LIST, False), "torch_version": (_STR, False), "python": (_STR, False),
-    "device": (_STR, False), "state": (_STR, False), "exit_code": (_INT, True), "error": (_STR, False),
-    "notes": (_LIST, False), "extra": (_DICT, False), "rank": (_INT, True), "trace_stats": (_DICT, False),
-    "divergences": (_LIST, False), "compiles": (_LIST, False), "reruns": (_LIST, False),
-    "calls": (_LIST, False), "rank_label": (_STR, False), "main_pid": (_INT, True), "processes": (_LIST, False),
-}  # fmt: skip
-_PROCESS = {
-    "pid": (_INT, False), "label": (_STR, False), "ppid": (_INT, False), "main": (_BOOL, False),
-    "stepping": (_BOOL, False), "ended": (_BOOL, False), "rank": (_INT, True), "world_size": (_INT, True),
-    "exit_code": (_INT, True), "error": (_STR, False), "pg_timeout_s": (_NUM, True), "device": (_STR, False),
-}  # fmt: skip
-_COMPILE = {
-    "compile_id": (_STR, False), "function": (_STR, False), "filename": (_STR, False),
-    "firstlineno": (_INT, False), "status": (_STR, False), "error": (_STR, False), "rank": (_INT, True),
-    "recompile_reason": (_STR, False), "elapsed_s": (_NUM, False), "metrics": (_DICT, False),
-    "graph_breaks": (_LIST, False), "stages": (_LIST, False),
-}  # fmt: skip
-_BREAK = {"reason": (_STR, False), "user_stack": (_LIST, False)}
-_STAGE = {
-    "id": (_STR, False), "key": (_STR, False), "part": (_STR, False), "title": (_STR, False),
-    "language": (_STR, False), "status": (_STR, False), "reason": (_STR, False), "file": (_STR, False),
-    "elapsed_s": (_NUM, False), "meta": (_DICT, False), "kernels": (_LIST, False), "text": (_STR, True),
-}  # fmt: skip
-_KERNEL = {
-    "name": (_STR, False), "language": (_STR, False), "kind": (_STR, False), "configs": (_LIST, False),
-    "chosen_config": (_DICT, True), "provenance": (_LIST, False), "meta": (_DICT, False),
-    "source": (_STR, False),
-}  # fmt: skip
-_RERUN = {
-    "rerun_id": (_INT, False), "function": (_STR, False), "compile_id": (_STR, False), "spec": (_STR, False),
-    "inputs": (_LIST, False), "checks": (_LIST, False), "reused": (_STR, False), "produced": (_LIST, False),
-    "status": (_STR, False), "error": (_STR, False), "token": (_STR, False), "dynamic": (_STR, False),
-    "key": (_STR, False),
-}  # fmt: skip
-_CHECK = {
-    "compile_id": (_STR, False),
-    "passed": (_BOOL, False),
-    "reason": (_STR, False),
-    "guards": (_LIST, False),
-}
-_GUARD = {
-    "text": (_STR, False), "passed": (_BOOL, False), "reason": (_STR, False), "kind": (_STR, False),
-    "source": (_STR, False), "checked": (_BOOL, False),
-}  # fmt: skip
-_CALL = {
-    "key": (_STR, False), "function": (_STR, False), "filename": (_STR, False), "firstlineno": (_INT, False),
-    "compile_ids": (_LIST, False), "inputs": (_LIST, False), "dynamic": (_BOOL, True),
-    "grad_enabled": (_BOOL, False), "count": (_INT, False), "guard_check": (_STR, False),
-}  # fmt: skip
-
-
-def _shown(value: Any) -> str:
-    try:
-        text = json.dumps(value, default=str)
-    except (ValueError, RecursionError):
-        text = type(value).__name__
-    return text if len(text) <= 40 else text[:39] + "…"
-
-
-def _check_object(
-    value: Any, where: str, fields: dict[str, tuple[str, bool]], required: tuple[str, ...] = ()
-) -> None:
-    if not isinstance(value, dict):
-        raise DumpError(f"session.json: {where}: expected {_DICT}, got {_shown(value)}")
-    for name in required:
-        if name not in value:
-            raise DumpError(f"session.json: {where + '.' if where else ''}{name}: missing")
-    for name, (expected, nullable) in fields.items():
-        if name in value and not (value[name] is None and nullable) and not _CHECKS[expected](value[name]):
-            raise DumpError(
-                f"session.json: {where + '.' if where else ''}{name}: expected {expected}, got {_shown(value[name])}"
-            )
-
-
-def _check_items(items: list[Any], where: str, expected: str) -> None:
-    for i, item in enumerate(items):
-        if not _CHECKS[expected](item):
-            raise DumpError(f"session.json: {where}[{i}]: expected {expected}, got {_shown(item)}")
-
-
-def validate_index(index: Any) -> None:
-    """Raise `DumpError` naming the first field of a session.json that has the wrong type or is
-    missing, e.g. `session.json: compiles[3].compile_id: expected a string, got 7`."""
+# ----- session.json, validated by its schema ------------------------------------------------
+def validate_index(index: Any) -> SessionIndex:
+    """session.json's content as a `SessionIndex`, every field checked against the dataclasses
+    that define it (`tcdebug.model.schema`); `DumpError` names the first field that has the wrong
+    type or is missing, e.g. `session.json: compiles[3].compile_id: expected a string, got 7`."""
     if not isinstance(index, dict) or index.get("format") != FORMAT:
         raise DumpError(f'session.json: not a tcdebug session index (no "format": "{FORMAT}")')
-    _check_object(index, "", _TOP, required=("format", "version"))
-    if index["version"] > FORMAT_VERSION:
+    version = index.get("version")
+    if isinstance(version, int) and not isinstance(version, bool) and version > FORMAT_VERSION:
         raise DumpError(
-            f"session.json: version {index['version']} was written by a newer tcdebug (this one reads {FORMAT_VERSION})"
+            f"session.json: version {version} was written by a newer tcdebug (this one reads {FORMAT_VERSION})"
         )
-    for name in ("argv", "notes"):
-        _check_items(index.get(name, []), name, _STR)
-    for i, process in enumerate(index.get("processes", [])):
-        _check_object(process, f"processes[{i}]", _PROCESS, required=("pid",))
-    for i, comp in enumerate(index.get("compiles", [])):
-        where = f"compiles[{i}]"
-        _check_object(comp, where, _COMPILE, required=("compile_id",))
-        for j, gb in enumerate(comp.get("graph_breaks", [])):
-            _check_object(gb, f"{where}.graph_breaks[{j}]", _BREAK)
-            _check_items(gb.get("user_stack", []), f"{where}.graph_breaks[{j}].user_stack", _STR)
-        for j, stage in enumerate(comp.get("stages", [])):
-            swhere = f"{where}.stages[{j}]"
-            _check_object(stage, swhere, _STAGE, required=("id",))
-            for k, kernel in enumerate(stage.get("kernels", [])):
-                _check_object(kernel, f"{swhere}.kernels[{k}]", _KERNEL)
-                _check_items(kernel.get("configs", []), f"{swhere}.kernels[{k}].configs", _DICT)
-    for i, rerun in enumerate(index.get("reruns", [])):
-        _check_object(rerun, f"reruns[{i}]", _RERUN)
-        _check_items(rerun.get("produced", []), f"reruns[{i}].produced", _STR)
-        _check_items(rerun.get("inputs", []), f"reruns[{i}].inputs", _DICT)
-        for j, check in enumerate(rerun.get("checks", [])):
-            _check_object(check, f"reruns[{i}].checks[{j}]", _CHECK)
-            for k, guard in enumerate(check.get("guards", [])):
-                _check_object(guard, f"reruns[{i}].checks[{j}].guards[{k}]", _GUARD)
-    for i, call in enumerate(index.get("calls", [])):
-        _check_object(call, f"calls[{i}]", _CALL)
-        _check_items(call.get("compile_ids", []), f"calls[{i}].compile_ids", _STR)
-        _check_items(call.get("inputs", []), f"calls[{i}].inputs", _DICT)
+    try:
+        return schema.from_json(SessionIndex, index)
+    except schema.SchemaError as exc:
+        raise DumpError(f"session.json: {exc}") from None
 
 
 def load_dump(path: str | os.PathLike[str]) -> Session:
@@ -213,74 +81,64 @@ def load_dump(path: str | os.PathLike[str]) -> Session:
             raise DumpError(f"{root}: no session.json here (is this a tcdebug dump?)") from exc
         raise DumpError(f"{root / 'session.json'}: not readable: {exc}") from exc
     try:
-        index = json.loads(raw)
+        data = json.loads(raw)
     except RecursionError as exc:
         raise DumpError("session.json: not valid JSON (nested too deeply)") from exc
     except ValueError as exc:
         raise DumpError(f"session.json: not valid JSON ({exc})") from exc
-    validate_index(index)
+    index = validate_index(data)
     session = Session(
-        script=index.get("script", ""),
-        argv=list(index.get("argv", [])),
+        script=index.script,
+        argv=index.argv,
         origin="dump",
-        torch_version=index.get("torch_version", ""),
-        python=index.get("python", ""),
-        device=index.get("device", ""),
+        torch_version=index.torch_version,
+        python=index.python,
+        device=index.device,
         state=LOADED,
-        exit_code=index.get("exit_code"),
-        error=index.get("error", ""),
-        notes=list(index.get("notes", [])),
-        extra=dict(index.get("extra", {})),
+        exit_code=index.exit_code,
+        error=index.error,
+        notes=index.notes,
+        extra=index.extra,
     )
-    session.rank = index.get("rank")  # the rank this dump is of (a job's rank, or its root: the lowest)
-    session.rank_label = index.get("rank_label", "")
-    session.extra["recorded_state"] = index.get("state", "")
-    if index.get("complete") is False:
+    session.rank = index.rank  # the rank this dump is of (a job's rank, or its root: the lowest)
+    session.rank_label = index.rank_label
+    session.extra["recorded_state"] = index.state
+    if index.complete is False:
         # Written by a tcdebug that was killed before it could finish the dump.
         session.extra["recorded_state"] = "interrupted"
         session.extra["interrupted"] = True
         session.notes.append(
             "interrupted: tcdebug ended before this dump was finished; it holds what was written"
         )
-    session.main_pid = index.get("main_pid")  # an integer or null: checked by validate_index
-    for p in index.get("processes", []):  # each checked by validate_index
-        session.processes[p["pid"]] = ProcessInfo(
-            pid=p["pid"],
-            label=p.get("label") or f"pid {p['pid']}",
-            ppid=p.get("ppid", 0),
-            main=p.get("main", False),
-            ended=p.get("ended", False),
-            device=p.get("device", ""),
-            rank=p.get("rank"),
-            world_size=p.get("world_size"),
-            exit_code=p.get("exit_code"),
-            error=p.get("error", ""),
-            pg_timeout_s=_seconds_or_none(p.get("pg_timeout_s")),
-        )
-    for c in index.get("compiles", []):
+    session.main_pid = index.main_pid
+    for p in index.processes:
+        p.label = p.label or f"pid {p.pid}"
+        p.stepping = False  # a dump steps nothing
+        p.pg_timeout_s = _seconds_or_none(p.pg_timeout_s)
+        session.processes[p.pid] = p
+    for i, c in enumerate(index.compiles):
         comp = Compile(
-            compile_id=c["compile_id"],
-            function=c.get("function", ""),
-            filename=c.get("filename", ""),
-            firstlineno=c.get("firstlineno", 0),
-            status=c.get("status", "ok"),
-            error=c.get("error", ""),
-            recompile_reason=c.get("recompile_reason", ""),
-            elapsed_s=c.get("elapsed_s", 0.0),
-            metrics=dict(c.get("metrics", {})),
-            rank=c.get("rank"),
-            process=str(c.get("process") or ""),
-            pid=c.get("pid") if isinstance(c.get("pid"), int) else None,
-            times=dict(c.get("times") or {}),
-            autotune_tables=list(c.get("autotune_tables") or []),
-            guard_provenance=list(c.get("guard_provenance") or []),
+            compile_id=c.compile_id,
+            function=c.function,
+            filename=c.filename,
+            firstlineno=c.firstlineno,
+            status=c.status,
+            error=c.error,
+            recompile_reason=c.recompile_reason,
+            elapsed_s=c.elapsed_s,
+            metrics=c.metrics,
+            rank=c.rank,
+            process=c.process,
+            pid=c.pid,
+            times=c.times,
+            autotune_tables=c.autotune_tables,
+            guard_provenance=c.guard_provenance,
         )
-        comp.graph_breaks = [
-            GraphBreak(comp.compile_id, gb.get("reason", ""), list(gb.get("user_stack", [])))
-            for gb in c.get("graph_breaks", [])
-        ]
-        for s in c.get("stages", []):
-            stage = stage_from_dict({**s, "stage": s.get("id")})
+        comp.graph_breaks = [GraphBreak(comp.compile_id, gb.reason, gb.user_stack) for gb in c.graph_breaks]
+        for stage, raw_stage in zip(c.stages, data["compiles"][i]["stages"], strict=True):
+            kind = stage_catalog.kind(stage.stage_id)
+            stage.title = stage.title or kind.title
+            stage.language = raw_stage.get("language") or kind.language
             if stage.file:
                 _attach_file(root, stage)
             for kernel in stage.kernels:
@@ -293,8 +151,8 @@ def load_dump(path: str | os.PathLike[str]) -> Session:
             comp.stages[stage.key] = stage
         comp.provenance_loader = functools.partial(load_provenance, root, comp.compile_id)
         session.compiles[comp.compile_id] = comp
-    session.reruns = [rerun_from_dict(r) for r in index.get("reruns", [])]
-    session.calls = [call_from_dict(c) for c in index.get("calls", [])]
+    session.reruns = index.reruns
+    session.calls = index.calls
     if (root / "output.txt").exists() or (root / "output.txt").is_symlink():
         try:
             session.output = [OutputChunk("stdout", read_confined(root, "output.txt"))]

@@ -225,3 +225,44 @@ def test_any_text_crosses_the_channel_as_it_was(text: str) -> None:
     assert [receiver.recv()["text"] for _ in samples] == samples
     assert receiver.recv() is None
     assert "é\u2028".encode() in protocol.encode({"v": 1, "text": "é\u2028"})  # as UTF-8, not `\\u` escapes
+
+
+def test_every_command_round_trips_and_the_debuggee_handles_each() -> None:
+    from tcdebug.debuggee.commands import CommandReader
+    from tcdebug.model import commands
+
+    for name, cls in commands.COMMAND_CLASSES.items():
+        command = _sample(cls)
+        wire = json.loads(json.dumps(command.to_wire()))
+        assert wire["cmd"] == name and wire["v"] == protocol.PROTOCOL_VERSION
+        assert commands.command_from_wire(wire) == command
+        assert cls in CommandReader.HANDLERS
+    assert set(CommandReader.HANDLERS) == set(commands.COMMAND_CLASSES.values())
+
+
+@pytest.mark.parametrize(
+    ("msg", "error"),
+    [
+        ({"cmd": "launch"}, "unknown command 'launch'"),
+        ({"cmd": "continue", "breakpoints": "guards"}, "continue command: breakpoints: expected a list or null, got \"guards\""),
+        ({"cmd": "rerun", "specs": ["x=1", 2]}, "rerun command: specs[1]: expected a string, got 2"),
+        ({"cmd": "check_rerun", "all": "yes"}, 'check_rerun command: all: expected true or false, got "yes"'),
+    ],
+)
+def test_a_bad_command_gives_one_clear_error(msg: dict[str, Any], error: str) -> None:
+    from tcdebug.model import commands
+
+    with pytest.raises(commands.CommandError) as info:
+        commands.command_from_wire(msg)
+    assert str(info.value) == error and isinstance(info.value, protocol.ProtocolError)
+
+
+def test_a_bad_payload_below_the_envelope_names_its_path() -> None:
+    msg = {"type": "stage", "compile_id": "0/0", "stage": "kernel_source", "kernels": [{"name": "k", "configs": {}}]}
+    with pytest.raises(events.EventError) as info:
+        events.event_from_wire(msg)
+    assert str(info.value) == "stage event: kernels[0].configs: expected a list, got {}"
+    msg = {"type": "rerun", "rerun": {"rerun_id": 1, "checks": [{"guards": [{"passed": "no"}]}]}}
+    with pytest.raises(events.EventError) as info:
+        events.event_from_wire(msg)
+    assert str(info.value) == 'rerun event: rerun.checks[0].guards[0].passed: expected true or false, got "no"'

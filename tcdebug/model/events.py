@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
-from tcdebug.model.payloads import CallInfo, Kernel, Rerun
+from tcdebug.model.payloads import CallInfo, GuardOrigin, Kernel, Rerun
 from tcdebug.model.protocol import PROTOCOL_VERSION, ProtocolError
 from tcdebug.model.schema import (
     SchemaError,
@@ -247,7 +247,7 @@ class Autotune(Event):
 class GuardProvenance(Event):
     TYPE: ClassVar[str] = "guard_provenance"
     compile_id: str
-    guards: list[dict[str, Any]] = field(default_factory=list)  # a user frame per guard
+    guards: list[GuardOrigin] = field(default_factory=list)
 
 
 @dataclass(kw_only=True)

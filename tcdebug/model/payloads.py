@@ -1,5 +1,5 @@
 """What events carry below their envelope, and session.json holds: kernels, re-run results,
-entry checks, guard results, recorded calls.
+entry checks, guard results, recorded calls, where guards were made.
 
 One dataclass each, shared by the events (`tcdebug.model.events`), the session model
 (`tcdebug.model.session` uses them as they are) and the dump's index (`tcdebug.dump.index`).
@@ -91,3 +91,24 @@ class CallInfo:
     state: dict[str, Any] = field(default_factory=dict)  # global state at the call (grad mode, autocast, ...)
     count: int = 0  # how many calls were seen
     guard_check: str = ""  # why guards cannot be checked, when they cannot
+
+
+@dataclass
+class Frame:
+    """A frame of a Python stack."""
+
+    file: str = ""
+    line: int = 0
+    name: str = ""
+    code: str = ""
+
+
+@dataclass
+class GuardOrigin:
+    """Where Dynamo made a guard (`tcdebug.capture.guard_provenance`): the innermost frame of the
+    user's code in its stack (None: only torch's) and the innermost frame of all."""
+
+    source: str = ""  # what it guards, e.g. L['x']
+    kind: str = ""  # Dynamo's guard function, e.g. TENSOR_MATCH
+    user: Frame | None = None
+    innermost: Frame | None = None

@@ -19,6 +19,7 @@ from tcdebug.model import schema
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.payloads import CallInfo as CallInfo
 from tcdebug.model.payloads import EntryCheck as EntryCheck
+from tcdebug.model.payloads import GuardOrigin as GuardOrigin
 from tcdebug.model.payloads import GuardResult as GuardResult
 from tcdebug.model.payloads import Kernel as Kernel
 from tcdebug.model.payloads import Rerun as Rerun
@@ -103,7 +104,7 @@ class Compile:
     pid: int | None = None  # its pid (live runs and dumps of them)
     times: dict[str, Any] = field(default_factory=dict)  # phase times, see tcdebug.analysis.compile_phases
     autotune_tables: list[dict[str, Any]] = field(default_factory=list)  # max-autotune choices
-    guard_provenance: list[dict[str, Any]] = field(default_factory=list)  # user frame per guard
+    guard_provenance: list[GuardOrigin] = field(default_factory=list)  # user frame per guard
     provenance_index: ProvenanceIndex = field(default_factory=ProvenanceIndex, repr=False)  # tcdebug.analysis.provenance_index
     # A dump's provenance.json, read into `provenance_index` at the first use of `provenance`:
     # opening a dump of a big model does not parse every compile's index up front.

@@ -105,7 +105,7 @@ def session_index(
         rank=session.rank,
         rank_label=session.rank_label,
         trace_stats=dict(session.trace_stats),
-        divergences=session.divergences,
+        divergences=[schema.to_json(d) for d in session.divergences],  # dataclasses of tcdebug.trace
         main_pid=session.main_pid,
         processes=list(session.processes.values()),
         reruns=session.reruns,

@@ -220,9 +220,19 @@ def _decode_dataclass(cls: type, value: Mapping[str, Any], path: str) -> Any:
 def to_json(obj: Any, omit: Collection[str] = ()) -> Any:
     """`obj` as plain JSON values: a dataclass becomes an object of its JSON fields (see the
     module's docstring), tuples become lists; anything else is kept as it is. `omit`: fields of
-    `obj` itself left out (never read: a lazy kernel's source)."""
+    `obj` itself left out (never read: a lazy kernel's source).
+
+    A field whose type hint holds no dataclass and no tuple (`str`, `dict[str, Any]`, ...) is
+    taken as it is, not walked: a stage's metadata or a call's inputs are already JSON values,
+    and copying them would cost as much as encoding them."""
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        out = {key: to_json(getattr(obj, f.name)) for f, key in json_fields(type(obj)) if f.name not in omit}
+        cls = type(obj)
+        field_hints = hints(cls)
+        out = {}
+        for f, key in json_fields(cls):
+            if f.name not in omit:
+                value = getattr(obj, f.name)
+                out[key] = value if _plain(field_hints[f.name]) else to_json(value)
         for key in getattr(obj, "JSON_EXTRA", ()):
             out[key] = to_json(getattr(obj, key))
         return out
@@ -231,3 +241,21 @@ def to_json(obj: Any, omit: Collection[str] = ()) -> Any:
     if isinstance(obj, dict):
         return {k: to_json(v) for k, v in obj.items()}
     return obj
+
+
+_PLAIN: dict[Any, bool] = {}
+
+
+def _plain(hint: Any) -> bool:
+    """Whether values of `hint` are JSON values as they are (no dataclass, no tuple inside)."""
+    found = _PLAIN.get(hint)
+    if found is None:
+        origin = typing.get_origin(hint) or hint
+        if origin is tuple or dataclasses.is_dataclass(origin):
+            found = False
+        elif origin is Literal:
+            found = True
+        else:
+            found = all(_plain(arg) for arg in typing.get_args(hint) if arg is not Ellipsis)
+        _PLAIN[hint] = found
+    return found

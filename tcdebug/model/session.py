@@ -7,6 +7,7 @@ The UI and `--dump` render only from it.
 
 from __future__ import annotations
 
+import copy
 import functools
 import threading
 from collections.abc import Callable
@@ -670,5 +671,9 @@ def stage_to_dict(stage: Stage, *, with_text: bool = True) -> dict[str, Any]:
         d["text"] = stage.get_text()
     else:
         d.pop("text", None)
-    d["kernels"] = [schema.to_json(k, omit=() if with_text else ("source",)) for k in stage.kernels]
+    # The index's copy: a live kernel's metadata changes later (autotuned at its first launch).
+    if with_text:
+        d["kernels"] = [schema.to_json(k) for k in stage.kernels]
+    else:
+        d["kernels"] = [copy.deepcopy(schema.to_json(k, omit=("source",))) for k in stage.kernels]
     return d

@@ -56,7 +56,7 @@ def cached_dump(breaks: int, shapes: int) -> tuple[Path, float | None]:
 async def drive_app(dump: Path, samples: int) -> dict[str, Any]:
     from ui_harness import render_frames_fully, settle, timed_call, timed_press
 
-    from tcdebug.dump import load_dump
+    from tcdebug.dump.loader import load_dump
     from tcdebug.screens.app import TcdebugApp
 
     start = time.perf_counter()

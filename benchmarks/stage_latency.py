@@ -18,7 +18,7 @@ from pathlib import Path
 from common import MLP_DUMP, Section, byte_compile_tcdebug, finish, median, ms, parse_args, percentile
 from ui_harness import render_frames_fully, settle, timed_press, wait_for
 
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 from tcdebug.screens.app import TcdebugApp
 from tcdebug.screens.main_screen import SearchInput
 from tcdebug.screens.widgets.highlight import highlight_lines

@@ -24,7 +24,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Checkbox, Footer, Input, Label, Select, Static
 
-from tcdebug.model import rerun_spec
+from tcdebug.model import commands, rerun_spec
 from tcdebug.model.session import PAUSED, CallInfo, Rerun, Session
 from tcdebug.screens.safe_rich import safe_label, safe_rich
 from tcdebug.screens.widgets.guard_view import GuardView, verdict
@@ -384,16 +384,16 @@ class RerunScreen(Screen[None]):
         assert call is not None  # _can_send checked it
         self.token = f"ui-{next(_tokens)}"
         self.pending_run = run
-        request = {
-            "compile_id": self.compile_id,
-            "key": call.key,
-            "spec": self.spec,
-            "token": self.token,
-        }
         if run:
-            self.controller.rerun({**request, "mode": self.mode})
+            self.controller.rerun(
+                commands.RunRerun(
+                    compile_id=self.compile_id, key=call.key, spec=self.spec, token=self.token, mode=self.mode
+                )
+            )
         else:
-            self.controller.check_rerun(request)
+            self.controller.check_rerun(
+                commands.CheckRerun(compile_id=self.compile_id, key=call.key, spec=self.spec, token=self.token)
+            )
         waiting = "running…" if run else "checking guards…"
         if self.session.state in ("running", "paused") and not self.session.rerun_prior_state:
             waiting += " (the target is still running the script: it answers once the script has finished)"

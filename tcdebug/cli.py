@@ -19,8 +19,10 @@ from pathlib import Path
 
 from tcdebug import __version__
 from tcdebug.analysis.summary import summary_text
-from tcdebug.dump import DumpError, DumpWriter, load_dump, make_dirs, prepare_out, write_dump
-from tcdebug.model import protocol, rerun_spec
+from tcdebug.dump.loader import load_dump
+from tcdebug.dump.safe_fs import DumpError, make_dirs, prepare_out
+from tcdebug.dump.writer import DumpWriter, write_dump
+from tcdebug.model import commands, protocol, rerun_spec
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.events import Event, TargetDied
 from tcdebug.model.session import DIED, Session
@@ -279,7 +281,7 @@ def run_headless(
             if kind == "ready":
                 if pending_reruns and session.exit_code == 0 and not rerun_started:
                     rerun_started = True
-                    controller.rerun({"specs": pending_reruns, "all": True})
+                    controller.rerun(commands.RunRerun(specs=pending_reruns, all=True))
                     pending_reruns = []
                 else:
                     if pending_reruns:

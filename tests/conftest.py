@@ -87,7 +87,7 @@ def _dump(out: Path, args: tuple[str, ...]) -> DumpRun:
 # that session-scoped fixtures need (`tcdebug --dump` of a sample, a script under plain python) start
 # when the first test does, one at a time at a lower priority, and fill the other core (two at a
 # time slowed the tests beside them more than they gained); the modules whose tests need them run
-# last. Plain processes, no threads: tests that fork (`tcdebug.dump`'s writer forks only when its
+# last. Plain processes, no threads: tests that fork (`tcdebug.dump.writer` forks only when its
 # process has no other thread) still do.
 BACKGROUND_SLOTS = 1
 BACKGROUND_NICE = 10

@@ -8,7 +8,7 @@ import json
 import re
 from pathlib import Path
 
-from tcdebug.dump import write_dump
+from tcdebug.dump.writer import write_dump
 from tcdebug.model.session import (
     CallInfo,
     Compile,

@@ -14,7 +14,8 @@ import time
 import pytest
 from conftest import ROOT, SCRIPTS, run_tcdebug
 
-from tcdebug.dump import DumpWriter, load_dump
+from tcdebug.dump.loader import load_dump
+from tcdebug.dump.writer import DumpWriter
 from tcdebug.model.events import Output, TargetExited
 from tcdebug.model.session import DIED, Session
 from tcdebug.process.controller import TargetController

@@ -19,7 +19,7 @@ from tcdebug.capture.inductor_ir import (
     print_loop_bodies_cheaply,
     reuse_loop_body_texts,
 )
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 from tcdebug.model import stages as stage_catalog
 
 

@@ -20,7 +20,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.worker import WorkerState
 
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 from tcdebug.screens.app import TcdebugApp
 from tcdebug.screens.widgets import code_view
 from tcdebug.screens.widgets.code_view import CodeView, _strip_of_runs

@@ -26,7 +26,7 @@ from conftest import ROOT, SCRIPTS, TORCH, SharedDumps, share_dump, share_proces
 
 import tcdebug
 from tcdebug.analysis.why import explain
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.session import Compile, Session
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import SCRIPTS, SharedDumps, run_tcdebug, share_dump
 
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.session import Compile, Session
 from tcdebug.model.trace_format import aot_graph_id

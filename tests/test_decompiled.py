@@ -6,7 +6,7 @@ import importlib.util
 
 import pytest
 
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 
 HAS_DEPYF = importlib.util.find_spec("depyf") is not None  # the target runs in this interpreter
 

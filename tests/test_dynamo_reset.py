@@ -10,7 +10,7 @@ from pathlib import PurePosixPath
 import pytest
 from conftest import SCRIPTS, DumpRun, SharedDumps, share_dump
 
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 from tcdebug.model.session import Session
 from tcdebug.trace import load_trace_session
 

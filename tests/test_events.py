@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import socket
 import threading
+import typing
 from dataclasses import fields
 from typing import Any
 
@@ -15,26 +17,39 @@ from hypothesis import strategies as st
 
 from tcdebug.debuggee.pauser import Pauser
 from tcdebug.debuggee.recorder import Recorder
-from tcdebug.model import events, protocol
+from tcdebug.model import events, protocol, schema
+from tcdebug.model.payloads import Kernel, Rerun
 from tcdebug.model.session import PAUSED, RUNNING, Session
 from tcdebug.process.controller import TargetController
 
 SAMPLE: dict[type, Any] = {str: "x", int: 3, float: 1.5, bool: True, list: [1, "a"], dict: {"k": [1]}}
 
 
-def _sample(cls: type[events.Event]) -> events.Event:
-    """An instance with every wire field set to a non-default value of its type."""
-    hints = events._hints(cls)
+def _sample(cls: type) -> Any:
+    """An instance with every wire field set to a non-default value of its type (payloads too)."""
+    hints = schema.hints(cls)
     values: dict[str, Any] = {}
     for f in fields(cls):
         if not f.metadata.get("wire", True):
             continue
-        for arg in events._union_args(hints[f.name]):
-            base = getattr(arg, "__origin__", arg)
-            if base in SAMPLE:
-                values[f.name] = SAMPLE[base]
-                break
+        value = _sample_value(hints[f.name])
+        if value is not None:
+            values[f.name] = value
     return cls(**values)
+
+
+def _sample_value(hint: Any) -> Any:
+    for arg in schema.union_args(hint):
+        base = typing.get_origin(arg) or arg
+        if dataclasses.is_dataclass(base):
+            return _sample(typing.cast(type, base))
+        if base is list and typing.get_args(arg) and typing.get_args(arg)[0] is not Any:
+            return [_sample_value(typing.get_args(arg)[0])]
+        if base is dict and typing.get_args(arg) and typing.get_args(arg)[1] is not Any:
+            return {"k": _sample_value(typing.get_args(arg)[1])}
+        if base in SAMPLE:
+            return SAMPLE[base]
+    return None
 
 
 def test_every_protocol_event_has_a_class_and_every_class_round_trips() -> None:
@@ -119,8 +134,8 @@ def test_the_recorder_sends_typed_events_the_controller_reads_back() -> None:
     ours, theirs = socket.socketpair()
     recorder = Recorder(protocol.Channel(ours), Pauser(protocol.MODE_RUN, set()))
     recorder.compile_start("0/0", function="f", filename="f.py", firstlineno=3)
-    recorder.stage("0/0", "kernel_source", "code", part="forward", kernels=[{"name": "k"}])
-    recorder.update_stage("0/0", "kernel_source.forward", kernels=[{"name": "k2"}])
+    recorder.stage("0/0", "kernel_source", "code", part="forward", kernels=[Kernel(name="k")])
+    recorder.update_stage("0/0", "kernel_source.forward", kernels=[Kernel(name="k2")])
     recorder.emit(events.GraphBreak(compile_id="0/0", reason="why", user_stack=[], ddp_split=True))
     recorder.channel.close()
     channel = protocol.Channel(theirs)
@@ -130,8 +145,8 @@ def test_the_recorder_sends_typed_events_the_controller_reads_back() -> None:
     start, stage, update, gb = got
     assert start == events.CompileStart(compile_id="0/0", function="f", filename="f.py", firstlineno=3)
     assert isinstance(stage, events.StageEvent) and stage.key == "kernel_source.forward"
-    assert stage.title.endswith("source (forward)") and stage.kernels == [{"name": "k"}] and not stage.paused
-    assert isinstance(update, events.StageEvent) and update.kernels == [{"name": "k2"}] and update.text == "code"
+    assert stage.title.endswith("source (forward)") and stage.kernels == [Kernel(name="k")] and not stage.paused
+    assert isinstance(update, events.StageEvent) and update.kernels == [Kernel(name="k2")] and update.text == "code"
     assert gb == events.GraphBreak(compile_id="0/0", reason="why", ddp_split=True)
 
 
@@ -177,7 +192,7 @@ def test_apply_says_what_changed() -> None:
     assert s.state == PAUSED and s.paused_at == ("0/0", "kernel_source.forward")
     change = s.apply(events.StageEvent(compile_id="0/0", stage="kernel_source", part="forward"))
     assert (change.added, change.paused) == (False, False) and s.state == RUNNING
-    change = s.apply(events.RerunEvent(rerun={"rerun_id": 4, "status": "checked", "spec": "x=3"}))
+    change = s.apply(events.RerunEvent(rerun=Rerun(rerun_id=4, status="checked", spec="x=3")))
     assert change.rerun is not None and change.rerun is s.reruns[-1] and change.rerun.spec == "x=3"
     change = s.apply(events.Output(text="hi\n", rank=1))
     assert change.output and change.rank == 1 and s.output_text() == "hi\n"
@@ -210,3 +225,44 @@ def test_any_text_crosses_the_channel_as_it_was(text: str) -> None:
     assert [receiver.recv()["text"] for _ in samples] == samples
     assert receiver.recv() is None
     assert "é\u2028".encode() in protocol.encode({"v": 1, "text": "é\u2028"})  # as UTF-8, not `\\u` escapes
+
+
+def test_every_command_round_trips_and_the_debuggee_handles_each() -> None:
+    from tcdebug.debuggee.commands import CommandReader
+    from tcdebug.model import commands
+
+    for name, cls in commands.COMMAND_CLASSES.items():
+        command = _sample(cls)
+        wire = json.loads(json.dumps(command.to_wire()))
+        assert wire["cmd"] == name and wire["v"] == protocol.PROTOCOL_VERSION
+        assert commands.command_from_wire(wire) == command
+        assert cls in CommandReader.HANDLERS
+    assert set(CommandReader.HANDLERS) == set(commands.COMMAND_CLASSES.values())
+
+
+@pytest.mark.parametrize(
+    ("msg", "error"),
+    [
+        ({"cmd": "launch"}, "unknown command 'launch'"),
+        ({"cmd": "continue", "breakpoints": "guards"}, "continue command: breakpoints: expected a list or null, got \"guards\""),
+        ({"cmd": "rerun", "specs": ["x=1", 2]}, "rerun command: specs[1]: expected a string, got 2"),
+        ({"cmd": "check_rerun", "all": "yes"}, 'check_rerun command: all: expected true or false, got "yes"'),
+    ],
+)
+def test_a_bad_command_gives_one_clear_error(msg: dict[str, Any], error: str) -> None:
+    from tcdebug.model import commands
+
+    with pytest.raises(commands.CommandError) as info:
+        commands.command_from_wire(msg)
+    assert str(info.value) == error and isinstance(info.value, protocol.ProtocolError)
+
+
+def test_a_bad_payload_below_the_envelope_names_its_path() -> None:
+    msg = {"type": "stage", "compile_id": "0/0", "stage": "kernel_source", "kernels": [{"name": "k", "configs": {}}]}
+    with pytest.raises(events.EventError) as info:
+        events.event_from_wire(msg)
+    assert str(info.value) == "stage event: kernels[0].configs: expected a list, got {}"
+    msg = {"type": "rerun", "rerun": {"rerun_id": 1, "checks": [{"guards": [{"passed": "no"}]}]}}
+    with pytest.raises(events.EventError) as info:
+        events.event_from_wire(msg)
+    assert str(info.value) == 'rerun event: rerun.checks[0].guards[0].passed: expected true or false, got "no"'

@@ -7,7 +7,7 @@ import pytest
 from conftest import SAMPLES, SCRIPTS, run_tcdebug
 from pilot import main_screen, shown_text, wait_until
 
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 from tcdebug.model import session as model
 from tcdebug.screens.app import build_live_app
 from tcdebug.torchtext import export_text as aoti

@@ -18,7 +18,7 @@ from conftest import DATA, run_tcdebug
 from pilot import wait_until
 
 from tcdebug.analysis.summary import summary_text
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 from tcdebug.model.session import Session
 from tcdebug.screens.app import TcdebugApp
 

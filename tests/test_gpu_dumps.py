@@ -13,7 +13,7 @@ import pytest
 from conftest import DATA, run_tcdebug
 
 from tcdebug.analysis.summary import summary_text
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 from tcdebug.model.session import Session
 from tcdebug.torchtext.cudagraph_text import format_stage, parse_dot
 from tcdebug.torchtext.output_code import config_dict, format_config, split_output_code, triton_decorator_meta

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import SAMPLES, DumpRun, dump_run
 
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 from tcdebug.model import session as model
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from conftest import SAMPLES, DumpRun, SharedDumps, share_dump
 
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 
 
 def _has_cuda() -> bool:

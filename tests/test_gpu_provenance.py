@@ -12,7 +12,7 @@ import pytest
 from conftest import DATA, SAMPLES, dump_run
 from test_gpu_live import _has_cuda
 
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 from tcdebug.model.session import Session
 
 needs_cuda = [

@@ -9,7 +9,7 @@ from conftest import DATA
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 from tcdebug.screens.widgets.highlight import clean_line, highlight_lines, plain_lines
 
 STAGES = [

@@ -28,10 +28,11 @@ from hostile import (
     unsafe_bytes,
 )
 
-from tcdebug import dump as dump_mod
 from tcdebug import trace
 from tcdebug.analysis.summary import summary_text
-from tcdebug.dump import DumpError, compile_dir_name, load_dump, prepare_out, safe_name, write_dump
+from tcdebug.dump.loader import load_dump
+from tcdebug.dump.safe_fs import DumpError, compile_dir_name, prepare_out, safe_name
+from tcdebug.dump.writer import write_dump
 from tcdebug.trace import reader
 
 
@@ -304,6 +305,47 @@ def test_the_example_from_the_issue(tmp_path: Path) -> None:
         one_error_line(proc)
         == "tcdebug: error: session.json: compiles[3].compile_id: expected a string, got 7"
     )
+    assert not (tmp_path / "out").exists()
+
+
+def _set(path: tuple, value):
+    def change(index: dict) -> None:
+        target = index
+        for part in path[:-1]:
+            target = target[part]
+        target[path[-1]] = value
+
+    return change
+
+
+def _with_a_call(index: dict) -> None:
+    index["calls"] = [{"key": "k", "function": "f", "compile_ids": ["0/0"], "state": 7}]
+
+
+@pytest.mark.parametrize(
+    ("change", "line"),
+    [
+        (_set(("compiles", 0, "times"), [1, 2]), "session.json: compiles[0].times: expected an object, got [1, 2]"),
+        (_set(("compiles", 0, "times"), "slow"), 'session.json: compiles[0].times: expected an object, got "slow"'),
+        (_set(("compiles", 0, "autotune_tables"), 3), "session.json: compiles[0].autotune_tables: expected a list, got 3"),
+        (_set(("compiles", 0, "guard_provenance"), 3.5), "session.json: compiles[0].guard_provenance: expected a list, got 3.5"),
+        (_with_a_call, "session.json: calls[0].state: expected an object, got 7"),
+        (_set(("compiles", 0, "metrics"), [["guard_count", 3]]), "session.json: compiles[0].metrics: expected an object, got"),
+    ],
+    ids=["times-list", "times-string", "autotune-number", "guard-provenance-number", "call-state-number", "metrics-list"],
+)  # fmt: skip
+def test_a_field_the_hand_tables_missed_gives_one_line(tmp_path: Path, change, line: str) -> None:
+    """Fields checked by the schema the dataclasses define (tcdebug.model.schema): each once
+    reached the session unchecked and failed later, or not at all."""
+    root = tmp_path / "d"
+    shutil.copytree(DATA / "mlp_cpu", root)
+    edit_index(root, change)
+    with pytest.raises(DumpError) as info:
+        load_dump(root)
+    assert str(info.value).startswith(line) and "\n" not in str(info.value)
+    proc = tcdebug("open", str(root), "--dump", str(tmp_path / "out"))
+    assert proc.returncode == 2
+    assert one_error_line(proc) == f"tcdebug: error: {info.value}"
     assert not (tmp_path / "out").exists()
 
 
@@ -650,6 +692,9 @@ def test_summary_of_a_hostile_session_is_safe() -> None:
     assert unsafe_bytes(text.encode()) == [] and VISIBLE in text
 
 
-def test_dump_module_exports_the_helpers_others_use() -> None:
-    for name in ("safe_name", "compile_dir", "write_file", "read_confined", "prepare_out", "FORMAT"):
-        assert hasattr(dump_mod, name)
+def test_dump_modules_export_the_helpers_others_use() -> None:
+    from tcdebug.dump import index, safe_fs
+
+    for name in ("safe_name", "compile_dir", "write_file", "read_confined", "prepare_out"):
+        assert hasattr(safe_fs, name)
+    assert hasattr(index, "FORMAT")

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from tcdebug import trace
 from tcdebug.analysis.summary import summary_text
-from tcdebug.dump import DumpError, compile_dir_name, load_dump, safe_name
+from tcdebug.dump.loader import load_dump
+from tcdebug.dump.safe_fs import DumpError, compile_dir_name, safe_name
 from tcdebug.screens.content import view_for
 from tcdebug.screens.widgets.highlight import plain_lines
 from tcdebug.screens.widgets.timeline import TimelineState, build_rows

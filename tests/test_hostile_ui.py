@@ -18,7 +18,7 @@ from hostile import (
 from pilot import header_text, main_screen, wait_until
 from textual.command import CommandList
 
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 from tcdebug.screens.app import TcdebugApp
 from tcdebug.screens.diff_screen import DiffScreen
 from tcdebug.screens.output_screen import OutputScreen

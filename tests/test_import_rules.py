@@ -40,7 +40,7 @@ def test_ui_side_never_imports_torch_in_source():
 
 def test_importing_the_ui_process_modules_loads_no_torch():
     code = (
-        "import sys, tcdebug.cli, tcdebug.process.controller, tcdebug.dump, tcdebug.model.session, tcdebug.trace, tcdebug.analysis.summary\n"
+        "import sys, tcdebug.cli, tcdebug.process.controller, tcdebug.dump.loader, tcdebug.dump.writer, tcdebug.model.session, tcdebug.trace, tcdebug.analysis.summary\n"
         "import importlib.util\n"
         "if importlib.util.find_spec('tcdebug.screens.app'):\n"
         "    import tcdebug.screens.app\n"
@@ -60,7 +60,7 @@ def test_core_modules_load_without_textual():
         "    if name.split('.')[0] == 'textual': raise ImportError('textual blocked')\n"
         "    return real(name, *a, **k)\n"
         "builtins.__import__ = guard\n"
-        "import tcdebug.cli, tcdebug.process.controller, tcdebug.dump, tcdebug.model.session, tcdebug.analysis.summary, tcdebug.model.protocol\n"
+        "import tcdebug.cli, tcdebug.process.controller, tcdebug.dump.loader, tcdebug.dump.writer, tcdebug.model.session, tcdebug.analysis.summary, tcdebug.model.protocol\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
@@ -106,7 +106,13 @@ def _imported_modules(path: Path) -> set[str]:
     [
         ("model/trace_format.py", {"tcdebug.model.stages"}),
         ("model/records.py", {"tcdebug.model.stages"}),
-        ("model/events.py", {"tcdebug.model.protocol", "tcdebug.model.stages"}),
+        (
+            "model/events.py",
+            {"tcdebug.model.protocol", "tcdebug.model.stages", "tcdebug.model.schema", "tcdebug.model.payloads"},
+        ),
+        ("model/commands.py", {"tcdebug.model.protocol", "tcdebug.model.schema"}),
+        ("model/payloads.py", set()),
+        ("model/schema.py", set()),
     ],
 )
 def test_the_vocabulary_and_the_trace_format_import_only_the_standard_library(module: str, allowed: set[str]):

@@ -9,7 +9,7 @@ import pytest
 from conftest import SAMPLES, SCRIPTS, DumpRun, SharedDumps, dump_run, run_tcdebug, share_dump
 
 import tcdebug
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.session import Session
 

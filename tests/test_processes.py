@@ -16,7 +16,7 @@ from conftest import ROOT, SCRIPTS, path_report, run_tcdebug
 from pilot import status_text, wait_until
 from pty_app import Pty
 
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 from tcdebug.model import session as model
 from tcdebug.screens.app import TcdebugApp, build_live_app
 from tcdebug.screens.widgets.timeline import TimelineState, build_rows

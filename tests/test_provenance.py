@@ -12,7 +12,7 @@ from test_rerun_cli import rerun_dump, rerun_session  # noqa: F401 - shared sess
 
 from tcdebug.analysis import provenance_index as prov
 from tcdebug.analysis.provenance_index import ProvenanceIndex, ProvItem, ProvLink
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 
 
 def dynamo_records_columns() -> bool:

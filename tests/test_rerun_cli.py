@@ -20,7 +20,7 @@ import re
 import pytest
 from conftest import SAMPLES, DumpRun, SharedDumps, run_tcdebug, share_dump
 
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 from tcdebug.model.session import Session
 
 SPECS = [

@@ -23,16 +23,10 @@ from textual.widgets import Checkbox, Input, Select, Static
 
 from tcdebug.analysis import provenance_index as provenance
 from tcdebug.analysis.why import explain
-from tcdebug.dump import (
-    DumpWriter,
-    IndexCache,
-    entries_json,
-    index_json,
-    index_text,
-    load_dump,
-    session_index,
-)
-from tcdebug.model import protocol
+from tcdebug.dump.index import IndexCache, entries_json, index_json, index_text, session_index
+from tcdebug.dump.loader import load_dump
+from tcdebug.dump.writer import DumpWriter
+from tcdebug.model import commands, protocol
 from tcdebug.model import session as model
 from tcdebug.model.session import Session
 from tcdebug.process.controller import TargetController
@@ -373,9 +367,9 @@ def test_a_rerun_that_compiles_ends_after_the_calls_name_its_compile(target):
     def sink(event: Any) -> None:
         with target.lock:
             target.session.apply(event)
-            if event.type == "rerun" and event.rerun.get("token") == "order" and event.rerun.get("status") == "ok":
+            if event.type == "rerun" and event.rerun.token == "order" and event.rerun.status == "ok":
                 at_end.append(list(target.session.call_for("0/0").compile_ids))
-                at_end.append(list(event.rerun.get("produced") or []))
+                at_end.append(list(event.rerun.produced))
                 ended.set()
 
     target.sink = sink
@@ -383,7 +377,9 @@ def test_a_rerun_that_compiles_ends_after_the_calls_name_its_compile(target):
         call = target.session.call_for("0/0")
         assert call is not None
         spec = "x=8,64;@backend=eager"  # a fresh torch.compile: a compile of the same frame
-        assert target.controller.rerun({"compile_id": "0/0", "key": call.key, "spec": spec, "token": "order"})
+        assert target.controller.rerun(
+            commands.RunRerun(compile_id="0/0", key=call.key, spec=spec, token="order")
+        )
         assert ended.wait(180), "the re-run did not end"
     finally:
         target.sink = None

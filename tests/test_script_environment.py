@@ -13,7 +13,7 @@ from pathlib import Path
 
 from conftest import ROOT, SCRIPTS, run_tcdebug
 
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 
 MARKERS = ("TORCH_BEFORE_SCRIPT", "DYNAMO_AFTER_IMPORT_TORCH", "CONFIG_READ", "NO_TORCH", "INDUCTOR_")
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from conftest import run_tcdebug
 
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 
 SCRIPT = '''\
 import sys

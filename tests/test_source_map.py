@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pilot import main_screen
 
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 from tcdebug.screens.app import TcdebugApp
 from tcdebug.screens.widgets.timeline import Ref
 from tcdebug.torchtext.source_map import resume_line, source_gutter

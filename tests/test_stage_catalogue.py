@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from conftest import DATA, ROOT
 
-from tcdebug.dump import load_dump, stage_relpath, write_dump
+from tcdebug.dump.loader import load_dump
+from tcdebug.dump.writer import stage_relpath, write_dump
 from tcdebug.model import records
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.session import Stage

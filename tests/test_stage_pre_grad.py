@@ -9,7 +9,7 @@ import pytest
 from conftest import DATA
 
 from tcdebug import trace
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 from tcdebug.model.session import Compile, Stage
 from tcdebug.screens.widgets.timeline import expected_stages
 

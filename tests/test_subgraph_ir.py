@@ -14,7 +14,7 @@ from pilot import header_text, main_screen, shown_text, wait_until
 
 from tcdebug.analysis.provenance_from_log import ensure_trace_provenance
 from tcdebug.analysis.why import explain, why_markdown
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 from tcdebug.model import session as model
 from tcdebug.screens.app import TcdebugApp, build_live_app
 from tcdebug.screens.trail_screen import TrailScreen

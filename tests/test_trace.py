@@ -376,7 +376,7 @@ def test_open_dump_writes_the_dump_layout(tmp_path: Path) -> None:
     assert {d["kind"] for d in index["divergences"]} == {"compile_ids", "graph", "recompile_reason"}
     assert (out / "compiles/0-1/dynamo_graph.py").read_text().startswith("class GraphModule")
     assert list((out / "compiles/0-1/kernels").glob("*/cpp_*.cpp"))
-    from tcdebug.dump import load_dump
+    from tcdebug.dump.loader import load_dump
 
     reloaded = load_dump(out)
     assert set(reloaded.compiles) == {"0/0", "0/1", "1/0", "2/0", "2/1"}

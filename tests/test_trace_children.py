@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from tcdebug.dump import index_json, session_index
+from tcdebug.dump.index import index_json, session_index
 from tcdebug.model.session import Session
 from tcdebug.trace import TraceStats, load_log, worker
 from tcdebug.trace.log_events import iter_trace_events
@@ -197,7 +197,7 @@ def _tree(root: Path) -> dict[str, bytes]:
 def test_a_dump_written_by_two_processes_is_the_serial_dump(
     trace: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tcdebug import dump
+    from tcdebug.dump import writer as dump
 
     log = next((TRACES / trace).glob("*.log"))
     dump.write_dump(load(log, False, monkeypatch), tmp_path / "serial")
@@ -221,7 +221,7 @@ def test_when_the_writing_child_fails_the_dump_is_written_serially_as_always(
     """A child that fails leaves its share unwritten; this process then names and writes every
     file itself, and the index (made once already, on names it took back) says what the serial
     dump says."""
-    from tcdebug import dump
+    from tcdebug.dump import writer as dump
 
     log = next((TRACES / "mlp_provenance").glob("*.log"))
     dump.write_dump(load(log, False, monkeypatch), tmp_path / "serial")
@@ -284,7 +284,7 @@ def test_ctrl_c_ends_open_dump_and_its_reader_child(tmp_path: Path) -> None:
 
 
 def test_a_fresh_stage_file_is_written_in_place_and_never_through_a_link(tmp_path: Path) -> None:
-    from tcdebug.dump import DumpError, write_file
+    from tcdebug.dump.safe_fs import DumpError, write_file
 
     write_file(tmp_path, "a/new.py", "new", fresh=True)
     assert (tmp_path / "a" / "new.py").read_text() == "new"

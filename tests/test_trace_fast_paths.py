@@ -16,7 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tcdebug.analysis.provenance_index import ProvItem, item_to_dict
-from tcdebug.dump import DirCache, DumpError, entries_json, write_file
+from tcdebug.dump.index import entries_json
+from tcdebug.dump.safe_fs import DirCache, DumpError, write_file
 from tcdebug.model.session import Kernel, Stage, stage_to_dict
 from tcdebug.trace.reader import decode_payload, decode_payload_lines
 

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from tcdebug import trace
 from tcdebug.analysis.summary import summary_text
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 from tcdebug.trace.to_session import LazyKernel, TraceConverter
 
 TRACES = Path(__file__).resolve().parent / "data" / "traces"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from conftest import DATA
 from pilot import header_text, main_screen, shown_text
 
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 from tcdebug.screens.app import TcdebugApp
 from tcdebug.screens.ranks_screen import RanksScreen
 from tcdebug.screens.widgets.timeline import Ref

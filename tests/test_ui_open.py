@@ -6,7 +6,7 @@ from conftest import DATA
 from pilot import header_text, main_screen, shown_text, status_text, wait_until
 from textual.command import CommandList
 
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 from tcdebug.screens.app import READ_ONLY_MESSAGE, TcdebugApp
 from tcdebug.screens.help_screen import HelpScreen, keys_table
 from tcdebug.screens.output_screen import OutputScreen

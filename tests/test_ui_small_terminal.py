@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from pilot import header_text, main_screen
 from rich.text import Text
 
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 from tcdebug.model.session import Compile, Session, Stage
 from tcdebug.screens.app import READ_ONLY_MESSAGE, TcdebugApp, screenshot_dir
 from tcdebug.screens.content import guards_source_first

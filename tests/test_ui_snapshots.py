@@ -10,7 +10,7 @@ import pytest
 from conftest import DATA
 from pilot import wait_until
 
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 from tcdebug.screens.app import TcdebugApp
 from tcdebug.screens.widgets.timeline import Ref
 

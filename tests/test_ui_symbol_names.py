@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from pilot import wait_until
 
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 from tcdebug.screens.app import TcdebugApp
 from tcdebug.screens.diff_screen import DiffScreen
 from tcdebug.screens.rerun_screen import RerunScreen

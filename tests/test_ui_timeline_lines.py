@@ -87,7 +87,7 @@ async def test_an_unknown_change_falls_back_to_a_full_build():
 async def test_a_click_selects_a_row_and_a_click_on_a_compile_folds_it():
     from pilot import main_screen
 
-    from tcdebug.dump import load_dump
+    from tcdebug.dump.loader import load_dump
     from tcdebug.screens.app import TcdebugApp
 
     app = TcdebugApp(load_dump(DATA / "mlp_cpu"), read_only=True)

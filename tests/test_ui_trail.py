@@ -6,7 +6,7 @@ import pytest
 from pilot import main_screen, wait_until
 from textual.widgets import OptionList
 
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 from tcdebug.screens.app import TcdebugApp
 from tcdebug.screens.help_screen import keys_table
 from tcdebug.screens.trail_screen import TrailScreen

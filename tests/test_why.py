@@ -22,7 +22,7 @@ from tcdebug.analysis.why import (
     why_dict,
     why_markdown,
 )
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 from tcdebug.model.session import Session, Stage
 from tcdebug.screens.app import TcdebugApp
 from tcdebug.screens.content import compile_summary
@@ -189,11 +189,11 @@ def test_mlp_why_lists_refused_fusions_and_the_cpu_backends_own_fusion(mlp_sessi
 @pytest.mark.slow
 def test_each_guard_keeps_the_users_own_frame(mlp_session):
     """Dynamo's guard text names torch's Linear for the input guard; its user stack reaches mlp.py."""
-    found = {(g["kind"], g["source"]): g for g in mlp_session.compiles["0/0"].guard_provenance}
+    found = {(g.kind, g.source): g for g in mlp_session.compiles["0/0"].guard_provenance}
     x = found[("TENSOR_MATCH", "L['x']")]
-    assert x["innermost"]["file"].endswith("nn/modules/linear.py")
-    assert x["user"]["file"].endswith("samples/mlp.py") and x["user"]["line"] == 18
-    assert x["user"]["code"] == "return self.fc2(torch.relu(self.fc1(x)))"
+    assert x.innermost is not None and x.innermost.file.endswith("nn/modules/linear.py")
+    assert x.user is not None and x.user.file.endswith("samples/mlp.py") and x.user.line == 18
+    assert x.user.code == "return self.fc2(torch.relu(self.fc1(x)))"
 
 
 # ----- graph breaks ---------------------------------------------------------------------------
@@ -451,7 +451,7 @@ def test_a_new_cuda_graph_recording_names_the_size_that_changed():
 
 
 def test_autotune_and_times_events_survive_a_dump(tmp_path):
-    from tcdebug.dump import write_dump
+    from tcdebug.dump.writer import write_dump
 
     session = Session()
     table = {"name": "mm", "sizes": "64x64, 64x64", "winner": "mm", "stage": "kernel_source.inference",

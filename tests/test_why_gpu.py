@@ -13,7 +13,7 @@ from conftest import DATA, SAMPLES, DumpRun, dump_run
 from test_gpu_live import _has_cuda
 
 from tcdebug.analysis.why import CHOICE, CUDAGRAPH, explain
-from tcdebug.dump import load_dump
+from tcdebug.dump.loader import load_dump
 from tcdebug.model.session import Session
 from tcdebug.screens.content import view_for
 from tcdebug.screens.widgets.timeline import Ref

@@ -16,6 +16,8 @@ from typing import Any
 from tcdebug.analysis import compile_phases as compile_times
 from tcdebug.analysis.provenance_index import SUBGRAPH_PREFIX
 from tcdebug.model import stages as stage_catalog
+from tcdebug.model.payloads import Frame
+from tcdebug.model.schema import to_json
 from tcdebug.model.session import Compile, GraphBreak, Session, Stage
 from tcdebug.model.trace_format import capture_of
 from tcdebug.textsafe import safe_line
@@ -163,9 +165,9 @@ def exists_parts(session: Session, comp: Compile) -> list[WhyPart]:
             data["guard"] = guard.text
             frame = _user_frame(prev, guard) if prev is not None else None
             if frame is not None:
-                where = f"{frame.get('file')}:{frame.get('line')} in {frame.get('name')}"
-                lines.append(f"User line (innermost frame of your code in Dynamo's stack): {frame.get('code', '')}   ({where})")
-                data["user_frame"] = frame
+                where = f"{frame.file}:{frame.line} in {frame.name}"
+                lines.append(f"User line (innermost frame of your code in Dynamo's stack): {frame.code}   ({where})")
+                data["user_frame"] = to_json(frame)
             if guard.user_line and not _is_internal(guard.where):
                 lines.append(f"Installed by: {guard.user_line}   ({guard.where})")
                 data.update(user_line=guard.user_line, where=guard.where)
@@ -287,13 +289,11 @@ def compare_stages(old: Compile, new: Compile) -> dict[str, str]:
     return out
 
 
-def _user_frame(prev: Compile, guard: Guard) -> dict[str, Any] | None:
+def _user_frame(prev: Compile, guard: Guard) -> Frame | None:
     """The user's frame Dynamo recorded for `guard` (`tcdebug.capture.guard_provenance`)."""
     for entry in prev.guard_provenance:
-        source = str(entry.get("source") or "")
-        if entry.get("kind") == guard.kind and source and source in guard.code and entry.get("user"):
-            user = entry["user"]
-            return user if isinstance(user, dict) else None
+        if entry.kind == guard.kind and entry.source and entry.source in guard.code and entry.user is not None:
+            return entry.user
     return None
 
 

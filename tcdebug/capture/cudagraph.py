@@ -10,6 +10,7 @@ reason, and skips ("skipping cudagraphs due to mutated inputs") as the stage's r
 
 from __future__ import annotations
 
+import copy
 import functools
 import inspect
 import logging
@@ -94,7 +95,7 @@ class CudagraphStages:
             "graph_nodes": latest.get("nodes", []),
         }
         text = format_stage(records, skips)
-        self.rec.stage(cid, "cudagraph", text, part=part, kernels=[asdict(k) for k in kernels], meta=meta)
+        self.rec.stage(cid, "cudagraph", text, part=part, kernels=[copy.deepcopy(k) for k in kernels], meta=meta)
 
     def subgraph_part(self, cid: str, mode: str, function_id: Any, model_file: str) -> str:
         """The part (`forward_1`) of the function CUDA graphs wrap: the one whose output code file

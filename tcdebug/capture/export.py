@@ -10,8 +10,8 @@ and nothing else of the detailed trace (it is slow).
 
 from __future__ import annotations
 
+import copy
 import sys
-from dataclasses import asdict
 from types import FrameType
 from typing import Any
 
@@ -157,7 +157,7 @@ def install(ctx: CaptureContext) -> None:
                 code,
                 part="inference",
                 language="cpp",
-                kernels=[asdict(k) for k in kernels],
+                kernels=[copy.deepcopy(k) for k in kernels],
                 meta=meta,
             )
 

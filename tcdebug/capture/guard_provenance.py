@@ -13,37 +13,38 @@ from typing import Any
 
 from tcdebug.capture.base import CaptureContext, current_compile_key
 from tcdebug.model.events import GuardProvenance
+from tcdebug.model.payloads import Frame, GuardOrigin
 from tcdebug.process.our_frames import is_ours
 
 STAGES: tuple[str, ...] = ()
 MAX_GUARDS = 2000
 
 
-def _frames(stack: Any) -> list[dict[str, Any]]:
+def _frames(stack: Any) -> list[Frame]:
     return [
-        {"file": str(fs.filename), "line": int(fs.lineno or 0), "name": str(fs.name), "code": str(fs.line or "")}
+        Frame(file=str(fs.filename), line=int(fs.lineno or 0), name=str(fs.name), code=str(fs.line or ""))
         for fs in stack or []
     ]
 
 
-def provenance(guards: Any, torch_dir: str) -> list[dict[str, Any]]:
+def provenance(guards: Any, torch_dir: str) -> list[GuardOrigin]:
     out = []
     for guard in list(guards or [])[:MAX_GUARDS]:
         frames = _frames(getattr(guard, "user_stack", None))
         if not frames:
             continue
-        user = [f for f in frames if not f["file"].startswith(torch_dir) and not is_ours(f["file"])]
+        user = [f for f in frames if not f.file.startswith(torch_dir) and not is_ours(f.file)]
         try:
             kind = guard.create_fn_name()
         except Exception:  # noqa: BLE001
             kind = ""
         out.append(
-            {
-                "source": str(getattr(guard, "name", "")),
-                "kind": kind,
-                "user": user[-1] if user else None,  # the innermost frame of the user's code
-                "innermost": frames[-1],
-            }
+            GuardOrigin(
+                source=str(getattr(guard, "name", "")),
+                kind=kind,
+                user=user[-1] if user else None,  # the innermost frame of the user's code
+                innermost=frames[-1],
+            )
         )
     return out
 

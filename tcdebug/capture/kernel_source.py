@@ -8,13 +8,13 @@ afterwards: `KernelStages.refresh` sends the stage again, without a pause.
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 import re
 import sys
 import threading
 from collections.abc import Callable
-from dataclasses import asdict
 from typing import Any
 
 from tcdebug.capture.base import CaptureContext
@@ -78,7 +78,7 @@ class KernelStages:
                 self._timer.cancel()
                 self._timer = None
             dirty, self.dirty = self.dirty, set()
-            updates = [(cid, key, [asdict(k) for k in self.stages[(cid, key)]]) for cid, key in sorted(dirty)]
+            updates = [(cid, key, [copy.deepcopy(k) for k in self.stages[(cid, key)]]) for cid, key in sorted(dirty)]
         for cid, key, kernels in updates:
             self.rec.update_stage(cid, key, kernels=kernels)
 
@@ -265,7 +265,7 @@ def install(ctx: CaptureContext) -> None:
             "path": (md.get("inductor_output_code") or {}).get("filename", ""),
             "kernel_count": len(kernels),
         }
-        rec.stage(cid, "kernel_source", code, part=part, kernels=[asdict(k) for k in kernels], meta=meta)
+        rec.stage(cid, "kernel_source", code, part=part, kernels=[copy.deepcopy(k) for k in kernels], meta=meta)
 
     def on_compile_end(cid: str, md: dict[str, Any], payload: str | None) -> None:
         stages.refresh()

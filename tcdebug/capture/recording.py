@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from tcdebug.model.events import Event
+from tcdebug.model.payloads import Kernel
 from tcdebug.model.trace_format import Subgraphs
 
 
@@ -56,7 +57,7 @@ class Recording(Protocol):
         *,
         part: str = "",
         language: str | None = None,
-        kernels: list[dict[str, Any]] | None = None,
+        kernels: list[Kernel] | None = None,
         meta: dict[str, Any] | None = None,
     ) -> None: ...
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from tcdebug.debuggee import private_env
 from tcdebug.debuggee.pauser import Pauser
-from tcdebug.model import protocol
+from tcdebug.model import commands, protocol
 from tcdebug.model.events import Process
 from tcdebug.model.protocol import PRIVATE_DIR_PREFIX
 
@@ -74,7 +74,8 @@ class ChildChannel:
         # asked to step new processes); wait for it briefly, so the first stage obeys it.
         sock.settimeout(5.0)
         try:
-            first = channel.recv()
+            msg = channel.recv()
+            first = commands.command_from_wire(msg) if msg is not None else None
         except (protocol.ProtocolError, OSError):
             first = None
         sock.settimeout(None)
@@ -89,24 +90,25 @@ class ChildChannel:
         """The `process` event this process introduces itself with."""
         return Process(pid=self.pid, ppid=os.getppid(), label=process_label(self.pid)).to_wire()
 
-    def _apply(self, msg: dict[str, Any]) -> None:
-        cmd = msg.get("cmd")
-        if cmd in (protocol.MODE_STEP, protocol.MODE_CONTINUE, protocol.MODE_RUN):
-            self.pauser.resume(cmd, msg.get("breakpoints"))
-        elif cmd == "breakpoints":
-            self.pauser.set_breakpoints(list(msg.get("breakpoints", [])))
+    def _apply(self, command: commands.Command) -> None:
+        """A pause command (a forked process serves no re-runs): the others are ignored."""
+        if isinstance(command, commands.Resume):
+            self.pauser.resume(command.CMD, command.breakpoints)
+        elif isinstance(command, commands.SetBreakpoints):
+            self.pauser.set_breakpoints(list(command.breakpoints))
 
     def _read_commands(self, channel: protocol.Channel) -> None:
         while True:
             try:
                 msg = channel.recv()
+                command = commands.command_from_wire(msg) if msg is not None else None
             except protocol.ProtocolError:
                 continue
-            if msg is None or msg.get("cmd") in ("quit", "stop"):
+            if command is None or isinstance(command, (commands.Quit, commands.Stop)):
                 # Nobody is left to answer a pause: run free from now on.
                 self.pauser.resume(protocol.MODE_RUN)
                 return
-            self._apply(msg)
+            self._apply(command)
 
     def send(self, msg: dict[str, Any]) -> bool:
         with self._lock:

@@ -1,7 +1,8 @@
 """The target's channel reader: applies commands from the controller.
 
-Pause commands are handled at once on this thread. Re-run requests are queued
-for the main thread, which owns the user's objects once the script has ended.
+Each message is read as a typed command (`tcdebug.model.commands`) and dispatched by its class
+(`CommandReader.HANDLERS`). Pause commands are handled at once on this thread. Re-run requests
+are queued for the main thread, which owns the user's objects once the script has ended.
 """
 
 from __future__ import annotations
@@ -10,18 +11,21 @@ import os
 import queue
 import sys
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from tcdebug.debuggee.pauser import Pauser
-from tcdebug.model import protocol
+from tcdebug.model import commands, protocol
 from tcdebug.model.events import Error, Resumed, ScriptEnd
+
+_DONE = object()  # a handler's answer: the reader stops
 
 
 class CommandReader:
     def __init__(self, channel: protocol.Channel, pauser: Pauser) -> None:
         self.channel = channel
         self.pauser = pauser
-        self.work: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self.work: queue.Queue[commands.RerunRequest | None] = queue.Queue()
         self.thread = threading.Thread(target=self._run, name="tcdebug-commands", daemon=True)
         # Set by the runner once the user's script returned: commands then run at once.
         self.script_done = False
@@ -33,27 +37,43 @@ class CommandReader:
         while True:
             try:
                 msg = self.channel.recv()
+                command = commands.command_from_wire(msg) if msg is not None else None
             except protocol.ProtocolError as exc:
                 self.channel.send(Error(message=str(exc)).to_wire())
                 continue
-            if msg is None:
+            if command is None:
                 self._controller_gone()
                 return
-            if msg.get("cmd") == "quit":
-                self._closed()
+            if self.HANDLERS[type(command)](self, command) is _DONE:
                 return
-            cmd = msg.get("cmd")
-            if cmd in (protocol.MODE_STEP, protocol.MODE_CONTINUE, protocol.MODE_RUN):
-                self.pauser.resume(cmd, msg.get("breakpoints"))
-                self.channel.send(Resumed(mode=cmd).to_wire())
-            elif cmd == "breakpoints":
-                self.pauser.set_breakpoints(list(msg.get("breakpoints", [])))
-            elif cmd == "stop":
-                self._stop()
-            elif cmd in ("check_rerun", "rerun"):
-                self.work.put(msg)
-            else:
-                self.channel.send(Error(message=f"unknown command {cmd!r}").to_wire())
+
+    def _resume(self, command: commands.Resume) -> None:
+        self.pauser.resume(command.CMD, command.breakpoints)
+        self.channel.send(Resumed(mode=command.CMD).to_wire())
+
+    def _set_breakpoints(self, command: commands.SetBreakpoints) -> None:
+        self.pauser.set_breakpoints(list(command.breakpoints))
+
+    def _queue_rerun(self, command: commands.RerunRequest) -> None:
+        self.work.put(command)
+
+    def _on_stop(self, command: commands.Stop) -> None:
+        self._stop()
+
+    def _on_quit(self, command: commands.Quit) -> object:
+        self._closed()
+        return _DONE
+
+    HANDLERS: dict[type[commands.Command], Callable[[CommandReader, Any], object]] = {
+        commands.Step: _resume,
+        commands.Continue: _resume,
+        commands.Run: _resume,
+        commands.SetBreakpoints: _set_breakpoints,
+        commands.Stop: _on_stop,
+        commands.Quit: _on_quit,
+        commands.CheckRerun: _queue_rerun,
+        commands.RunRerun: _queue_rerun,
+    }
 
     def _stop(self) -> None:
         """End the run now, wherever it is: the user asked to stop."""

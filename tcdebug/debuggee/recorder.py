@@ -17,6 +17,7 @@ from tcdebug.debuggee.pauser import Pauser
 from tcdebug.model import protocol, trace_format
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.events import CompileEnd, CompileStart, Event, StageEvent
+from tcdebug.model.payloads import Kernel
 
 ALWAYS = stage_catalog.ALWAYS_STAGES  # sent for every compile: `not captured` with the reason when missing
 # Stages whose facts keep arriving after they were sent (`update_stage`): Triton kernels are
@@ -100,7 +101,7 @@ class Recorder:
         *,
         part: str = "",
         language: str | None = None,
-        kernels: list[dict[str, Any]] | None = None,
+        kernels: list[Kernel] | None = None,
         meta: dict[str, Any] | None = None,
     ) -> None:
         """Send a captured stage, then pause there if the controller asked to."""

@@ -9,9 +9,9 @@ model), sent as `rerun` events as it progresses.
 from __future__ import annotations
 
 import contextlib
+import copy
 import itertools
 import re
-from dataclasses import asdict
 from typing import Any
 
 from tcdebug.capture.calls import CallLog, LastCall, TensorMeta, describe_value, global_state
@@ -19,9 +19,9 @@ from tcdebug.capture.guard_check import GuardCheckUnavailable, cache_entries, ch
 from tcdebug.debuggee.pauser import StopRequested
 from tcdebug.debuggee.rerun_options import OptionsError, recompiled
 from tcdebug.errors import headline
-from tcdebug.model import rerun_spec
+from tcdebug.model import commands, rerun_spec
 from tcdebug.model.events import Calls, Note, RerunEvent
-from tcdebug.model.session import EntryCheck, Rerun, guard_from_dict
+from tcdebug.model.payloads import CallInfo, EntryCheck, GuardResult, Rerun
 
 MODES = ("step", "continue", "run")
 _WRAPPED_RE = re.compile(r"got (\w+(?:Error|Exception))\('(.+?)'\)")
@@ -61,31 +61,31 @@ class RerunService:
             rows += describe_value(path, leaf, value, 0, seen)
         return rows
 
-    def call_info(self, call: LastCall) -> dict[str, Any]:
+    def call_info(self, call: LastCall) -> CallInfo:
         why = ""
         if call.target.code is None:
             why = "the code object Dynamo compiles is not known for this callable"
         elif call.bind() is None:
             why = "the call does not bind to the function's signature"
-        return {
-            "key": str(call.target.key),
-            "function": call.target.function,
-            "filename": call.target.filename,
-            "firstlineno": call.target.firstlineno,
-            "compile_ids": self.compile_ids(call),
-            "inputs": self.inputs(call),
-            "dynamic": call.target.dynamic,
-            "grad_enabled": call.grad_enabled,
-            "state": dict(call.state),
-            "count": call.count,
-            "guard_check": why,
-        }
+        return CallInfo(
+            key=str(call.target.key),
+            function=call.target.function,
+            filename=call.target.filename,
+            firstlineno=call.target.firstlineno,
+            compile_ids=self.compile_ids(call),
+            inputs=self.inputs(call),
+            dynamic=call.target.dynamic,
+            grad_enabled=call.grad_enabled,
+            state=dict(call.state),
+            count=call.count,
+            guard_check=why,
+        )
 
     def send_calls(self) -> None:
         self.recorder.emit(Calls(calls=[self.call_info(c) for c in self.calls()]))
 
-    def find(self, msg: dict[str, Any]) -> LastCall | None:
-        key, compile_id = str(msg.get("key") or ""), str(msg.get("compile_id") or "")
+    def find(self, msg: commands.RerunRequest) -> LastCall | None:
+        key, compile_id = msg.key, msg.compile_id
         for call in self.calls():
             if key and str(call.target.key) == key:
                 return call
@@ -94,25 +94,19 @@ class RerunService:
         return None
 
     # ----- requests ------------------------------------------------------------------
-    def handle(self, msg: dict[str, Any]) -> None:
-        run = msg.get("cmd") == "rerun"
-        specs = msg.get("specs") or [msg.get("spec", "")]
-        for text in specs:
-            self.one_spec(str(text), msg, run=run)
+    def handle(self, msg: commands.RerunRequest) -> None:
+        run = isinstance(msg, commands.RunRerun)
+        for text in msg.specs or [msg.spec]:
+            self.one_spec(text, msg, run=run)
 
-    def one_spec(self, text: str, msg: dict[str, Any], *, run: bool) -> None:
-        rerun = Rerun(
-            rerun_id=next(self._ids),
-            compile_id=str(msg.get("compile_id") or ""),
-            spec=text.strip(),
-            token=str(msg.get("token") or ""),
-        )
+    def one_spec(self, text: str, msg: commands.RerunRequest, *, run: bool) -> None:
+        rerun = Rerun(rerun_id=next(self._ids), compile_id=msg.compile_id, spec=text.strip(), token=msg.token)
         try:
             spec = rerun_spec.parse(text)
         except rerun_spec.SpecError as exc:
             self.fail(rerun, "; ".join(exc.messages))
             return
-        if msg.get("all"):
+        if msg.all:
             targets = [c for c in self.calls() if self._takes_all(c, spec)]
             if not targets:
                 self.fail(rerun, self._no_target_message(spec))
@@ -120,7 +114,7 @@ class RerunService:
         else:
             call = self.find(msg)
             if call is None:
-                what = msg.get("compile_id") or msg.get("key") or "?"
+                what = msg.compile_id or msg.key or "?"
                 self.fail(
                     rerun,
                     f"no recorded call for compile {what}: only functions returned by torch.compile "
@@ -146,7 +140,7 @@ class RerunService:
         return f"no compiled function takes {names} (compiled functions: {known})"
 
     def run_one(
-        self, call: LastCall, spec: rerun_spec.Spec, rerun: Rerun, msg: dict[str, Any], *, run: bool
+        self, call: LastCall, spec: rerun_spec.Spec, rerun: Rerun, msg: commands.RerunRequest, *, run: bool
     ) -> None:
         rerun.function = call.target.function
         rerun.key = str(call.target.key)
@@ -177,9 +171,8 @@ class RerunService:
         predicted = rerun.reused
         rerun.reused = ""
         rerun.status = "running"
-        mode = msg.get("mode")
-        if mode in MODES:
-            self.pauser.resume(mode, msg.get("breakpoints"))
+        if isinstance(msg, commands.RunRerun) and msg.mode is not None and msg.mode in MODES:
+            self.pauser.resume(msg.mode, msg.breakpoints)
         self.send(rerun)
         before = set(self.recorder.compiles)
         invoke = call.target.invoke
@@ -236,7 +229,7 @@ class RerunService:
         self.send(rerun)
 
     def send(self, rerun: Rerun) -> None:
-        self.recorder.emit(RerunEvent(rerun=asdict(rerun)))
+        self.recorder.emit(RerunEvent(rerun=copy.deepcopy(rerun)))
 
     # ----- inputs --------------------------------------------------------------------
     def check_memory(self, call: LastCall, plan: rerun_spec.Plan) -> None:
@@ -350,7 +343,7 @@ class RerunService:
                 compile_id=self.recorder.key(c["compile_id"]) if c["compile_id"] else "",
                 passed=c["passed"],
                 reason=c["reason"],
-                guards=[guard_from_dict(g) for g in c["guards"]],
+                guards=[GuardResult(**g) for g in c["guards"]],
             )
             for c in checks
         ]

@@ -2,7 +2,8 @@
 controller produce, and what `Session.apply` folds in.
 
 On the channel an event is a JSON object (`tcdebug.model.protocol`): `to_wire()` gives it,
-`event_from_wire()` reads one back, checking every field's type; an unknown type or a field of
+`event_from_wire()` reads one back, checking every field's type, payloads below the envelope
+included (`tcdebug.model.payloads`, through `tcdebug.model.schema`); an unknown type or a field of
 the wrong type raises `EventError` (one line, never a traceback). Fields the wire leaves out
 keep their defaults; `None` means "not said" (the session keeps what it had) and is never sent.
 
@@ -12,13 +13,22 @@ torchrun job adds `rank` (see `tcdebug.debuggee.children`, `tcdebug.debuggee.ran
 
 from __future__ import annotations
 
-import types
-import typing
 from collections.abc import Callable, Mapping
-from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, ClassVar, Union
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar
 
+from tcdebug.model.payloads import CallInfo, GuardOrigin, Kernel, Rerun
 from tcdebug.model.protocol import PROTOCOL_VERSION, ProtocolError
+from tcdebug.model.schema import (
+    SchemaError,
+    decode,
+    hints,
+    json_fields,
+    optional,
+    python_names,
+    required,
+    to_json,
+)
 from tcdebug.model.stages import stage_key
 
 
@@ -39,11 +49,10 @@ class Event:
     def to_wire(self) -> dict[str, Any]:
         """The JSON object for the channel (fields that are None are left out)."""
         msg: dict[str, Any] = {"v": PROTOCOL_VERSION, "type": self.TYPE}
-        for f in fields(self):
-            if f.metadata.get("wire", True):
-                value = getattr(self, f.name)
-                if value is not None:
-                    msg[f.name] = value
+        for f, key in json_fields(type(self)):
+            value = getattr(self, f.name)
+            if value is not None:
+                msg[key] = to_json(value)
         return msg
 
     @classmethod
@@ -68,7 +77,7 @@ class Hello(Event):
     python: str = ""
     device: str = ""
     script: str | None = None
-    argv: list[Any] | None = None
+    argv: list[str] | None = None
     mode: str = "step"
 
 
@@ -179,7 +188,7 @@ class StageEvent(Event):
     text: str | None = None
     file: str = ""
     elapsed_s: float = 0.0
-    kernels: list[Any] = field(default_factory=list)
+    kernels: list[Kernel] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
     paused: bool = False  # the process waits here for the next command
     # A stage sent before, sent again with what was learnt since (kernels autotuned at their first
@@ -187,7 +196,7 @@ class StageEvent(Event):
     update: bool = False
     # Trace only: the text read back from the log when shown, and lazily split kernels.
     loader: Callable[[], str] | None = _local()
-    lazy_kernels: list[Any] | None = _local()
+    lazy_kernels: list[Kernel] | None = _local()
 
     @property
     def key(self) -> str:
@@ -199,7 +208,7 @@ class GraphBreak(Event):
     TYPE: ClassVar[str] = "graph_break"
     compile_id: str
     reason: str = ""
-    user_stack: list[Any] = field(default_factory=list)
+    user_stack: list[str] = field(default_factory=list)
     ddp_split: bool | None = None  # DDPOptimizer's bucket split, not Dynamo's own break
 
 
@@ -238,7 +247,7 @@ class Autotune(Event):
 class GuardProvenance(Event):
     TYPE: ClassVar[str] = "guard_provenance"
     compile_id: str
-    guards: list[Any] = field(default_factory=list)
+    guards: list[GuardOrigin] = field(default_factory=list)
 
 
 @dataclass(kw_only=True)
@@ -247,9 +256,9 @@ class Provenance(Event):
 
     TYPE: ClassVar[str] = "provenance"
     compile_id: str
-    items: list[Any] = field(default_factory=list)
+    items: list[dict[str, Any]] = field(default_factory=list)
     links: list[Any] = field(default_factory=list)
-    notes: list[Any] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
     symbols: dict[str, Any] = field(default_factory=dict)
     reset: bool = False
 
@@ -260,18 +269,18 @@ class Provenance(Event):
 # ----- re-runs ----------------------------------------------------------------------------------
 @dataclass(kw_only=True)
 class RerunEvent(Event):
-    """A re-run's state (see `tcdebug.model.session.rerun_from_dict`)."""
+    """A re-run's state."""
 
     TYPE: ClassVar[str] = "rerun"
-    rerun: dict[str, Any]
+    rerun: Rerun
 
 
 @dataclass(kw_only=True)
 class Calls(Event):
-    """The last call of each compiled function (see `tcdebug.model.session.call_from_dict`)."""
+    """The last call of each compiled function."""
 
     TYPE: ClassVar[str] = "calls"
-    calls: list[Any] = field(default_factory=list)
+    calls: list[CallInfo] = field(default_factory=list)
 
 
 # ----- made by the controller ------------------------------------------------------------------
@@ -341,23 +350,26 @@ def event_from_wire(msg: Mapping[str, Any], *, local: bool = False) -> Event:
     cls = EVENT_CLASSES.get(type_) if isinstance(type_, str) else None
     if cls is None or (type_ in LOCAL_ONLY and not local):
         raise EventError(f"unknown event type {_short(type_)}")
-    hints = _hints(cls)
+    field_hints = hints(cls)
     values: dict[str, Any] = {}
-    for f in fields(cls):
-        if not f.metadata.get("wire", True) or f.name not in msg:
+    for f, key in json_fields(cls):
+        if key not in msg:
             continue
-        value = msg[f.name]
-        if value is None and _optional(hints[f.name]):
-            continue
-        if not _matches(value, hints[f.name]):
-            raise EventError(
-                f"{type_} event: field {f.name!r} is {type(value).__name__}, expected {_describe(hints[f.name])}"
-            )
-        values[f.name] = float(value) if _is_float(hints[f.name]) and type(value) is int else value
+        value, hint = msg[key], field_hints[f.name]
+        if value is None and optional(hint):
+            continue  # not said: the default stays
+        try:
+            values[f.name] = decode(hint, value, key)
+        except SchemaError as exc:
+            if exc.path == key:
+                raise EventError(
+                    f"{type_} event: field {key!r} is {type(value).__name__}, expected {python_names(hint)}"
+                ) from None
+            raise EventError(f"{type_} event: {exc}") from None
     try:
         return cls(**values)
     except TypeError:
-        missing = [f.name for f in fields(cls) if f.name not in values and _required(f)]
+        missing = [f.name for f in fields(cls) if f.name not in values and required(f)]
         raise EventError(f"{type_} event: missing {', '.join(repr(m) for m in missing)}") from None
 
 
@@ -372,57 +384,6 @@ def event_type(event: Event | Mapping[str, Any]) -> str:
 def as_event(event: Event | Mapping[str, Any]) -> Event:
     """A typed event; a dict (tests, scripts) is read as the channel would read it."""
     return event if isinstance(event, Event) else event_from_wire(event, local=True)
-
-
-# ----- field checks ---------------------------------------------------------------------------
-_HINTS: dict[type[Event], dict[str, Any]] = {}
-
-
-def _hints(cls: type[Event]) -> dict[str, Any]:
-    if cls not in _HINTS:
-        _HINTS[cls] = typing.get_type_hints(cls)
-    return _HINTS[cls]
-
-
-def _union_args(hint: Any) -> tuple[Any, ...]:
-    origin = typing.get_origin(hint)
-    return typing.get_args(hint) if origin in (Union, types.UnionType) else (hint,)
-
-
-def _optional(hint: Any) -> bool:
-    return type(None) in _union_args(hint)
-
-
-def _is_float(hint: Any) -> bool:
-    return float in _union_args(hint)
-
-
-def _matches(value: Any, hint: Any) -> bool:
-    for arg in _union_args(hint):
-        if arg is Any:
-            return True
-        base = typing.get_origin(arg) or arg
-        if base is type(None):
-            if value is None:
-                return True
-        elif base is float:
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                return True
-        elif base is int:
-            if isinstance(value, int) and not isinstance(value, bool):
-                return True
-        elif isinstance(base, type) and isinstance(value, base):
-            return True
-    return False
-
-
-def _describe(hint: Any) -> str:
-    names = [getattr(typing.get_origin(a) or a, "__name__", str(a)) for a in _union_args(hint)]
-    return " or ".join("null" if n == "NoneType" else n for n in names)
-
-
-def _required(f: Any) -> bool:
-    return f.default is MISSING and f.default_factory is MISSING
 
 
 def _short(value: Any) -> str:

@@ -20,7 +20,7 @@ starts); its events carry `pid`, and compile ids suffixed `@<pid>`. The controll
 sends `process_exit` {exit_code, error} when its script ends.
 
 Re-runs (after `script_end`, while the target serves commands):
-  event `calls`:       {calls: [CallInfo dict]}: the last call of each compiled function
+  event `calls`:       {calls: [CallInfo]}: the last call of each compiled function
                        (sent before the first `ready` and after each re-run)
   cmd `check_rerun`:   {compile_id | key, spec, token?}: check every cache entry's guards
                        against the proposed inputs; answered by `rerun` with status `checked`
@@ -30,7 +30,8 @@ Re-runs (after `script_end`, while the target serves commands):
                        `rerun` events (running, then ok or failed)
 
 Each event is a dataclass of `tcdebug.model.events` (`to_wire()` writes it, `event_from_wire()` reads
-and checks it); this module stays the wire format.
+and checks it), each command one of `tcdebug.model.commands` (`to_wire()`, `command_from_wire()`),
+payloads below the envelope those of `tcdebug.model.payloads`; this module stays the wire format.
 
 Pausing: after `step`, the target pauses at the next stage; after `continue`, at
 the next stage whose id is a breakpoint; after `run`, never. A stage event says
@@ -46,7 +47,6 @@ from typing import Any
 
 PROTOCOL_VERSION = 1
 
-COMMANDS = frozenset({"step", "continue", "run", "stop", "breakpoints", "check_rerun", "rerun", "quit"})
 
 # The environment of the target: where forked processes of the script connect (a listening
 # AF_UNIX socket in a private folder), and the socket `sys.stdout`/`sys.stderr` write to as one
@@ -70,12 +70,6 @@ MODE_RUN = "run"
 
 class ProtocolError(ValueError):
     pass
-
-
-def command(cmd: str, **fields: Any) -> dict[str, Any]:
-    if cmd not in COMMANDS:
-        raise ProtocolError(f"unknown command {cmd!r}")
-    return {"v": PROTOCOL_VERSION, "cmd": cmd, **fields}
 
 
 def encode(msg: dict[str, Any]) -> bytes:

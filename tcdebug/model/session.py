@@ -11,12 +11,19 @@ import copy
 import functools
 import threading
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from tcdebug.analysis.provenance_index import ProvenanceIndex, apply_dict
 from tcdebug.model import events as ev_types
+from tcdebug.model import schema
 from tcdebug.model import stages as stage_catalog
+from tcdebug.model.payloads import CallInfo as CallInfo
+from tcdebug.model.payloads import EntryCheck as EntryCheck
+from tcdebug.model.payloads import GuardOrigin as GuardOrigin
+from tcdebug.model.payloads import GuardResult as GuardResult
+from tcdebug.model.payloads import Kernel as Kernel
+from tcdebug.model.payloads import Rerun as Rerun
 from tcdebug.model.trace_format import CA_CAPTURE_NAME, is_compiled_autograd_capture
 from tcdebug.textsafe import safe_line
 
@@ -34,22 +41,13 @@ LOADED = "loaded"  # opened from a dump or a trace: nothing to step
 
 
 @dataclass
-class Kernel:
-    """One kernel split out of Inductor's output code."""
-
-    name: str
-    language: str  # "cpp" or "python" (Triton)
-    source: str
-    kind: str = ""  # pointwise, reduction, persistent_reduction, template, cpp, extern
-    configs: list[dict[str, Any]] = field(default_factory=list)  # autotune configs tried
-    chosen_config: dict[str, Any] | None = None
-    provenance: list[str] = field(default_factory=list)  # FX nodes fused into it
-    meta: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass
 class Stage:
-    stage_id: str
+    """A stage of a compile. session.json holds it as it is (`tcdebug.model.schema`): `stage_id`
+    as `id`, plus its `key`; `loader` never (it reads the text from a dump file or a log)."""
+
+    JSON_EXTRA: ClassVar[dict[str, Any]] = {"key": str}  # written from the property, checked when read
+
+    stage_id: str = field(metadata={"json": "id"})
     part: str = ""  # "", "forward", "backward" or "inference"
     title: str = ""
     language: str = "text"
@@ -60,7 +58,7 @@ class Stage:
     elapsed_s: float = 0.0  # seconds since the compile started
     kernels: list[Kernel] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
-    loader: Callable[[], str] | None = field(default=None, repr=False, compare=False)
+    loader: Callable[[], str] | None = field(default=None, repr=False, compare=False, metadata={"wire": False})
 
     @property
     def key(self) -> str:
@@ -107,7 +105,7 @@ class Compile:
     pid: int | None = None  # its pid (live runs and dumps of them)
     times: dict[str, Any] = field(default_factory=dict)  # phase times, see tcdebug.analysis.compile_phases
     autotune_tables: list[dict[str, Any]] = field(default_factory=list)  # max-autotune choices
-    guard_provenance: list[dict[str, Any]] = field(default_factory=list)  # user frame per guard
+    guard_provenance: list[GuardOrigin] = field(default_factory=list)  # user frame per guard
     provenance_index: ProvenanceIndex = field(default_factory=ProvenanceIndex, repr=False)  # tcdebug.analysis.provenance_index
     # A dump's provenance.json, read into `provenance_index` at the first use of `provenance`:
     # opening a dump of a big model does not parse every compile's index up front.
@@ -175,73 +173,11 @@ class Compile:
 
 
 @dataclass
-class GuardResult:
-    text: str
-    passed: bool
-    reason: str = ""
-    kind: str = ""  # Dynamo's leaf guard type, e.g. TENSOR_MATCH
-    source: str = ""  # what it guards, e.g. x or self._modules['fc1']
-    checked: bool = True  # False: could not be evaluated on its own (`passed` is then meaningless)
-
-
-@dataclass
-class EntryCheck:
-    """One cache entry of a code object, checked against proposed inputs."""
-
-    compile_id: str
-    passed: bool
-    reason: str = ""  # Dynamo's own failure reason
-    guards: list[GuardResult] = field(default_factory=list)
-
-
-@dataclass
-class Rerun:
-    rerun_id: int
-    function: str = ""
-    compile_id: str = ""  # a compile of the frame being re-run
-    spec: str = ""
-    inputs: list[dict[str, Any]] = field(default_factory=list)
-    checks: list[EntryCheck] = field(default_factory=list)
-    reused: str = ""  # compile id of the entry that matched, if any
-    produced: list[str] = field(default_factory=list)  # compile ids the re-run created
-    status: str = "checking"  # checking, checked, running, ok, failed
-    error: str = ""
-    token: str = ""  # the requester's own id, echoed back
-    dynamic: str = ""  # the dynamic setting used: "none", "true" or "false"
-    key: str = ""  # the CallInfo it re-ran
-
-    @property
-    def done(self) -> bool:
-        return self.status in ("checked", "ok", "failed")
-
-    @property
-    def failing_checks(self) -> list[EntryCheck]:
-        return [c for c in self.checks if not c.passed]
-
-
-@dataclass
-class CallInfo:
-    """The last call of a compiled function, as recorded in the target (re-runs start from it)."""
-
-    key: str
-    function: str = ""
-    filename: str = ""
-    firstlineno: int = 0
-    compile_ids: list[str] = field(default_factory=list)  # compiles of its frame
-    inputs: list[dict[str, Any]] = field(default_factory=list)  # see tcdebug.model.rerun_spec
-    dynamic: bool | None = None  # torch.compile(dynamic=...) of the callable
-    grad_enabled: bool = True
-    state: dict[str, Any] = field(default_factory=dict)  # global state at the call (grad mode, autocast, ...)
-    count: int = 0  # how many calls were seen
-    guard_check: str = ""  # why guards cannot be checked, when they cannot
-
-
-@dataclass
 class ProcessInfo:
     """A process of the script: the main one (the target) or one it forked."""
 
     pid: int
-    label: str  # "main", "worker 1", a multiprocessing name, or "pid 1234"
+    label: str = ""  # "main", "worker 1", a multiprocessing name, or "pid 1234"
     ppid: int = 0
     main: bool = False
     stepping: bool = False  # pauses at its stages (else it runs free)
@@ -606,7 +542,7 @@ class Session:
             self.exit_code = ev.exit_code
 
     def _on_rerun(self, ev: ev_types.RerunEvent) -> Change:
-        rerun = rerun_from_dict(ev.rerun)
+        rerun = ev.rerun
         change = Change(ev, rerun=rerun)
         # While a re-run calls the function the target runs again (and may pause);
         # afterwards the session returns to the state the script left it in.
@@ -624,7 +560,7 @@ class Session:
         return change
 
     def _on_calls(self, ev: ev_types.Calls) -> None:
-        self.calls = [call_from_dict(c) for c in ev.calls]
+        self.calls = list(ev.calls)
 
     def _on_provenance(self, ev: ev_types.Provenance) -> Change:
         comp, added = self._compile_change(ev, ev.compile_id)
@@ -706,38 +642,7 @@ def _id_part(compile_id: str, index: int) -> int:
         return -1
 
 
-# ----- (de)serialisation --------------------------------------------------------
-def kernel_from_dict(d: dict[str, Any]) -> Kernel:
-    return Kernel(
-        name=d.get("name", ""),
-        language=d.get("language", "text"),
-        source=d.get("source", ""),
-        kind=d.get("kind", ""),
-        configs=list(d.get("configs", [])),
-        chosen_config=d.get("chosen_config"),
-        provenance=list(d.get("provenance", [])),
-        meta=dict(d.get("meta", {})),
-    )
-
-
-def stage_from_dict(d: dict[str, Any]) -> Stage:
-    stage_id = d.get("stage") or d.get("stage_id") or "unknown"
-    kind = stage_catalog.kind(stage_id)
-    return Stage(
-        stage_id=stage_id,
-        part=d.get("part", ""),
-        title=d.get("title") or kind.title,
-        language=d.get("language") or kind.language,
-        status=d.get("status", "captured"),
-        reason=d.get("reason", ""),
-        text=d.get("text"),
-        file=d.get("file", ""),
-        elapsed_s=float(d.get("elapsed_s", 0.0)),
-        kernels=[kernel_from_dict(k) for k in d.get("kernels", [])],
-        meta=dict(d.get("meta", {})),
-    )
-
-
+# ----- stages to and from events and session.json ----------------------------------------
 def stage_from_event(ev: ev_types.StageEvent) -> Stage:
     stage_id = ev.stage or "unknown"
     kind = stage_catalog.kind(stage_id)
@@ -751,84 +656,24 @@ def stage_from_event(ev: ev_types.StageEvent) -> Stage:
         text=ev.text,
         file=ev.file,
         elapsed_s=float(ev.elapsed_s),
-        kernels=[kernel_from_dict(k) for k in ev.kernels],
+        kernels=list(ev.kernels),
         meta=dict(ev.meta),
     )
 
 
 def stage_to_dict(stage: Stage, *, with_text: bool = True) -> dict[str, Any]:
-    d: dict[str, Any] = {
-        "id": stage.stage_id,
-        "key": stage.key,
-        "part": stage.part,
-        "title": stage.title,
-        "language": stage.language,
-        "status": stage.status,
-        "reason": stage.reason,
-        "file": stage.file,
-        "elapsed_s": round(stage.elapsed_s, 6),
-        "meta": stage.meta,
-    }
+    """The stage as session.json holds it (`schema.to_json`); `with_text=False` leaves out its
+    text and its kernels' sources (their files hold them)."""
+    d = schema.to_json(stage, omit=("kernels",))
+    d = {"id": d.pop("id"), "key": d.pop("key"), **d}
+    d["elapsed_s"] = round(stage.elapsed_s, 6)
     if with_text:
         d["text"] = stage.get_text()
-    d["kernels"] = [asdict(k) if with_text else _kernel_index(k) for k in stage.kernels]
+    else:
+        d.pop("text", None)
+    # The index's copy: a live kernel's metadata changes later (autotuned at its first launch).
+    if with_text:
+        d["kernels"] = [schema.to_json(k) for k in stage.kernels]
+    else:
+        d["kernels"] = [copy.deepcopy(schema.to_json(k, omit=("source",))) for k in stage.kernels]
     return d
-
-
-def _kernel_index(k: Kernel) -> dict[str, Any]:
-    """`asdict(k)` without the source, which is never read (a log's kernel re-reads it)."""
-    return {f.name: copy.deepcopy(getattr(k, f.name)) for f in fields(k) if f.name != "source"}
-
-
-def rerun_from_dict(d: dict[str, Any]) -> Rerun:
-    checks = [
-        EntryCheck(
-            compile_id=c.get("compile_id", ""),
-            passed=bool(c.get("passed")),
-            reason=c.get("reason", ""),
-            guards=[guard_from_dict(g) for g in c.get("guards", [])],
-        )
-        for c in d.get("checks", [])
-    ]
-    return Rerun(
-        rerun_id=int(d.get("rerun_id", 0)),
-        function=d.get("function", ""),
-        compile_id=d.get("compile_id", ""),
-        spec=d.get("spec", ""),
-        inputs=list(d.get("inputs", [])),
-        checks=checks,
-        reused=d.get("reused", ""),
-        produced=list(d.get("produced", [])),
-        status=d.get("status", ""),
-        error=d.get("error", ""),
-        token=d.get("token", ""),
-        dynamic=d.get("dynamic", ""),
-        key=str(d.get("key", "")),
-    )
-
-
-def guard_from_dict(d: dict[str, Any]) -> GuardResult:
-    return GuardResult(
-        text=d.get("text", ""),
-        passed=bool(d.get("passed")),
-        reason=d.get("reason", ""),
-        kind=d.get("kind", ""),
-        source=d.get("source", ""),
-        checked=bool(d.get("checked", True)),
-    )
-
-
-def call_from_dict(d: dict[str, Any]) -> CallInfo:
-    return CallInfo(
-        key=str(d.get("key", "")),
-        function=d.get("function", ""),
-        filename=d.get("filename", ""),
-        firstlineno=int(d.get("firstlineno", 0) or 0),
-        compile_ids=list(d.get("compile_ids", [])),
-        inputs=[dict(i) for i in d.get("inputs", [])],
-        dynamic=d.get("dynamic"),
-        grad_enabled=bool(d.get("grad_enabled", True)),
-        state=dict(d.get("state") or {}),
-        count=int(d.get("count", 0) or 0),
-        guard_check=d.get("guard_check", ""),
-    )

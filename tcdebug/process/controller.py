@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from tcdebug.model import protocol
+from tcdebug.model import commands, protocol
 from tcdebug.model.events import (
     Event,
     Note,
@@ -229,7 +229,7 @@ class TargetController:
                 mode = protocol.MODE_RUN if self._closing else mode
                 stepping = mode != protocol.MODE_RUN
                 msg = {**msg, "stepping": stepping}
-                channel.send(protocol.command(mode, breakpoints=sorted(self.breakpoints)))
+                channel.send(commands.resume(mode, sorted(self.breakpoints)).to_wire())
             else:
                 msg = {**msg, "pid": pid}
             try:
@@ -359,43 +359,42 @@ class TargetController:
             self._private_dir = ""
 
     # ----- commands --------------------------------------------------------------
-    def send(self, cmd: str, pid: int | None = None, **fields: Any) -> bool:
+    def send(self, command: commands.Command, pid: int | None = None) -> bool:
         """A command to the target, or to the forked process `pid`."""
         channel = self.channel if pid is None or pid == self.pid else self.children.get(pid)
         if channel is None:
             return False
-        if cmd in ("step", "continue", "run") and channel is self.channel:
+        if isinstance(command, commands.Resume) and channel is self.channel:
             self.paused = False
-        return channel.send(protocol.command(cmd, **fields))
+        return channel.send(command.to_wire())
 
     def step(self, pid: int | None = None) -> bool:
-        return self.send("step", pid)
+        return self.send(commands.Step(), pid)
 
     def continue_(self, pid: int | None = None) -> bool:
-        return self.send("continue", pid, breakpoints=sorted(self.breakpoints))
+        return self.send(commands.Continue(breakpoints=sorted(self.breakpoints)), pid)
 
     def run(self, pid: int | None = None) -> bool:
-        return self.send("run", pid)
+        return self.send(commands.Run(), pid)
 
     def stop(self) -> bool:
-        return self.send("stop")
+        return self.send(commands.Stop())
 
     def set_breakpoints(self, breakpoints: Iterable[str]) -> bool:
         self.breakpoints = set(breakpoints)
         for pid in list(self.children):
-            self.send("breakpoints", pid, breakpoints=sorted(self.breakpoints))
-        return self.send("breakpoints", breakpoints=sorted(self.breakpoints))
+            self.send(commands.SetBreakpoints(breakpoints=sorted(self.breakpoints)), pid)
+        return self.send(commands.SetBreakpoints(breakpoints=sorted(self.breakpoints)))
 
     def step_process(self, pid: int, stepping: bool) -> bool:
         """Make a forked process pause at its stages (`stepping`), or run free."""
-        mode = protocol.MODE_STEP if stepping else protocol.MODE_RUN
-        return self.send(mode, pid)
+        return self.send(commands.Step() if stepping else commands.Run(), pid)
 
-    def check_rerun(self, request: dict[str, Any]) -> bool:
-        return self.send("check_rerun", **request)
+    def check_rerun(self, request: commands.CheckRerun) -> bool:
+        return self.send(request)
 
-    def rerun(self, request: dict[str, Any]) -> bool:
-        return self.send("rerun", **request)
+    def rerun(self, request: commands.RunRerun) -> bool:
+        return self.send(request)
 
     @property
     def alive(self) -> bool:
@@ -416,7 +415,7 @@ class TargetController:
         for channel in [*self.children.values(), self.channel]:
             if channel is not None and channel not in self._told_to_quit:
                 self._told_to_quit.add(channel)
-                channel.send(protocol.command("quit"))
+                channel.send(commands.Quit().to_wire())
 
     def close(self, timeout: float = 2.0) -> None:
         """End the target and every process of the script: ask it to quit, wait up to

@@ -18,7 +18,8 @@ from tcdebug.analysis.live_ranks import (
     rank_state,
     tagged_output,
 )
-from tcdebug.dump import make_dirs, remove_dump_files, write_dump
+from tcdebug.dump.safe_fs import make_dirs, remove_dump_files
+from tcdebug.dump.writer import write_dump
 from tcdebug.model.session import OutputChunk, ProcessInfo, Session
 from tcdebug.trace.rank_logs import label_folder
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tcdebug.dump import max_file_bytes
+from tcdebug.dump.safe_fs import max_file_bytes
 from tcdebug.model import records
 from tcdebug.model.trace_format import count_guards, format_compile_id
 

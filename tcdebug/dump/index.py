@@ -1,0 +1,288 @@
+"""session.json's content (`session_index`), its text (`index_json`, one compile per line) and
+`IndexCache`, which keeps each compile's entry and why until an event may change it."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from tcdebug.model import schema
+from tcdebug.model.events import Event
+from tcdebug.model.payloads import CallInfo, GuardOrigin, Rerun
+from tcdebug.model.session import Compile, ProcessInfo, Session, Stage, stage_to_dict
+from tcdebug.model.trace_format import capture_of
+from tcdebug.torchtext.stage_text import FUSION_LOG_IN_FILE
+
+FORMAT = "tcdebug-session"  # the marker that says a folder is a tcdebug dump
+FORMAT_VERSION = 1
+
+
+# ----- session.json's schema: written with `schema.to_json`, read with `schema.from_json` ------
+@dataclass
+class BreakEntry:
+    """A graph break in its compile's entry."""
+
+    reason: str = ""
+    user_stack: list[str] = field(default_factory=list)
+
+
+@dataclass
+class CompileEntry:
+    """A compile in session.json's `compiles`: its stages as the session holds them (their texts
+    in their files), its why as `tcdebug.analysis.why.why_dict` gives it."""
+
+    compile_id: str
+    function: str = ""
+    filename: str = ""
+    firstlineno: int = 0
+    status: str = "ok"
+    error: str = ""
+    rank: int | None = None
+    process: str = ""
+    pid: int | None = None
+    recompile_reason: str = ""
+    elapsed_s: float = 0.0
+    metrics: dict[str, Any] = field(default_factory=dict)
+    times: dict[str, Any] = field(default_factory=dict)  # phase times, see tcdebug.analysis.compile_phases
+    autotune_tables: list[dict[str, Any]] = field(default_factory=list)
+    guard_provenance: list[GuardOrigin] = field(default_factory=list)
+    why: list[dict[str, Any]] = field(default_factory=list)
+    graph_breaks: list[BreakEntry] = field(default_factory=list)
+    stages: list[Stage] = field(default_factory=list)
+
+
+@dataclass
+class SessionIndex:
+    """session.json. `complete` is false while a live run still writes it."""
+
+    format: str
+    version: int
+    complete: bool | None = None
+    origin: str = ""
+    script: str = ""
+    argv: list[str] = field(default_factory=list)
+    torch_version: str = ""
+    python: str = ""
+    device: str = ""
+    state: str = ""
+    exit_code: int | None = None
+    error: str = ""
+    notes: list[str] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+    rank: int | None = None  # the rank this dump is of (a job's rank, or its root: the lowest)
+    rank_label: str = ""  # "1 (2)": the second log of rank 1
+    trace_stats: dict[str, Any] = field(default_factory=dict)
+    divergences: list[Any] = field(default_factory=list)
+    main_pid: int | None = None
+    processes: list[ProcessInfo] = field(default_factory=list)
+    compiles: list[CompileEntry] = field(default_factory=list)
+    reruns: list[Rerun] = field(default_factory=list)
+    calls: list[CallInfo] = field(default_factory=list)
+
+
+def session_index(
+    session: Session, *, complete: bool = True, compiles: bool = True, cache: IndexCache | None = None
+) -> dict[str, Any]:
+    """session.json's content; `compiles=False` leaves the compiles out (an empty list). Each
+    compile's entry comes from `cache` where given, else is made afresh."""
+    cache = cache if cache is not None else IndexCache(session)
+    index = SessionIndex(
+        format=FORMAT,
+        version=FORMAT_VERSION,
+        complete=complete,
+        origin=session.origin,
+        script=session.script,
+        argv=session.argv,
+        torch_version=session.torch_version,
+        python=session.python,
+        device=session.device,
+        state=session.state,
+        exit_code=session.exit_code,
+        error=session.error,
+        notes=session.notes,
+        extra=session.extra,
+        rank=session.rank,
+        rank_label=session.rank_label,
+        trace_stats=dict(session.trace_stats),
+        divergences=[schema.to_json(d) for d in session.divergences],  # dataclasses of tcdebug.trace
+        main_pid=session.main_pid,
+        processes=list(session.processes.values()),
+        reruns=session.reruns,
+        calls=session.calls,
+    )
+    entry = schema.to_json(index)
+    entry["compiles"] = [cache.entry(c) for c in (session.ordered_compiles() if compiles else ())]
+    return entry
+
+
+# Events that change no compile (`Session.apply`; a why reads no session state they set). Any
+# other event without a compile id (a rerun) may change any compile's why.
+_COMPILE_NEUTRAL = frozenset(
+    (
+        "hello", "torch", "process", "process_end", "process_exit", "ready", "resumed", "note", "output",
+        "trace_info", "error", "script_end", "calls", "target_died", "target_exited",
+    )
+)
+
+
+def changed_compile(event: Event) -> str | None:
+    """The id of the compile `event` may change, "" for none, None for any."""
+    compile_id = getattr(event, "compile_id", None)
+    if isinstance(compile_id, str):
+        return compile_id
+    return "" if event.type in _COMPILE_NEUTRAL else None
+
+
+class IndexCache:
+    """What session.json says of each compile (its entry, its JSON line, its why from
+    `tcdebug.analysis.why.explain`), made once and kept until an event may change it (`forget`). A live
+    dump rewrites session.json every second and at every compile's end; explaining and encoding
+    every compile each time cost more than the rest of the run's dump writing."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self._parts: dict[str, list[Any] | str] = {}  # compile id -> its WhyParts, or why it has none
+        self._whys: dict[str, list[dict[str, Any]]] = {}
+        self._entries: dict[str, dict[str, Any]] = {}
+        self._lines: dict[str, str] = {}
+
+    def parts(self, compile_id: str) -> list[Any] | str:
+        """The compile's `WhyPart`s, or the error that stopped explaining it."""
+        from tcdebug.analysis.why import explain
+
+        if compile_id not in self._parts:
+            try:
+                self._parts[compile_id] = explain(self.session, compile_id)
+            except Exception as exc:  # noqa: BLE001 - a why that cannot be built must not cost the dump
+                self._parts[compile_id] = str(exc)
+        return self._parts[compile_id]
+
+    def as_dicts(self, compile_id: str) -> list[dict[str, Any]]:
+        """session.json's `why` of the compile."""
+        from tcdebug.analysis.why import why_dict
+
+        if compile_id not in self._whys:
+            parts = self.parts(compile_id)
+            self._whys[compile_id] = (
+                [{"kind": "error", "title": "why", "lines": [f"could not explain: {parts}"]}]
+                if isinstance(parts, str)
+                else why_dict(self.session, compile_id, parts)
+            )
+        return self._whys[compile_id]
+
+    def markdown(self, compile_id: str) -> str:
+        """why.md of the compile."""
+        from tcdebug.analysis.why import why_markdown
+
+        parts = self.parts(compile_id)
+        if isinstance(parts, str):
+            return f"could not explain {compile_id}: {parts}\n"
+        return why_markdown(self.session, compile_id, parts)
+
+    def entry(self, c: Compile) -> dict[str, Any]:
+        """The compile's entry in session.json's `compiles`."""
+        if c.compile_id not in self._entries:
+            self._entries[c.compile_id] = self._entry(c)
+        return self._entries[c.compile_id]
+
+    def line(self, c: Compile) -> str:
+        """`entry` as session.json's line of it (see `index_json`)."""
+        if c.compile_id not in self._lines:
+            self._lines[c.compile_id] = json.dumps(self.entry(c), default=str)
+        return self._lines[c.compile_id]
+
+    def _entry(self, c: Compile) -> dict[str, Any]:
+        entry = schema.to_json(
+            CompileEntry(
+                compile_id=c.compile_id,
+                function=c.function,
+                filename=c.filename,
+                firstlineno=c.firstlineno,
+                status=c.status,
+                error=c.error,
+                rank=c.rank,
+                process=c.process,
+                pid=c.pid,
+                recompile_reason=c.recompile_reason,
+                elapsed_s=round(c.elapsed_s, 6),
+                metrics=c.metrics,
+                times=c.times,
+                autotune_tables=c.autotune_tables,
+                guard_provenance=c.guard_provenance,
+                why=self.as_dicts(c.compile_id),
+                graph_breaks=[BreakEntry(gb.reason, gb.user_stack) for gb in c.graph_breaks],
+            )
+        )
+        entry["stages"] = [_stage_entry(s) for s in c.ordered_stages()]  # their texts are in their files
+        return entry
+
+    def forget_entries(self, compile_ids: set[str]) -> None:
+        """Drop these compiles' entries (their stages' files changed), keeping their whys."""
+        for compile_id in compile_ids:
+            self._entries.pop(compile_id, None)
+            self._lines.pop(compile_id, None)
+
+    def forget(self, event: Event) -> None:
+        """Drop what `event` (applied to the session) may have changed."""
+        changed = changed_compile(event)
+        # compiled autograd's capture `!N` names the compiles Dynamo makes of its graph, later
+        also = capture_of(changed) if changed else None
+        for kept in (self._parts, self._whys, self._entries, self._lines):
+            if changed is None:
+                kept.clear()
+            elif changed:
+                kept.pop(changed, None)
+                if also is not None:
+                    kept.pop(also, None)
+
+
+def _stage_entry(stage: Stage) -> dict[str, Any]:
+    """A stage in session.json: its text is in its file, and so is its fusion log (see
+    `full_text`), which is most of a big graph's index when kept inline."""
+    entry = stage_to_dict(stage, with_text=False)
+    if stage.file and stage.meta.get("fusion_log"):
+        entry["meta"] = {k: v for k, v in stage.meta.items() if k != "fusion_log"}
+        entry["meta"][FUSION_LOG_IN_FILE] = True
+    return entry
+
+def index_json(index: dict[str, Any]) -> str:
+    """session.json's text: indented, one compile per line. Indenting everything would use
+    json's pure-Python encoder, seconds for a session of hundreds of compiles."""
+    compiles = index.get("compiles", [])
+    return _index_text(index, [json.dumps(c, default=str) for c in compiles])
+
+
+def index_text(session: Session, *, complete: bool = True, cache: IndexCache | None = None) -> str:
+    """`index_json(session_index(...))`, each compile's line taken from `cache` where it has it."""
+    cache = cache if cache is not None else IndexCache(session)
+    head = session_index(session, complete=complete, compiles=False, cache=cache)
+    return _index_text(head, [cache.line(c) for c in session.ordered_compiles()])
+
+
+def _index_text(index: dict[str, Any], compile_lines: list[str]) -> str:
+    rest = {k: v for k, v in index.items() if k != "compiles"}
+    head = json.dumps({**rest, "compiles": []}, indent=1, default=str)
+    if not compile_lines:
+        return head
+    body = ",\n  ".join(compile_lines)
+    return head.removesuffix("[]\n}").removesuffix("[]}") + "[\n  " + body + "\n ]\n}"
+
+
+def entries_json(data: dict[str, Any]) -> str:
+    """`data` as JSON, each entry of a top-level list or dict on a line of its own. json's C
+    encoder makes every line; `json.dumps(indent=...)` would encode in Python, generator by
+    generator: seconds for the provenance files of a big session."""
+    if not all(type(k) is str for k in data):
+        return json.dumps(data, default=str)
+    fields = []
+    for key, value in data.items():
+        if isinstance(value, list) and value:
+            body = "[\n  " + ",\n  ".join(json.dumps(v, default=str) for v in value) + "\n ]"
+        elif isinstance(value, dict) and value and all(type(k) is str for k in value):
+            entries = (f"{json.dumps(k)}: {json.dumps(v, default=str)}" for k, v in value.items())
+            body = "{\n  " + ",\n  ".join(entries) + "\n }"
+        else:
+            body = json.dumps(value, default=str)
+        fields.append(f" {json.dumps(key)}: {body}")
+    return "{\n" + ",\n".join(fields) + "\n}" if fields else "{}"

@@ -1,0 +1,351 @@
+"""Writing a dump: `write_dump` (a whole session, on two cores when it is big), `DumpWriter` (a
+live session, as events arrive), the stage and kernel files, why.md and provenance.json."""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+from tcdebug.analysis import provenance_index as provenance
+from tcdebug.analysis.provenance_from_log import ensure_trace_provenance
+from tcdebug.dump.index import (
+    IndexCache,
+    changed_compile,
+    entries_json,
+    index_json,
+    index_text,
+    session_index,
+)
+from tcdebug.dump.safe_fs import (
+    DirCache,
+    DumpError,
+    compile_dir,
+    file_loader,
+    is_file,
+    safe_name,
+    write_file,
+)
+from tcdebug.model import stages as stage_catalog
+from tcdebug.model.events import Event, StageEvent
+from tcdebug.model.session import Compile, Session, Stage
+from tcdebug.torchtext.stage_text import full_text
+
+_KERNEL_EXT = {"cpp": "cpp", "python": "py", "triton": "py"}
+
+def stage_relpath(compile_id: str, stage: Stage) -> str:
+    """`compiles/0-0/kernel_source.forward.py`: the stage's own name, never its position, so a
+    stage added to the catalogue renames no file. Dumps written before this (`02_dynamo_graph.py`)
+    load all the same: the index names each stage's file."""
+    return f"{compile_dir(compile_id)}/{safe_name(stage_catalog.kind(stage.stage_id).file_name(stage.part))}"
+
+
+def write_stage_files(
+    out: Path,
+    compile_id: str,
+    stage: Stage,
+    taken: set[str] | None = None,
+    *,
+    dirs: DirCache | None = None,
+    write: bool = True,
+) -> None:
+    """Write a stage's text (and its kernels) under `out`, setting `stage.file`.
+
+    `taken`: kernel files other stages of the compile already use (each kernel gets its own).
+    `dirs`: the folders of `out` opened so far (see `DirCache`), for a dump written in one go.
+    `write=False`: only set the file names (another process writes the files)."""
+    if not stage.captured:
+        return
+    rel = stage_relpath(compile_id, stage)
+    # the IR after fusion with its fusion log, as the app shows it
+    if write:
+        write_file(out, rel, full_text(stage), dirs=dirs, fresh=True)
+    stage.file = rel
+    used = {u.lower() for u in (taken or ())}
+    folder = f"{compile_dir(compile_id)}/kernels/{kernel_folder(stage)}"
+    for kernel in stage.kernels:
+        ext = _KERNEL_EXT.get(kernel.language, "txt")
+        base = f"{folder}/{safe_name(kernel.name)}"
+        krel, n = f"{base}.{ext}", 1
+        while krel.lower() in used:  # case-insensitive: a folder on macOS or Windows
+            n += 1
+            krel = f"{base}~{n}.{ext}"
+        used.add(krel.lower())
+        if write:
+            write_file(out, krel, kernel.source, dirs=dirs, fresh=True)
+        kernel.meta["file"] = krel
+
+
+def kernel_folder(stage: Stage) -> str:
+    """`forward`, `backward`, `inference` for kernel_source; the stage key for other stages with
+    kernels: a forward and a backward kernel of one name never share a file."""
+    return safe_name(stage.part or "all" if stage.stage_id == "kernel_source" else stage.key)
+
+
+def _kernel_files(comp: Compile, but: Stage | None = None) -> set[str]:
+    return {
+        str(k.meta["file"])
+        for s in comp.stages.values()
+        if s is not but
+        for k in s.kernels
+        if isinstance(k.meta.get("file"), str)
+    }
+
+def write_why_files(
+    session: Session,
+    out: Path,
+    *,
+    dirs: DirCache | None = None,
+    compiles: list[Compile] | None = None,
+    cache: IndexCache | None = None,
+) -> None:
+    """`compiles/F-C/why.md` for every compile (or those of `compiles`)."""
+    cache = cache if cache is not None else IndexCache(session)
+    for comp in session.compiles.values() if compiles is None else compiles:
+        write_file(out, f"{compile_dir(comp.compile_id)}/why.md", cache.markdown(comp.compile_id), dirs=dirs)
+
+def write_dump(
+    session: Session,
+    out: str | os.PathLike[str],
+    *,
+    complete: bool = True,
+    provenance_written: frozenset[str] = frozenset(),
+    cache: IndexCache | None = None,
+) -> Path:
+    """Write the whole session to `out` (stage files, output.txt, session.json). The compiles of
+    `provenance_written` already have their provenance.json as the session holds it; `cache`
+    holds what is known of the compiles (see `IndexCache`), where a live dump kept it."""
+    out_path = Path(out)
+    out_path.mkdir(parents=True, exist_ok=True)
+    if not is_file(out_path, "session.json"):  # openable from the start, whatever happens next
+        write_file(
+            out_path,
+            "session.json",
+            index_json(session_index(session, complete=False, compiles=False)),
+        )
+    ensure_trace_provenance(session)
+    pending = [
+        (comp, stage)
+        for comp in session.compiles.values()
+        for stage in comp.stages.values()
+        if stage.captured and not (stage.file and is_file(out_path, stage.file))
+    ]
+    done = 0
+    cache = cache if cache is not None else IndexCache(session)  # one why per compile, for why.md and the index
+    named = {comp.compile_id for comp, _ in pending}  # their stages get file names now
+    cache.forget_entries(named)
+    index = _write_in_two(
+        out_path, session, pending, complete=complete, cache=cache, provenance_written=provenance_written
+    )
+    if index is not None:  # all written but the index, last as always (see `write_index`)
+        write_file(out_path, "output.txt", session.output_text())
+        write_file(out_path, "session.json", index)
+        return out_path
+    cache.forget_entries(named)  # entries made on names `_write_in_two` then took back
+    with DirCache(out_path) as dirs:
+        try:
+            for comp, stage in pending:
+                write_stage_files(out_path, comp.compile_id, stage, _kernel_files(comp, but=stage), dirs=dirs)
+                done += 1
+        except DumpError:
+            for _comp, stage in pending[done:]:  # the index must not name files that are not there
+                stage.file = ""
+            _try_write_index(session, out_path, complete=complete)
+            raise
+        write_why_files(session, out_path, dirs=dirs, cache=cache)
+        for comp in session.compiles.values():
+            if comp.compile_id not in provenance_written:
+                write_provenance(out_path, comp, dirs=dirs)
+        write_index(session, out_path, complete=complete, dirs=dirs, cache=cache)
+    return out_path
+
+
+PARALLEL_MIN_STAGES = 1000  # below this, a second process costs more than it saves
+
+
+def _write_in_two(
+    out: Path,
+    session: Session,
+    pending: list[tuple[Compile, Stage]],
+    *,
+    complete: bool,
+    cache: IndexCache | None = None,
+    provenance_written: frozenset[str] = frozenset(),
+) -> str | None:
+    """Write the dump's files but the index on two cores: a forked child writes every other
+    compile's (stage files, why.md, provenance.json), this process the rest, names the child's
+    stage files as the child does (the same code, without writing) and makes session.json's
+    text, which it returns. Each compile's folder is written by one process only. None (nothing
+    done) where that cannot be: few stages, one core, no fork, threads running (forking them is
+    unsafe), or an error in either process: the caller then writes them all itself, as it
+    always did."""
+    if (
+        len(pending) < PARALLEL_MIN_STAGES
+        or (os.cpu_count() or 1) < 2
+        or not hasattr(os, "fork")
+        or threading.active_count() > 1
+    ):
+        return None
+    order = {cid: n for n, cid in enumerate(session.compiles)}
+    mine = [(comp, stage) for comp, stage in pending if order[comp.compile_id] % 2 == 0]
+    theirs = [(comp, stage) for comp, stage in pending if order[comp.compile_id] % 2 == 1]
+    my_compiles = [comp for cid, comp in session.compiles.items() if order[cid] % 2 == 0]
+    their_compiles = [comp for cid, comp in session.compiles.items() if order[cid] % 2 == 1]
+    pid = os.fork()
+    if pid == 0:  # the child: its share, then out without running any of the parent's exit code
+        code = 1
+        try:
+            gc.disable()  # a collection would write to every object's page: copies of them all
+            _write_share(out, session, theirs, their_compiles, IndexCache(session), provenance_written)
+            code = 0
+        finally:
+            os._exit(code)
+    index: str | None = None
+    names = [(stage, stage.file, [k.meta.get("file") for k in stage.kernels]) for _, stage in pending]
+    try:
+        for comp, stage in theirs:  # named as the child names them
+            write_stage_files(out, comp.compile_id, stage, _kernel_files(comp, but=stage), write=False)
+        cache = cache if cache is not None else IndexCache(session)
+        _write_share(out, session, mine, my_compiles, cache, provenance_written)
+        index = index_text(session, complete=complete, cache=cache)
+    except DumpError:
+        os.kill(pid, signal.SIGKILL)
+    finally:
+        _, status = os.waitpid(pid, 0)
+    if index is not None and os.waitstatus_to_exitcode(status) == 0:
+        return index
+    for stage, file, kernel_files in names:  # as they were: the caller names them afresh
+        stage.file = file
+        for kernel, kernel_file in zip(stage.kernels, kernel_files, strict=True):
+            if kernel_file is None:
+                kernel.meta.pop("file", None)
+            else:
+                kernel.meta["file"] = kernel_file
+    return None
+
+
+def _write_share(
+    out: Path,
+    session: Session,
+    stages: list[tuple[Compile, Stage]],
+    compiles: list[Compile],
+    cache: IndexCache,
+    provenance_written: frozenset[str],
+) -> None:
+    """One process's share of `_write_in_two`: the files of `stages`, and the why.md and
+    provenance.json of `compiles`."""
+    with DirCache(out) as dirs:
+        for comp, stage in stages:
+            write_stage_files(out, comp.compile_id, stage, _kernel_files(comp, but=stage), dirs=dirs)
+        write_why_files(session, out, dirs=dirs, compiles=compiles, cache=cache)
+        for comp in compiles:
+            if comp.compile_id not in provenance_written:
+                write_provenance(out, comp, dirs=dirs)
+
+
+def _try_write_index(session: Session, out: Path, *, complete: bool) -> None:
+    with contextlib.suppress(DumpError):
+        write_index(session, out, complete=complete)
+
+def write_index(
+    session: Session,
+    out: Path,
+    *,
+    complete: bool = True,
+    dirs: DirCache | None = None,
+    cache: IndexCache | None = None,
+) -> None:
+    """output.txt, then session.json: each replaced whole (see `write_file`). `complete` is false
+    while a live run still writes it: a dump whose tcdebug was killed says so."""
+    write_file(out, "output.txt", session.output_text(), dirs=dirs)
+    text = index_text(session, complete=complete, cache=cache)
+    write_file(out, "session.json", text, dirs=dirs)
+
+def write_provenance(out: Path, comp: Compile, *, dirs: DirCache | None = None) -> None:
+    """`compiles/F-C/provenance.json`: the compile's provenance index (see tcdebug.analysis.provenance_index)."""
+    if comp.provenance.items:
+        text = entries_json(provenance.index_to_dict(comp.provenance, comp.compile_id))
+        write_file(out, f"{compile_dir(comp.compile_id)}/provenance.json", text, dirs=dirs)
+
+class DumpWriter:
+    """Keeps a dump folder up to date while a live session runs.
+
+    session.json is written at once (an empty session), so OUT is an openable dump from the
+    start. A write that fails (a full disk) raises `DumpError`; what was written stays consistent."""
+
+    # The index is rewritten whole (atomically, marked `"complete": false` until `finish`): at
+    # every compile's end and the end of the script, and for anything else at most this often,
+    # so a dump is openable at any moment, even after tcdebug was killed.
+    INDEX_INTERVAL_S = 1.0
+
+    def __init__(self, session: Session, out: str | os.PathLike[str]) -> None:
+        self.session = session
+        self.out = Path(out)
+        self.out.mkdir(parents=True, exist_ok=True)
+        self._dirty = False
+        self._index = IndexCache(session)  # what the index says of each compile, kept between rewrites
+        self._provenance_written: set[str] = set()  # compiles whose provenance.json is up to date
+        self._write_index()
+
+    def on_event(self, event: Event) -> None:
+        """Write what `event` (already applied to the session) brought."""
+        kind = event.type
+        self._index.forget(event)
+        changed = changed_compile(event)
+        self._provenance_written.discard(changed or "")  # only a compile's own events change it
+        if isinstance(event, StageEvent):
+            stage = self.session.stage(event.compile_id, event.key)
+            if stage is not None:
+                comp = self.session.compiles[event.compile_id]
+                try:
+                    write_stage_files(self.out, event.compile_id, stage, _kernel_files(comp, but=stage))
+                except DumpError:
+                    stage.file = ""
+                    _try_write_index(self.session, self.out, complete=False)
+                    raise
+                if stage.file:
+                    stage.text = None  # the file holds it now
+                    stage.loader = file_loader(self.out, stage.file)
+        self._dirty = True
+        ended = self.session.compiles.get(changed or "") if kind == "compile_end" else None
+        if ended is not None:  # written now, not all at the end
+            write_provenance(self.out, ended)
+            self._provenance_written.add(ended.compile_id)
+        if kind in ("compile_end", "script_end", "rerun", "target_died", "target_exited"):
+            self._write_index()
+        else:
+            self.tick()
+
+    def tick(self) -> None:
+        """Write what changed if the index is older than `INDEX_INTERVAL_S` (call it now and then)."""
+        if self._dirty and time.monotonic() - self._index_written >= self.INDEX_INTERVAL_S:
+            self._write_index()
+
+    def _write_index(self) -> None:
+        write_index(self.session, self.out, complete=False, cache=self._index)
+        self._index_written = time.monotonic()
+        self._dirty = False
+
+    def prepare_finish(self) -> None:
+        """Write every compile's why.md, and the provenance.json of those that changed since
+        their end, now (the script has ended): the target takes a second or more to exit, and
+        `finish` then only rewrites what changed meanwhile."""
+        write_why_files(self.session, self.out, cache=self._index)
+        for comp in self.session.compiles.values():
+            if comp.compile_id not in self._provenance_written:
+                write_provenance(self.out, comp)
+                self._provenance_written.add(comp.compile_id)
+
+    def finish(self) -> Path:
+        """The final index (`"complete": true`): the run ended, or was interrupted and says so."""
+        return write_dump(
+            self.session,
+            self.out,
+            complete=True,
+            provenance_written=frozenset(self._provenance_written),
+            cache=self._index,
+        )

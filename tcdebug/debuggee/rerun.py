@@ -245,7 +245,7 @@ class RerunService:
         per_device: dict[str, int] = {}
         for row in self.inputs(call):
             change = plan.tensors.get(row["name"])
-            if change is not None:
+            if change is not None and not row.get("alias_of"):  # a tensor passed twice is one tensor
                 per_device[row["device"]] = per_device.get(row["device"], 0) + change.nbytes
         for device, nbytes in per_device.items():
             if not device.startswith("cuda"):

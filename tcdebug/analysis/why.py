@@ -741,6 +741,9 @@ def time_parts(comp: Compile) -> list[WhyPart]:
     if not times:
         return [WhyPart(TIME, "Compile time", ["torch reported no phase times for this compile."], comp.compile_id)]
     lines = [f"Wall time {times['wall_s']:.3f}s ({times.get('source', '')}):"]
+    paused = compile_times.paused_note(times)
+    if paused:
+        lines.append(f"({paused} at tcdebug's pause points, not counted in any phase)")
     note = first_call_note(comp)
     if note:
         lines.append(f"({note})")

@@ -164,7 +164,7 @@ def test_bad_spec_is_refused_before_the_script_starts(tmp_path):
 
 
 # ----- one tensor passed twice stays one tensor -------------------------------------------------
-ALIAS_SPECS = ["a=16,4", "labels=2,32", "a=16,4;b=8,4", "a=16,4;b=4,4"]
+ALIAS_SPECS = ["a=16,4", "labels=2,32", "a=16,4;b=8,4", "a=16,4;b=4,4", "base=4,3;row=3"]
 share_dump(
     "alias_dump",
     "rerun-alias",
@@ -212,3 +212,10 @@ def test_restating_an_aliases_recorded_size_yields_and_two_sizes_are_one_error(a
     assert conflict.status == "failed" and not conflict.produced
     one_size = "a and b are one tensor in the recorded call: give it one size"
     assert conflict.error == f"{one_size}, not a=16,4, b=4,4"
+
+
+def test_views_of_one_tensor_are_views_of_one_new_tensor(alias_session):
+    """`h(m, m[1])`: the re-run's `row` is a view of its `base` again (h raises otherwise)."""
+    rerun = alias_session.rerun(5)
+    assert rerun.function == "h"
+    assert rerun.status == "ok", rerun.error

@@ -18,3 +18,18 @@ x = torch.randn(8, 4)
 ids = torch.randint(0, 100, (2, 16))
 cf(x, x)
 cg(ids, labels=ids)
+
+
+@torch._dynamo.disable
+def must_be_a_view(base, row):
+    if row.untyped_storage().data_ptr() != base.untyped_storage().data_ptr():
+        raise ValueError("row is not a view of base")
+
+
+def h(base, row):
+    must_be_a_view(base, row)
+    return base.sum() + row.sum()
+
+
+m = torch.randn(4, 3)
+torch.compile(h, backend="aot_eager")(m, m[1])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -11,7 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from tcdebug.analysis.compile_phases import run_totals
+from tcdebug.analysis.compile_phases import paused_note, run_totals
 from tcdebug.analysis.why import times_of
 from tcdebug.model.session import Session
 from tcdebug.screens.widgets.time_chart import TimeChart
@@ -37,12 +37,14 @@ class TimesScreen(Screen[None]):
         with VerticalScroll(id="times-body"):
             compiles = self.session.ordered_compiles()
             total = run_totals([t for t in (times_of(c) for c in compiles) if t])
-            yield Static(Text(f"whole run · {len(compiles)} compiles", style="bold"), classes="times-head")
+            run_head = f"whole run · {len(compiles)} compiles{_paused(total)}"
+            yield Static(Text(run_head, style="bold"), classes="times-head")
             chart = TimeChart(id="times-total", classes="times-chart")
             chart.show_times(total)
             yield chart
             for i, comp in enumerate(compiles):
-                head = Text(f"{comp.compile_id} {safe_line(comp.shown_name)}", style="bold")
+                name = f"{comp.compile_id} {safe_line(comp.shown_name)}{_paused(times_of(comp))}"
+                head = Text(name, style="bold")
                 yield Static(head, classes="times-head", id=f"times-head-{i}")
                 chart = TimeChart(classes="times-chart", id=f"times-compile-{i}")
                 chart.show_times(times_of(comp))
@@ -56,3 +58,9 @@ class TimesScreen(Screen[None]):
         if self.compile_id in ids:
             target = self.query_one(f"#times-head-{ids.index(self.compile_id)}")
             self.call_after_refresh(body.scroll_to_widget, target, animate=False, top=True)
+
+
+def _paused(times: dict[str, Any]) -> str:
+    """` · paused 28.9 s (not counted)`: time stopped at pause points, left out of every phase."""
+    note = paused_note(times)
+    return f" · {note} (not counted)" if note else ""

@@ -18,7 +18,7 @@ import json
 import re
 
 import pytest
-from conftest import SAMPLES, DumpRun, SharedDumps, run_tcdebug, share_dump
+from conftest import SAMPLES, SCRIPTS, DumpRun, SharedDumps, run_tcdebug, share_dump
 
 from tcdebug.dump.loader import load_dump
 from tcdebug.model.session import Session
@@ -161,3 +161,61 @@ def test_bad_spec_is_refused_before_the_script_starts(tmp_path):
     assert proc.returncode == 2
     assert "--rerun 'x=16,-2': x: size 1 is negative (-2)" in proc.stderr
     assert not (tmp_path / "o").exists()
+
+
+# ----- one tensor passed twice stays one tensor -------------------------------------------------
+ALIAS_SPECS = ["a=16,4", "labels=2,32", "a=16,4;b=8,4", "a=16,4;b=4,4", "base=4,3;row=3"]
+share_dump(
+    "alias_dump",
+    "rerun-alias",
+    *[a for spec in ALIAS_SPECS for a in ("--rerun", spec)],
+    str(SCRIPTS / "aliased_args.py"),
+    fixture="alias_session",
+)
+
+
+@pytest.fixture(scope="session")
+def alias_session(shared_dumps: SharedDumps) -> Session:
+    run = shared_dumps.get("alias_dump")
+    assert run.returncode == 0, run.stderr[-3000:]
+    return load_dump(run.out)
+
+
+def test_an_aliased_argument_passed_twice_is_one_tensor_in_the_rerun(alias_session):
+    """`cf(x, x)` re-run with a=16: b is the same new tensor, so the call recompiles and returns
+    (a new `a` beside the old-sized `b` would make the model raise)."""
+    call = next(c for c in alias_session.calls if c.function == "f")
+    assert [i.get("alias_of") for i in call.inputs] == [None, "a"]
+    rerun = alias_session.rerun(1)
+    assert rerun.spec == "a=16,4"
+    assert rerun.status == "ok", rerun.error
+    assert rerun.produced and not rerun.error
+    assert [i["shape"] for i in rerun.inputs] == [[16, 4], [16, 4]]
+    # the guard check was given the aliased pair: the old entry fails on the size of a, not on aliasing
+    assert rerun.checks and not rerun.checks[0].passed and "size mismatch" in rerun.checks[0].reason
+
+
+def test_a_keyword_alias_changes_with_the_name_the_spec_gives(alias_session):
+    """`cg(ids, labels=ids)` (a language model's `model(ids, labels=ids)`) re-run by the alias's name."""
+    rerun = alias_session.rerun(2)
+    assert rerun.spec == "labels=2,32" and rerun.function == "g"
+    assert rerun.status == "ok", rerun.error
+    assert rerun.produced
+    assert [i["shape"] for i in rerun.inputs] == [[2, 32], [2, 32]]
+
+
+def test_restating_an_aliases_recorded_size_yields_and_two_sizes_are_one_error(alias_session):
+    same = alias_session.rerun(3)  # the editor sends every tensor: b=8,4 is b as recorded
+    assert same.status == "ok", same.error
+    assert [i["shape"] for i in same.inputs] == [[16, 4], [16, 4]]
+    conflict = alias_session.rerun(4)
+    assert conflict.status == "failed" and not conflict.produced
+    one_size = "a and b are one tensor in the recorded call: give it one size"
+    assert conflict.error == f"{one_size}, not a=16,4, b=4,4"
+
+
+def test_views_of_one_tensor_are_views_of_one_new_tensor(alias_session):
+    """`h(m, m[1])`: the re-run's `row` is a view of its `base` again (h raises otherwise)."""
+    rerun = alias_session.rerun(5)
+    assert rerun.function == "h"
+    assert rerun.status == "ok", rerun.error

@@ -134,3 +134,26 @@ def test_bad_compile_options_get_one_line_each(text, message):
     with pytest.raises(rerun_spec.SpecError) as info:
         rerun_spec.parse(text)
     assert info.value.messages[0].startswith(message)
+
+
+ALIASED = [
+    {"name": "input_ids", "leaf": "input_ids", "kind": "tensor", "shape": [1, 8], "dtype": "int64"},
+    {"name": "labels", "leaf": "labels", "kind": "tensor", "shape": [1, 8], "dtype": "int64"},
+]
+ALIASED[1]["alias_of"] = "input_ids"  # `model(ids, labels=ids)`: one tensor, two names
+
+
+def test_one_tensor_passed_twice_takes_a_change_given_under_either_name_once():
+    for name in ("input_ids", "labels"):
+        plan = resolve(parse(f"{name}=2,32"), ALIASED)
+        assert {k: t.shape for k, t in plan.tensors.items()} == {"input_ids": [2, 32], "labels": [2, 32]}
+        assert plan.nbytes == 2 * 32 * 8  # one tensor's bytes
+    # a name given its recorded size (the editor sends every tensor) yields to the change
+    plan = resolve(parse("input_ids=1,8;labels=2,32"), ALIASED)
+    assert plan.tensors["input_ids"].shape == plan.tensors["labels"].shape == [2, 32]
+    with pytest.raises(SpecError) as info:
+        resolve(parse("input_ids=2,32;labels=4,32"), ALIASED)
+    assert info.value.messages == [
+        "input_ids and labels are one tensor in the recorded call: give it one size, "
+        "not input_ids=2,32, labels=4,32"
+    ]

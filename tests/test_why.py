@@ -23,7 +23,7 @@ from tcdebug.analysis.why import (
     why_markdown,
 )
 from tcdebug.dump.loader import load_dump
-from tcdebug.model.session import Session, Stage
+from tcdebug.model.session import Compile, EntryCheck, Rerun, Session, Stage
 from tcdebug.screens.app import TcdebugApp
 from tcdebug.screens.content import compile_summary
 from tcdebug.screens.times_screen import TimesScreen
@@ -153,6 +153,30 @@ def test_mlp_chart_has_five_phases_summing_to_the_wall_time(mlp_session, mlp_dum
     # the training compile's backward is compiled at .backward(): its time says which part came when
     [training] = [line for line in tail if line.startswith("    0/1 ")]
     assert "before its first call returned, the rest its backward, compiled at .backward())" in training
+
+
+def test_recompile_causes_count_the_scripts_recompiles_once_each_not_rerun_guard_checks():
+    """mlp.py's one real recompile (grad mode), then re-runs: their compiles list every older
+    entry failing again, 0/0's grad mode among them, and a re-run checked the guards. 1x."""
+    grad = "0/0: GLOBAL_STATE changed: grad_mode"
+    session = Session(origin="dump")
+    session.compiles = {
+        cid: Compile(compile_id=cid, function="forward", status="ok", recompile_reason=reason)
+        for cid, reason in [
+            ("0/0", ""),
+            ("0/1", f"{grad}\n{grad}"),
+            ("0/2", f"0/1: x size mismatch\n{grad}"),
+            ("0/3", f"0/2: x size mismatch\n{grad}"),
+        ]
+    }
+    check = EntryCheck(compile_id="0/0", passed=False, reason=grad)
+    session.reruns = [
+        Rerun(rerun_id=1, compile_id="0/1", spec="x=8,64", checks=[check], reused="0/1", status="ok"),
+        Rerun(rerun_id=2, compile_id="0/1", spec="x=16,64", produced=["0/2"], status="ok"),
+        Rerun(rerun_id=3, compile_id="0/1", spec="x=32,64", produced=["0/3"], status="ok"),
+    ]
+    lines = top_reasons(session)
+    assert lines[lines.index("  recompile causes:") + 1 :] == ["    1x GLOBAL_STATE changed: grad_mode"]
 
 
 def test_a_compile_time_says_what_came_after_its_first_call():

@@ -6,7 +6,9 @@ compile's events nest: `dynamo` > `entire_frame_compile` > `bytecode_tracing`, `
 > `create_aot_dispatcher_function` > ... > `compile_file`. `PhaseCollector` folds them into a
 handful of phases, giving each moment of the compile to the innermost event that names a phase.
 What is left of the compile's wall time (the union of its outermost events) is "other":
-inferred, not measured. Without chromium events, `phases_from_metrics` infers coarser phases
+inferred, not measured. Time the compiling thread spent paused at a tcdebug pause point (spans
+in the events' clock, `time.time_ns()` in µs) is left out of every phase and of the wall time,
+and reported as `paused_s`. Without chromium events, `phases_from_metrics` infers coarser phases
 from the compile's `compilation_metrics` (cumulative times that nest the same way).
 
 Stdlib only: the live capture, the trace reader and the dump share it.
@@ -139,22 +141,30 @@ class PhaseCollector:
         comp.intervals.append(_Interval(name, start, at, key[1]))
         return cid if not any(comp.open.values()) else None
 
-    def times(self, compile_id: str) -> dict[str, Any]:
+    def times(self, compile_id: str, pauses: list[tuple[float, float]] | None = None) -> dict[str, Any]:
+        """The compile's phase times; `pauses`: (start, end) µs spans the thread spent paused."""
         comp = self.compiles.get(compile_id)
-        return phase_times(comp.intervals) if comp else {}
+        return phase_times(comp.intervals, pauses) if comp else {}
 
 
-def phase_times(intervals: list[_Interval]) -> dict[str, Any]:
-    """{"wall_s", "phases": {phase: s}, "measured_s", "source"} for one compile's intervals."""
+def phase_times(
+    intervals: list[_Interval], pauses: list[tuple[float, float]] | None = None
+) -> dict[str, Any]:
+    """{"wall_s", "phases": {phase: s}, "measured_s", "source"} for one compile's intervals, and
+    "paused_s" where `pauses` ((start, end) µs) overlap them: that time counts in no phase."""
     if not intervals:
         return {}
     roots = _union([(i.start, i.end) for i in intervals])
-    wall = sum(b - a for a, b in roots)
+    held = _overlap(_union(list(pauses or ())), roots)
+    paused = sum(b - a for a, b in held)
+    wall = sum(b - a for a, b in roots) - paused
     named = [i for i in intervals if phase_of(i.name) is not None]
     # Elementary segments between every boundary; each goes to the innermost named event.
-    bounds = sorted({x for i in named for x in (i.start, i.end)})
+    bounds = sorted({x for i in named for x in (i.start, i.end)} | {x for span in held for x in span})
     totals: dict[str, float] = {}
     for a, b in zip(bounds, bounds[1:], strict=False):
+        if any(p0 <= a and b <= p1 for p0, p1 in held):
+            continue  # paused at a pause point: no phase's time
         covering = [i for i in named if i.start <= a and i.end >= b]
         if not covering:
             continue
@@ -166,12 +176,32 @@ def phase_times(intervals: list[_Interval]) -> dict[str, Any]:
     other = max(0.0, wall - measured)
     if other > 0:
         phases[OTHER] = round(other / 1e6, 6)
-    return {
+    out = {
         "wall_s": round(wall / 1e6, 6),
         "measured_s": round(measured / 1e6, 6),
         "phases": phases,
         "source": "torch dynamo_timed events",
     }
+    if paused > 0:
+        out["paused_s"] = round(paused / 1e6, 6)
+    return out
+
+
+def _overlap(spans: list[tuple[float, float]], roots: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The parts of `spans` inside `roots` (both sorted, disjoint)."""
+    out = []
+    for a, b in spans:
+        for r0, r1 in roots:
+            lo, hi = max(a, r0), min(b, r1)
+            if lo < hi:
+                out.append((lo, hi))
+    return out
+
+
+def paused_note(times: dict[str, Any]) -> str:
+    """`paused 28.9 s` where time spent paused in tcdebug was left out of the phases, else ""."""
+    paused = float(times.get("paused_s") or 0.0)
+    return f"paused {paused:.1f} s" if paused > 0 else ""
 
 
 def _union(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -233,14 +263,18 @@ def phases_from_metrics(metrics: dict[str, Any]) -> dict[str, Any]:
 def run_totals(times: list[dict[str, Any]]) -> dict[str, Any]:
     """The whole run: each phase summed over compiles."""
     phases: dict[str, float] = {}
-    wall = 0.0
+    wall = paused = 0.0
     for t in times:
         wall += float(t.get("wall_s") or 0.0)
+        paused += float(t.get("paused_s") or 0.0)
         for p, s in (t.get("phases") or {}).items():
             phases[p] = phases.get(p, 0.0) + float(s)
     ordered = {p: round(phases[p], 6) for p in PHASES if p in phases}
     ordered.update({p: round(s, 6) for p, s in phases.items() if p not in ordered})
-    return {"wall_s": round(wall, 6), "phases": ordered}
+    out: dict[str, Any] = {"wall_s": round(wall, 6), "phases": ordered}
+    if paused > 0:
+        out["paused_s"] = round(paused, 6)
+    return out
 
 
 def bar_lines(times: dict[str, Any], *, width: int = 30, indent: str = "  ") -> list[str]:

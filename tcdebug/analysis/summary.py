@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from tcdebug.analysis.compile_phases import bar_lines, run_totals
+from tcdebug.analysis.compile_phases import bar_lines, paused_note, run_totals
 from tcdebug.analysis.why import times_of, top_reasons
 from tcdebug.errors import first_line
 from tcdebug.model.session import Compile, Rerun, Session
@@ -56,7 +56,9 @@ def _time_lines(session: Session, compiles: list[Compile]) -> list[str]:
     total = run_totals([t for t in times if t])
     if not total["phases"]:
         return []
-    return [f"compile time: {total['wall_s']:.2f}s over {len(compiles)} compiles", *bar_lines(total)]
+    paused = paused_note(total)
+    head = f"compile time: {total['wall_s']:.2f}s over {len(compiles)} compiles"
+    return [head + (f" ({paused} at pause points, not counted)" if paused else ""), *bar_lines(total)]
 
 
 def summary_text(session: Session, *, out: str | None = None) -> str:

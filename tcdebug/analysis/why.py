@@ -741,6 +741,9 @@ def time_parts(comp: Compile) -> list[WhyPart]:
     if not times:
         return [WhyPart(TIME, "Compile time", ["torch reported no phase times for this compile."], comp.compile_id)]
     lines = [f"Wall time {times['wall_s']:.3f}s ({times.get('source', '')}):"]
+    paused = compile_times.paused_note(times)
+    if paused:
+        lines.append(f"({paused} at tcdebug's pause points, not counted in any phase)")
     note = first_call_note(comp)
     if note:
         lines.append(f"({note})")
@@ -790,6 +793,25 @@ def stage_for(comp: Compile, key: str) -> Stage | None:
     return comp.stages.get(key)
 
 
+def recompile_causes(session: Session) -> list[str]:
+    """The causes of the script's own recompiles, each cause once per recompile. A compile a
+    re-run produced is left out: its reasons are the re-run's guard checks (every older entry
+    failing again, e.g. the first compile's grad mode), not something the script did."""
+    by_rerun = {cid for rerun in session.reruns for cid in rerun.produced}
+    out: list[str] = []
+    for c in session.recompiles():
+        if c.compile_id in by_rerun:
+            continue
+        seen: set[str] = set()
+        for reason in split_recompile_reasons(c.recompile_reason):
+            text = reason.text
+            cause = re.sub(r"expected .*", "", text).strip(" .") if "expected" in text else text
+            if cause and cause not in seen:
+                seen.add(cause)
+                out.append(cause)
+    return out
+
+
 def top_reasons(session: Session, n: int = 3) -> list[str]:
     """The end of the `--dump` summary: most expensive compiles, recompile causes, break types."""
     lines: list[str] = []
@@ -806,12 +828,8 @@ def top_reasons(session: Session, n: int = 3) -> list[str]:
             note = first_call_note(c)
             lines.append(f"    {c.compile_id:<6} {c.shown_name:<24} {secs:7.2f}s{top}" + (f" ({note})" if note else ""))
     causes: dict[str, int] = {}
-    for c in comps:
-        for reason in split_recompile_reasons(c.recompile_reason):
-            text = reason.text
-            cause = re.sub(r"expected .*", "", text).strip(" .") if "expected" in text else text
-            if cause:
-                causes[cause] = causes.get(cause, 0) + 1
+    for cause in recompile_causes(session):
+        causes[cause] = causes.get(cause, 0) + 1
     if causes:
         lines.append("  recompile causes:")
         for cause, k in sorted(causes.items(), key=lambda kv: -kv[1])[:n]:

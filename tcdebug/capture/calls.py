@@ -38,6 +38,9 @@ class TensorMeta:
     dynamic_dims: tuple[int, ...] = ()
     stride: tuple[int, ...] | None = None  # only for non-contiguous tensors
     keep: Any = None  # integer and bool tensors themselves: their value range
+    # Where it lay in memory: (storage key, storage offset, stride, storage bytes). Tensors of one
+    # call with the same key are views of one storage; a re-run makes them views of one again.
+    storage: tuple[Any, int, tuple[int, ...], int] | None = None
 
     @property
     def dtype_name(self) -> str:
@@ -112,6 +115,25 @@ class LastCall:
     count: int = 1
     extra: dict[str, Any] = field(default_factory=dict)
     state: dict[str, Any] = field(default_factory=dict)  # global state at the call (see global_state)
+
+    def shared_storages(self) -> set[Any]:
+        """Storage keys two or more of the call's tensors shared (views of one tensor)."""
+        metas: dict[int, TensorMeta] = {}
+
+        def walk(value: Any, depth: int) -> None:
+            if isinstance(value, TensorMeta):
+                metas[id(value)] = value
+            elif depth < MAX_DEPTH and type(value) in (list, tuple):
+                for v in value:
+                    walk(v, depth + 1)
+            elif depth < MAX_DEPTH and type(value) is dict:
+                for v in value.values():
+                    walk(v, depth + 1)
+
+        for value in (*self.args, *self.kwargs.values()):
+            walk(value, 0)
+        keys = [m.storage[0] for m in metas.values() if m.storage is not None]
+        return {k for k in keys if keys.count(k) > 1}
 
     def origins(self) -> dict[tuple[str, Any], str]:
         """("a", i) / ("k", name) of each recorded argument -> its input path (as `named_values`)."""
@@ -238,6 +260,19 @@ def describe_value(
     return [{"name": path, "leaf": leaf, "kind": "other", "type": type(value).__name__, "repr": text[:80]}]
 
 
+def _storage_of(tensor: Any) -> tuple[Any, int, tuple[int, ...], int] | None:
+    """(storage key, offset, stride, storage bytes) of a tensor with memory of its own, else None."""
+    try:
+        storage = tensor.untyped_storage()
+        ptr = storage.data_ptr()
+        if not ptr:
+            return None
+        key = (str(tensor.device), ptr)
+        return (key, int(tensor.storage_offset()), tuple(tensor.stride()), storage.nbytes())
+    except Exception:  # noqa: BLE001 - a tensor without plain storage (meta, fake, sparse): not shared
+        return None
+
+
 def _has_tensor(values: Any) -> bool:
     return any(isinstance(v, (TensorMeta, list, tuple, dict)) for v in values)
 
@@ -280,6 +315,7 @@ class CallLog:
                 dynamic_dims=tuple(sorted(dims)) if dims else (),
                 stride=None if value.is_contiguous() else tuple(value.stride()),
                 keep=value.detach() if is_int else None,
+                storage=_storage_of(value),
             )
             return meta
         if depth < MAX_DEPTH:

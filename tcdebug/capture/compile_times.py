@@ -1,6 +1,7 @@
 """Compile time per phase: folds torch's `dynamo_timed` chromium events (see
 `tcdebug.analysis.compile_phases`) and sends a `compile_times` event each time a compile's outermost
-timer ends (the forward compile, then again after a lazy backward compile)."""
+timer ends (the forward compile, then again after a lazy backward compile), without the time
+the recorder spent paused at pause points inside those timers (`Recorder.pauses`)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,6 @@ def install(ctx: CaptureContext) -> None:
             return  # a worker thread's timer: the waiting compile's own timer covers it
         done = collector.feed(parse_event(payload), cid)
         if done is not None:
-            rec.emit(CompileTimes(compile_id=done, times=collector.times(done)))
+            rec.emit(CompileTimes(compile_id=done, times=collector.times(done, getattr(rec, "pauses", None))))
 
     ctx.handler.on("chromium_event", on_event)

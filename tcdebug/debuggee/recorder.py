@@ -43,6 +43,9 @@ class Recorder:
         self.aot_graph_name: Callable[[], object] | None = None
         self._keys: dict[str, str] = {}  # torch's compile id -> its key, where they differ
         self._uses: dict[str, int] = {}  # torch's compile id -> how many compiles had it
+        # (start, end) of each wait at a pause point, in µs of time.time_ns() (torch's chromium
+        # events' clock): compile_times leaves them out of the phases they fell in.
+        self.pauses: list[tuple[float, float]] = []
 
     def reset_for_child(self) -> None:
         """In a forked child: the parent's compiles are not this process's, and a lock another
@@ -52,6 +55,7 @@ class Recorder:
         self.current = None
         self.sent = {}
         self._keys, self._uses = {}, {}
+        self.pauses = []
         for reset in self.fork_resets:
             reset()
 
@@ -132,6 +136,9 @@ class Recorder:
             self.sent[(compile_id, key)] = event
         waited = self.pauser.pause_point(stage_id, lambda paused: self.emit(replace(event, paused=paused)))
         st.paused_s += waited
+        if waited > 0:
+            end = time.time_ns() / 1000
+            self.pauses.append((end - waited * 1e6, end))
 
     def update_stage(self, compile_id: str, key: str, **changes: Any) -> bool:
         """Re-send a captured stage with some fields changed (e.g. kernels autotuned at the

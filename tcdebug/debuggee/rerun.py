@@ -238,7 +238,7 @@ class RerunService:
         per_device: dict[str, int] = {}
         for row in self.inputs(call):
             change = plan.tensors.get(row["name"])
-            if change is not None:
+            if change is not None and not row.get("alias_of"):  # a tensor passed twice is one tensor
                 per_device[row["device"]] = per_device.get(row["device"], 0) + change.nbytes
         for device, nbytes in per_device.items():
             if not device.startswith("cuda"):
@@ -260,9 +260,10 @@ class RerunService:
 
         What was passed positionally stays positional and keywords stay keywords (a
         `*args, **kwargs` wrapper guards on exactly that); a tensor passed twice is one new tensor
-        passed twice, unless the spec changes one of them."""
+        passed twice (the spec changes both names, see `rerun_spec.resolve`); tensors that were
+        views of one storage and the spec leaves as they were are views of one new storage."""
         origins = call.origins()
-        memo: dict[Any, Any] = {}
+        memo: dict[Any, Any] = {"shared": call.shared_storages()}
         try:
             args = tuple(
                 self.rebuild(v, origins.get(("a", i), f"args[{i}]"), plan, memo=memo)
@@ -287,7 +288,8 @@ class RerunService:
                 made = None  # the spec repeats what was recorded: still the same tensor
             key = (id(value), made)
             if key not in memo:
-                memo[key] = self.fresh(value, change)
+                storage = self._shared_storage(value, memo) if made is None else None
+                memo[key] = self.fresh(value, change, storage)
             return memo[key]
         if path in plan.values:
             return plan.values[path]
@@ -299,8 +301,22 @@ class RerunService:
             return {k: self.rebuild(v, f"{path}[{k!r}]", plan, depth + 1, memo) for k, v in value.items()}
         return value
 
-    def fresh(self, meta: TensorMeta, change: rerun_spec.TensorChange | None) -> Any:
-        """A new tensor like `meta`, reshaped as `change` says; integers keep their value range."""
+    def _shared_storage(self, meta: TensorMeta, memo: dict[Any, Any]) -> Any:
+        """One new storage per storage the call's tensors shared: unchanged views of one
+        storage are views of one again (None: `meta` had memory of its own)."""
+        if meta.storage is None or meta.storage[0] not in memo.get("shared", ()):
+            return None
+        skey, _offset, _stride, nbytes = meta.storage
+        found = memo.get(("storage", skey))
+        if found is None:
+            found = memo[("storage", skey)] = self.torch.empty(
+                nbytes, dtype=self.torch.uint8, device=meta.device
+            ).untyped_storage()
+        return found
+
+    def fresh(self, meta: TensorMeta, change: rerun_spec.TensorChange | None, storage: Any = None) -> Any:
+        """A new tensor like `meta`, reshaped as `change` says; integers keep their value range.
+        With `storage` (unchanged only): laid out in it where the recorded one lay in its own."""
         torch = self.torch
         shape = tuple(change.shape) if change else meta.shape
         dtype = getattr(torch, change.dtype) if change and change.dtype else meta.dtype
@@ -317,7 +333,12 @@ class RerunService:
                 if keep is not None and keep.numel() and not keep.dtype == torch.bool:
                     low, high = int(keep.min().item()), int(keep.max().item()) + 1
                 t = torch.randint(low, max(high, low + 1), shape, dtype=dtype, device=device)
-            if meta.stride is not None and shape == meta.shape:
+            if storage is not None and meta.storage is not None:
+                _key, offset, stride, _nbytes = meta.storage
+                placed = torch.empty(0, dtype=dtype, device=device).set_(storage, offset, shape, stride)
+                placed.copy_(t)
+                t = placed
+            elif meta.stride is not None and shape == meta.shape:
                 strided = torch.empty_strided(shape, meta.stride, dtype=dtype, device=device)
                 strided.copy_(t)
                 t = strided

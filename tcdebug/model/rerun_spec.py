@@ -323,6 +323,8 @@ def resolve(spec: Spec, inputs: list[dict[str, Any]], *, limit: int | None = Non
                 )
         except SpecError as exc:
             errors.extend(exc.messages)
+    if not errors:
+        errors += _share_aliases(plan, inputs)
     limit = max_bytes() if limit is None else limit
     if not errors and plan.nbytes > limit:
         errors.append(
@@ -332,6 +334,52 @@ def resolve(spec: Spec, inputs: list[dict[str, Any]], *, limit: int | None = Non
     if errors:
         raise SpecError(errors)
     return plan
+
+
+def _share_aliases(plan: Plan, inputs: list[dict[str, Any]]) -> list[str]:
+    """Arguments that were one tensor in the call (`alias_of`) stay one tensor: a change given
+    for any of their names applies to all of them, its bytes counted once. A name given its
+    recorded sizes changes nothing; two different changes for one tensor are an error."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for inp in inputs:
+        if inp.get("kind") == "tensor":
+            groups.setdefault(str(inp.get("alias_of") or inp["name"]), []).append(inp)
+    errors: list[str] = []
+    for rows in groups.values():
+        if len(rows) < 2:
+            continue
+        given = [(inp, plan.tensors[inp["name"]]) for inp in rows if inp["name"] in plan.tensors]
+        changes = [(inp, c) for inp, c in given if not _restates(c, inp)]
+        distinct = {(tuple(c.shape), c.dtype, tuple(c.dynamic_dims)) for _, c in changes}
+        names = " and ".join(inp["name"] for inp in rows)
+        if len(distinct) > 1:
+            told = ", ".join(f"{inp['name']}={_shown(c, inp)}" for inp, c in changes)
+            errors.append(f"{names} are one tensor in the recorded call: give it one size, not {told}")
+            continue
+        if not changes:
+            continue
+        change = changes[0][1]
+        plan.nbytes += change.nbytes - sum(c.nbytes for _, c in given)
+        for inp in rows:
+            plan.tensors[inp["name"]] = TensorChange(
+                inp["name"], list(change.shape), change.dtype, list(change.dynamic_dims), change.nbytes
+            )
+    return errors
+
+
+def _shown(change: TensorChange, inp: dict[str, Any]) -> str:
+    """`change` as a spec value: its dtype only where it is not the recorded one."""
+    dtype = change.dtype if change.dtype != normalize_dtype(inp.get("dtype", "")) else ""
+    return format_shape(change.shape, change.dynamic_dims, dtype)
+
+
+def _restates(change: TensorChange, inp: dict[str, Any]) -> bool:
+    """`change` gives the input the sizes, dtype and dynamic dims it was recorded with."""
+    return (
+        list(change.shape) == list(inp.get("shape", []))
+        and change.dtype == normalize_dtype(inp.get("dtype", ""))
+        and list(change.dynamic_dims) == list(inp.get("dynamic_dims", []))
+    )
 
 
 def _tensor_change(path: str, value: str, inp: dict[str, Any]) -> TensorChange:

@@ -46,12 +46,12 @@ from tcdebug.model.events import (
 from tcdebug.model.session import Change, Session
 from tcdebug.process.controller import TargetController
 from tcdebug.screens import script_environ
-from tcdebug.screens.commands import JumpCommands
 from tcdebug.screens.diff_screen import DiffScreen
 from tcdebug.screens.help_screen import HelpScreen
 from tcdebug.screens.main_screen import MainScreen
 from tcdebug.screens.messages import TargetEvent, TraceEvents
 from tcdebug.screens.output_screen import OutputScreen
+from tcdebug.screens.palette import JumpCommands
 from tcdebug.screens.ranks_screen import RanksScreen
 from tcdebug.screens.rerun_screen import RerunScreen, rerun_notice
 from tcdebug.screens.symbols_screen import SymbolsScreen

@@ -228,7 +228,7 @@ def test_any_text_crosses_the_channel_as_it_was(text: str) -> None:
 
 
 def test_every_command_round_trips_and_the_debuggee_handles_each() -> None:
-    from tcdebug.debuggee.commands import CommandReader
+    from tcdebug.debuggee.command_reader import CommandReader
     from tcdebug.model import commands
 
     for name, cls in commands.COMMAND_CLASSES.items():

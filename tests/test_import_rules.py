@@ -266,3 +266,14 @@ def test_capture_base_knows_no_capture_unit():
     """Units register what they share (`CaptureOptions.share`): base imports none of them."""
     units = {m for m in _import_graph()["tcdebug.capture.base"] if m.startswith("tcdebug.capture.")}
     assert units <= {"tcdebug.capture.ir_texts", "tcdebug.capture.recording"}, units
+
+
+def test_no_two_modules_share_a_name() -> None:
+    """A module's name says what it does: two files of one name (`events.py` in two folders) can only be
+    told apart by reading them."""
+    seen: dict[str, list[str]] = {}
+    for folder in ("tcdebug", "screens"):
+        for path in (ROOT / folder).rglob("*.py"):
+            if path.name not in ("__init__.py", "__main__.py"):
+                seen.setdefault(path.name, []).append(str(path.relative_to(ROOT)))
+    assert {name: paths for name, paths in seen.items() if len(paths) > 1} == {}

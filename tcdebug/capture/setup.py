@@ -31,7 +31,7 @@ UNITS = (
     "tcdebug.capture.guards",
     "tcdebug.capture.bytecode",
     "tcdebug.capture.decompiled",
-    "tcdebug.capture.events",
+    "tcdebug.capture.dynamo_events",
     "tcdebug.capture.ddp_split",
     "tcdebug.capture.compile_times",
     "tcdebug.capture.autotune",

@@ -1,6 +1,6 @@
 """Pause points: block the compiling thread until the controller says go on.
 
-Commands arrive on the channel reader thread (`tcdebug.debuggee.commands`), which
+Commands arrive on the channel reader thread (`tcdebug.debuggee.command_reader`), which
 calls `resume`, `set_breakpoints` or `stop` here.
 """
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from tcdebug.debuggee import private_env
 from tcdebug.debuggee.children import install_fork_hooks
-from tcdebug.debuggee.commands import CommandReader
+from tcdebug.debuggee.command_reader import CommandReader
 from tcdebug.debuggee.pauser import Pauser, StopRequested
 from tcdebug.debuggee.recorder import Recorder
 from tcdebug.debuggee.streams import install_tagged_streams

@@ -5,7 +5,7 @@ On the channel a command is a JSON object `{"v": 1, "cmd": NAME, ...fields}`
 (`tcdebug.model.protocol`): `to_wire()` gives it, `command_from_wire()` reads one back with the
 same codec as events (`tcdebug.model.schema`), every field checked; an unknown command or a
 field of the wrong type raises `CommandError` (one line). The debuggee dispatches on the class
-(`tcdebug.debuggee.commands`).
+(`tcdebug.debuggee.command_reader`).
 
 Standard library only: both sides of the channel load it.
 """

@@ -1,6 +1,6 @@
 """Dynamo's own texts: graph-break reasons, recompile reasons, compile failures.
 
-Shared by the live capture (`tcdebug.capture.events`) and the TORCH_TRACE reader
+Shared by the live capture (`tcdebug.capture.dynamo_events`) and the TORCH_TRACE reader
 (`tcdebug.trace`), which receive the same payloads. Stdlib only.
 """
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
-from tcdebug.model.payloads import CallInfo, GuardOrigin, Kernel, Rerun
+from tcdebug.model.payloads import CallInfo, GuardOrigin, Kernel, ProvItem, ProvLink, ProvSymbol, Rerun
 from tcdebug.model.protocol import PROTOCOL_VERSION, ProtocolError
 from tcdebug.model.schema import (
     SchemaError,
@@ -252,18 +252,16 @@ class GuardProvenance(Event):
 
 @dataclass(kw_only=True)
 class Provenance(Event):
-    """Provenance items and links of a compile (see `tcdebug.analysis.provenance_index.apply_dict`)."""
+    """Provenance items, links and symbols of a compile, folded into its
+    `tcdebug.analysis.provenance_index.ProvenanceIndex`; `reset` starts the index anew."""
 
     TYPE: ClassVar[str] = "provenance"
     compile_id: str
-    items: list[dict[str, Any]] = field(default_factory=list)
-    links: list[Any] = field(default_factory=list)
+    items: list[ProvItem] = field(default_factory=list)
+    links: list[ProvLink] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    symbols: dict[str, Any] = field(default_factory=dict)
+    symbols: dict[str, ProvSymbol] = field(default_factory=dict)
     reset: bool = False
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"items": self.items, "links": self.links, "notes": self.notes, "symbols": self.symbols}
 
 
 # ----- re-runs ----------------------------------------------------------------------------------

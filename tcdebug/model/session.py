@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from tcdebug.analysis.provenance_index import ProvenanceIndex, apply_dict
+from tcdebug.analysis.provenance_index import ProvenanceIndex
 from tcdebug.model import events as ev_types
 from tcdebug.model import schema
 from tcdebug.model import stages as stage_catalog
@@ -566,7 +566,7 @@ class Session:
         comp, added = self._compile_change(ev, ev.compile_id)
         if ev.reset:
             comp.provenance = ProvenanceIndex()
-        apply_dict(comp.provenance, ev.as_dict())
+        comp.provenance.add(ev.items, ev.links, ev.notes, ev.symbols)
         return Change(ev, compile_id=comp.compile_id, added=added, rank=ev.rank)
 
     def _on_note(self, ev: ev_types.Note) -> None:

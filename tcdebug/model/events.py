@@ -17,7 +17,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
-from tcdebug.model.payloads import CallInfo, GuardOrigin, Kernel, ProvItem, ProvLink, ProvSymbol, Rerun
+from tcdebug.model.payloads import (
+    AutotuneTable,
+    CallInfo,
+    GuardOrigin,
+    Kernel,
+    ProvItem,
+    ProvLink,
+    ProvSymbol,
+    Rerun,
+)
 from tcdebug.model.protocol import PROTOCOL_VERSION, ProtocolError
 from tcdebug.model.schema import (
     SchemaError,
@@ -240,7 +249,7 @@ class CompileTimes(Event):
 class Autotune(Event):
     TYPE: ClassVar[str] = "autotune"
     compile_id: str
-    table: dict[str, Any] = field(default_factory=dict)
+    table: AutotuneTable = field(default_factory=AutotuneTable)
 
 
 @dataclass(kw_only=True)

@@ -152,3 +152,26 @@ class ProvSymbol:
     range: str = ""  # [2, int_oo]
     hint: str = ""  # the value seen, when one was
     guards: list[str] = field(default_factory=list)  # the guards that mention it
+
+
+# ----- max-autotune (see tcdebug.capture.autotune) ----------------------------------------------
+@dataclass
+class AutotuneChoice:
+    """One choice Inductor benchmarked for a template."""
+
+    name: str = ""  # triton_mm_7, or the aten fallback (mm)
+    time_ms: float | None = None  # None: it failed
+    share: float | None = None  # the best time over this one (1.0 for the winner)
+    params: dict[str, int | str] = field(default_factory=dict)  # BLOCK_M=64, num_warps=4, ACC_TYPE='tl.float32'
+    description: str = ""  # as Inductor describes it (cut at 500 characters)
+
+
+@dataclass
+class AutotuneTable:
+    """Every choice of one autotuned selection (mm, addmm, conv, flex attention, ...), best first."""
+
+    name: str = ""  # the selection: mm
+    sizes: str = ""  # of its inputs: "256x256, 256x256"
+    winner: str = ""  # the fastest choice's name
+    choices: list[AutotuneChoice] = field(default_factory=list)
+    stage: str = ""  # the kernel_source stage key of its kernels

@@ -26,9 +26,7 @@ def symbol_summary(name: str, info: ProvSymbol) -> Text:
     sources = info.sources
     text = Text(f"{safe_line(name):<8}", "bold")
     text.append(f"{safe_line(sources[0]) if sources else 'origin unknown':<28} ", "cyan")
-    text.append(
-        f"range {safe_line(info.range or '?')}  hint {safe_line(info.hint or '?')}", "dim"
-    )
+    text.append(f"range {safe_line(info.range or '?')}  hint {safe_line(info.hint or '?')}", "dim")
     return text
 
 

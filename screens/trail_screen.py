@@ -201,9 +201,7 @@ class TrailScreen(Screen[None]):
             info = self.index.symbols[name]
             origin = ", ".join(info.sources) or "origin unknown"
             row = Text(f"symbol {safe_line(name)}: {safe_line(origin)}", "magenta")
-            row.append(
-                f" · range {safe_line(info.range or '?')} · hint {safe_line(info.hint or '?')}"
-            )
+            row.append(f" · range {safe_line(info.range or '?')} · hint {safe_line(info.hint or '?')}")
             row.append("  (S: guards)", "dim")
             stages.add_option(Option(row, id=f"symbol:{name}{SEP}", disabled=True))
         for k, note in enumerate(self.index.notes):  # what the capture or the log could not link

@@ -79,7 +79,10 @@ def test_a_json_list_class_is_a_row() -> None:
     data = to_json(value)
     assert data == {"rows": [["x", 1, True], ["y", 2, False]]}
     assert from_json(Rows, data) == value
-    assert from_json(Rows, {"rows": [["y", 2], ["z", 3, True, "newer"]]}).rows == [Row("y", 2), Row("z", 3, True)]
+    assert from_json(Rows, {"rows": [["y", 2], ["z", 3, True, "newer"]]}).rows == [
+        Row("y", 2),
+        Row("z", 3, True),
+    ]
     for bad, error in (
         ({"rows": [{"a": "x", "b": 1}]}, 'rows[0]: expected a list, got {"a": "x", "b": 1}'),
         ({"rows": [["x"]]}, "rows[0][1]: missing"),
@@ -106,7 +109,9 @@ def test_provenance_and_autotune_payloads_round_trip_in_their_json_shape() -> No
         "item_id": "s|n", "stage": "s", "name": "n", "kind": "fx_node", "lines": [3], "detail": "d", "meta": {"code": "x"},
     }  # fmt: skip
     assert event_from_wire(wire) == ev
-    table = AutotuneTable("mm", "2x2", "t", [AutotuneChoice("t", 0.5, 1.0, {"BLOCK_M": 16}), AutotuneChoice("mm")])
+    table = AutotuneTable(
+        "mm", "2x2", "t", [AutotuneChoice("t", 0.5, 1.0, {"BLOCK_M": 16}), AutotuneChoice("mm")]
+    )
     tuned = Autotune(compile_id="0/0", table=table)
     assert tuned.to_wire()["table"]["choices"][1] == {
         "name": "mm", "time_ms": None, "share": None, "params": {}, "description": "",

@@ -162,7 +162,8 @@ class AutotuneChoice:
     name: str = ""  # triton_mm_7, or the aten fallback (mm)
     time_ms: float | None = None  # None: it failed
     share: float | None = None  # the best time over this one (1.0 for the winner)
-    params: dict[str, int | str] = field(default_factory=dict)  # BLOCK_M=64, num_warps=4, ACC_TYPE='tl.float32'
+    # its tile sizes and settings: BLOCK_M=64, num_warps=4, ACC_TYPE='tl.float32'
+    params: dict[str, int | str] = field(default_factory=dict)
     description: str = ""  # as Inductor describes it (cut at 500 characters)
 
 

@@ -25,6 +25,7 @@ from textual.screen import Screen
 from textual.widgets import Checkbox, Footer, Input, Label, Select, Static
 
 from tcdebug.model import commands, rerun_spec
+from tcdebug.model.payloads import ProvSymbol
 from tcdebug.model.session import PAUSED, CallInfo, Rerun, Session
 from tcdebug.screens.safe_rich import safe_label, safe_rich
 from tcdebug.screens.widgets.guard_view import GuardView, verdict
@@ -172,7 +173,7 @@ class RerunScreen(Screen[None]):
         title.append(f"\ncompiles of this frame: {', '.join(call.compile_ids) or '-'}", "dim")
         return title
 
-    def _frame_symbols(self) -> list[tuple[str, dict[str, dict[str, Any]]]]:
+    def _frame_symbols(self) -> list[tuple[str, dict[str, ProvSymbol]]]:
         """(compile id, its size symbols) for each compile of the re-run frame, oldest first."""
         ids = self.call.compile_ids if self.call is not None else []
         return [

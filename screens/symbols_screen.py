@@ -17,30 +17,29 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tcdebug.model.payloads import ProvSymbol
 from tcdebug.model.session import Compile
 from tcdebug.textsafe import safe_line
 
 
-def symbol_summary(name: str, info: dict) -> Text:
-    sources = [str(s) for s in info.get("sources", [])]
+def symbol_summary(name: str, info: ProvSymbol) -> Text:
+    sources = info.sources
     text = Text(f"{safe_line(name):<8}", "bold")
     text.append(f"{safe_line(sources[0]) if sources else 'origin unknown':<28} ", "cyan")
-    text.append(
-        f"range {safe_line(info.get('range') or '?')}  hint {safe_line(info.get('hint') or '?')}", "dim"
-    )
+    text.append(f"range {safe_line(info.range or '?')}  hint {safe_line(info.hint or '?')}", "dim")
     return text
 
 
-def symbol_detail(name: str, info: dict) -> Text:
+def symbol_detail(name: str, info: ProvSymbol) -> Text:
     text = Text(f"{safe_line(name)}\n", "bold")
-    sources = [str(s) for s in info.get("sources", [])]
+    sources = info.sources
     text.append("origin   ", "dim")
     text.append(", ".join(safe_line(s) for s in sources) or "not recorded (a derived or unbacked symbol)")
     text.append("\nrange    ", "dim")
-    text.append(safe_line(info.get("range") or "not recorded"))
+    text.append(safe_line(info.range or "not recorded"))
     text.append("\nhint     ", "dim")
-    text.append(safe_line(info.get("hint") or "none (no value seen)"))
-    guards = [str(g) for g in info.get("guards", [])]
+    text.append(safe_line(info.hint or "none (no value seen)"))
+    guards = info.guards
     text.append(f"\nguards   {len(guards)} mention it", "dim")
     for guard in guards[:40]:
         text.append(f"\n  {safe_line(guard)}")

@@ -199,11 +199,9 @@ class TrailScreen(Screen[None]):
         stages.add_options(trail_rows(self.trail, self.comp))
         for name in trail_symbols(self.trail, self.comp):  # symbolic sizes on the trail's lines
             info = self.index.symbols[name]
-            origin = ", ".join(info.get("sources", [])) or "origin unknown"
+            origin = ", ".join(info.sources) or "origin unknown"
             row = Text(f"symbol {safe_line(name)}: {safe_line(origin)}", "magenta")
-            row.append(
-                f" · range {safe_line(info.get('range') or '?')} · hint {safe_line(info.get('hint') or '?')}"
-            )
+            row.append(f" · range {safe_line(info.range or '?')} · hint {safe_line(info.hint or '?')}")
             row.append("  (S: guards)", "dim")
             stages.add_option(Option(row, id=f"symbol:{name}{SEP}", disabled=True))
         for k, note in enumerate(self.index.notes):  # what the capture or the log could not link

@@ -349,6 +349,42 @@ def test_a_field_the_hand_tables_missed_gives_one_line(tmp_path: Path, change, l
     assert not (tmp_path / "out").exists()
 
 
+def _bad_item_lines(data: dict) -> None:
+    data["items"][1]["lines"] = 7
+
+
+def _bad_link(data: dict) -> None:
+    data["links"][0] = [data["links"][0][0], 5, "how"]
+
+
+def _bad_symbol(data: dict) -> None:
+    data["symbols"] = {"s0": {"sources": "L['x']"}}
+
+
+@pytest.mark.parametrize(
+    ("change", "line"),
+    [
+        (_bad_item_lines, "provenance.json unreadable: items[1].lines: expected a list, got 7"),
+        (_bad_link, "provenance.json unreadable: links[0][1]: expected a string, got 5"),
+        (_bad_symbol, 'provenance.json unreadable: symbols.s0.sources: expected a list, got "L[\'x\']"'),
+        (lambda data: data.clear() or data.update(items=3), "provenance.json unreadable: items: expected a list, got 3"),
+    ],
+    ids=["item-lines", "link-row", "symbol-sources", "items-number"],
+)  # fmt: skip
+def test_a_bad_provenance_json_field_gives_one_line(tmp_path: Path, change, line: str) -> None:
+    """provenance.json is read with the dataclasses of its items, links and symbols (the codec): a
+    field of the wrong type leaves one note in the compile's index, and the rest of the dump loads."""
+    root = Path(shutil.copytree(DATA / "gpu_mlp", tmp_path / "d"))
+    path = root / "compiles" / "0-0" / "provenance.json"
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data))
+    session = load_dump(root)
+    index = session.compiles["0/0"].provenance
+    assert index.notes == [line] and not index.items
+    assert session.compiles["0/1"].provenance.items  # the other compile's file still loads
+
+
 @pytest.mark.parametrize(
     ("text", "line"),
     [

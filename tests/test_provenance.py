@@ -13,6 +13,8 @@ from test_rerun_cli import rerun_dump, rerun_session  # noqa: F401 - shared sess
 from tcdebug.analysis import provenance_index as prov
 from tcdebug.analysis.provenance_index import ProvenanceIndex, ProvItem, ProvLink
 from tcdebug.dump.loader import load_dump
+from tcdebug.model.payloads import ProvSymbol
+from tcdebug.model.schema import SchemaError
 
 
 def dynamo_records_columns() -> bool:
@@ -122,9 +124,9 @@ def test_dynamic_symbols_have_origin_and_range(dynamic_dump):
         name: info for comp in session.compiles.values() for name, info in comp.provenance.symbols.items()
     }
     assert found, "no symbolic sizes recorded"
-    assert any("L['x'].size()[0]" in info["sources"] for info in found.values())
+    assert any("L['x'].size()[0]" in info.sources for info in found.values())
     for info in found.values():
-        assert info["range"].startswith("[")
+        assert info.range.startswith("[")
 
 
 # ----- the model itself -----------------------------------------------------------------
@@ -180,11 +182,15 @@ def test_index_round_trips_through_json():
 @given(
     st.dictionaries(st.text(max_size=8), st.one_of(st.text(), st.lists(st.text()), st.integers(), st.none()))
 )
-def test_bad_provenance_dicts_never_raise(data):
+def test_bad_provenance_dicts_raise_one_schema_line(data):
     index = ProvenanceIndex()
-    prov.apply_dict(
-        index, {"items": [data, {"item_id": "x", "lines": [data, 3, -1]}], "links": [data, [1, 2]]}
-    )
+    with pytest.raises(SchemaError) as raised:
+        prov.apply_dict(
+            index, {"items": [data, {"item_id": "x", "lines": [data, 3, -1]}], "links": [data, [1, 2]]}
+        )
+    assert "\n" not in str(raised.value) and str(raised.value).startswith("provenance.json.items[")
+    assert not index.items  # nothing folded from a bad file
+    prov.apply_dict(index, {"items": [{"item_id": "x", "stage": "s", "name": "x", "lines": [3]}]})
     assert index.items["x"].lines == [3]
 
 
@@ -326,18 +332,24 @@ def test_trace_dump_writes_provenance_json(tmp_path):
     assert any("no Inductor IR" in note for note in data["notes"])
 
 
-def test_hostile_symbols_and_items_load_with_the_expected_types():
+def test_hostile_symbols_and_items_are_refused_by_field():
+    item = {"item_id": "a", "stage": "s", "name": "a"}
+    for bad, where in (
+        ({"items": [item | {"lines": 7}]}, "items[0].lines: expected a list, got 7"),
+        ({"items": [item | {"meta": [1]}]}, "items[0].meta: expected an object, got [1]"),
+        ({"items": [item | {"lines": [True, 2]}]}, "items[0].lines[0]: expected an integer, got true"),
+        ({"links": [["a", "b"]]}, "links[0][2]: missing"),
+        ({"symbols": {"s0": {"sources": 5}}}, "symbols.s0.sources: expected a list, got 5"),
+        ({"symbols": {"s0": {"guards": ["Eq(s0, 2)", 3]}}}, "symbols.s0.guards[1]: expected a string, got 3"),
+        ({"symbols": {"s1": "x"}}, 'symbols.s1: expected an object, got "x"'),
+    ):
+        with pytest.raises(SchemaError) as raised:
+            prov.apply_dict(ProvenanceIndex(), bad, "")
+        assert str(raised.value) == where
     index = ProvenanceIndex()
-    prov.apply_dict(
-        index,
-        {
-            "items": [{"item_id": "a", "lines": 7, "meta": [1]}, {"item_id": "b", "lines": [True, 2, "3"]}],
-            "symbols": {"s0": {"sources": 5, "range": None, "guards": ["Eq(s0, 2)", 3]}, "s1": "x"},
-        },
-    )
-    assert index.items["a"].lines == [] and index.items["a"].meta == {}
-    assert index.items["b"].lines == [2]
-    assert index.symbols == {"s0": {"sources": [], "range": "", "hint": "", "guards": ["Eq(s0, 2)", "3"]}}
+    prov.apply_dict(index, {"items": [item | {"lines": [2]}], "symbols": {"s0": {"guards": ["Eq(s0, 2)"]}}})
+    assert index.items["a"].lines == [2] and index.items["a"].meta == {}
+    assert index.symbols == {"s0": ProvSymbol(sources=[], range="", hint="", guards=["Eq(s0, 2)"])}
 
 
 @pytest.mark.slow
@@ -345,8 +357,8 @@ def test_a_rerun_recompile_explains_its_symbolic_batch(rerun_session):  # noqa: 
     """`--rerun x=32,64`: automatic dynamic makes the batch of 0/3 a symbol; its origin is x's size 0."""
     symbols = rerun_session.compiles["0/3"].provenance.symbols
     assert symbols, "no symbols for 0/3"
-    (name, info), *_ = [(n, i) for n, i in symbols.items() if "L['x'].size()[0]" in i["sources"]]
-    assert info["range"].startswith("[") and info["hint"] == "32"
+    (name, info), *_ = [(n, i) for n, i in symbols.items() if "L['x'].size()[0]" in i.sources]
+    assert info.range.startswith("[") and info.hint == "32"
     assert name in rerun_session.compiles["0/3"].stages["dynamo_graph"].get_text()
     trail = rerun_session.compiles["0/3"].provenance.trail(["dynamo_graph|relu"])
     assert trail.names("kernel_source.forward")  # re-run compiles are followed like any other

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import pytest
 
@@ -59,3 +59,61 @@ def test_a_wrong_field_gives_one_line_naming_its_path(data: dict[str, Any], erro
     with pytest.raises(SchemaError) as info:
         from_json(Outer, data, "where")
     assert str(info.value) == error
+
+
+@dataclass(frozen=True)
+class Row:
+    JSON_LIST: ClassVar[bool] = True
+    a: str
+    b: int
+    flag: bool = False
+
+
+@dataclass
+class Rows:
+    rows: list[Row] = field(default_factory=list)
+
+
+def test_a_json_list_class_is_a_row() -> None:
+    value = Rows([Row("x", 1, True), Row("y", 2)])
+    data = to_json(value)
+    assert data == {"rows": [["x", 1, True], ["y", 2, False]]}
+    assert from_json(Rows, data) == value
+    assert from_json(Rows, {"rows": [["y", 2], ["z", 3, True, "newer"]]}).rows == [
+        Row("y", 2),
+        Row("z", 3, True),
+    ]
+    for bad, error in (
+        ({"rows": [{"a": "x", "b": 1}]}, 'rows[0]: expected a list, got {"a": "x", "b": 1}'),
+        ({"rows": [["x"]]}, "rows[0][1]: missing"),
+        ({"rows": [["x", "1"]]}, 'rows[0][1]: expected an integer, got "1"'),
+    ):
+        with pytest.raises(SchemaError) as info:
+            from_json(Rows, bad)
+        assert str(info.value) == error
+
+
+def test_provenance_and_autotune_payloads_round_trip_in_their_json_shape() -> None:
+    from tcdebug.model.events import Autotune, Provenance, event_from_wire
+    from tcdebug.model.payloads import AutotuneChoice, AutotuneTable, ProvItem, ProvLink, ProvSymbol
+
+    ev = Provenance(
+        compile_id="0/0",
+        items=[ProvItem("s|n", "s", "n", "fx_node", [3], "d", {"code": "x"})],
+        links=[ProvLink("s|n", "t|n", "same node", inferred=True)],
+        symbols={"s77": ProvSymbol(["L['x'].size()[0]"], "[2, int_oo]", "8", [])},
+    )
+    wire = ev.to_wire()
+    assert wire["links"] == [["s|n", "t|n", "same node", True]]
+    assert wire["items"][0] == {
+        "item_id": "s|n", "stage": "s", "name": "n", "kind": "fx_node", "lines": [3], "detail": "d", "meta": {"code": "x"},
+    }  # fmt: skip
+    assert event_from_wire(wire) == ev
+    table = AutotuneTable(
+        "mm", "2x2", "t", [AutotuneChoice("t", 0.5, 1.0, {"BLOCK_M": 16}), AutotuneChoice("mm")]
+    )
+    tuned = Autotune(compile_id="0/0", table=table)
+    assert tuned.to_wire()["table"]["choices"][1] == {
+        "name": "mm", "time_ms": None, "share": None, "params": {}, "description": "",
+    }  # fmt: skip
+    assert event_from_wire(tuned.to_wire()) == tuned

@@ -7,6 +7,7 @@ import pytest
 from pilot import wait_until
 
 from tcdebug.dump.loader import load_dump
+from tcdebug.model.payloads import ProvSymbol
 from tcdebug.screens.app import TcdebugApp
 from tcdebug.screens.diff_screen import DiffScreen
 from tcdebug.screens.rerun_screen import RerunScreen
@@ -68,8 +69,8 @@ async def test_rerun_editor_names_the_symbols_of_the_frame(dynamic_dump):
 
 
 def test_symbol_names_merge_one_origin_and_keep_two():
-    a = {"s77": {"sources": ["L['x'].size()[0]"], "range": "[2, int_oo]"}}
-    b = {"s77": {"sources": ["L['y'].size()[1]"]}, "s3": {"sources": []}}
+    a = {"s77": ProvSymbol(sources=["L['x'].size()[0]"], range="[2, int_oo]")}
+    b = {"s77": ProvSymbol(sources=["L['y'].size()[1]"]), "s3": ProvSymbol(sources=[])}
     same = symbol_names.named([("0/0", "f32[s77]", a), ("0/1", "s77 + 1", a)])
     assert symbol_names.legend(same, 2) == ORIGIN
     two = symbol_names.named([("0/0", "s77", a), ("0/1", "s77 s3 s770", b)])

@@ -431,10 +431,10 @@ def test_an_autotune_table_lists_every_choice_with_its_tiles():
     aten = Choice("mm", "")
     failed = Choice("triton_mm_9", "BLOCK_K=128, BLOCK_M=128, BLOCK_N=128, num_stages=5, num_warps=8")
     table = table_of("mm", [], {aten: 0.02, triton: 0.01, failed: float("inf")})
-    assert table["winner"] == "triton_mm_3"
-    assert [c["name"] for c in table["choices"]] == ["triton_mm_3", "mm", "triton_mm_9"]
-    assert [c["share"] for c in table["choices"]] == [1.0, 0.5, None]
-    assert table["choices"][0]["params"]["BLOCK_M"] == 64 and table["choices"][0]["params"]["ACC_TYPE"] == "tl.float32"
+    assert table.winner == "triton_mm_3"
+    assert [c.name for c in table.choices] == ["triton_mm_3", "mm", "triton_mm_9"]
+    assert [c.share for c in table.choices] == [1.0, 0.5, None]
+    assert table.choices[0].params["BLOCK_M"] == 64 and table.choices[0].params["ACC_TYPE"] == "tl.float32"
     lines = choice_table_lines(table)
     assert lines[0] == "mm(): 3 choices"
     assert lines[1].startswith(" *triton_mm_3") and "BLOCK_M=64 BLOCK_N=32 BLOCK_K=32 num_warps=4 num_stages=2" in lines[1]
@@ -476,14 +476,15 @@ def test_a_new_cuda_graph_recording_names_the_size_that_changed():
 
 def test_autotune_and_times_events_survive_a_dump(tmp_path):
     from tcdebug.dump.writer import write_dump
+    from tcdebug.model.payloads import AutotuneChoice, AutotuneTable
+    from tcdebug.model.schema import to_json
 
     session = Session()
-    table = {"name": "mm", "sizes": "64x64, 64x64", "winner": "mm", "stage": "kernel_source.inference",
-             "choices": [{"name": "mm", "time_ms": 0.01, "share": 1.0, "params": {}}]}
+    table = AutotuneTable("mm", "64x64, 64x64", "mm", [AutotuneChoice("mm", 0.01, 1.0, {})], "kernel_source.inference")
     times = {"wall_s": 1.0, "measured_s": 0.9, "phases": {"Codegen": 0.9, OTHER: 0.1}, "source": MEASURED}
     for ev in (
         {"type": "compile_start", "compile_id": "0/0", "function": "f"},
-        {"type": "autotune", "compile_id": "0/0", "table": table},
+        {"type": "autotune", "compile_id": "0/0", "table": to_json(table)},
         {"type": "compile_end", "compile_id": "0/0", "status": "ok"},
         {"type": "compile_times", "compile_id": "0/0", "times": times},
     ):

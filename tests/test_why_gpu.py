@@ -26,19 +26,19 @@ def check_choice_table(session: Session) -> None:
     tables = comp.autotune_tables
     assert tables, "no autotune table was captured"
     table = tables[0]
-    assert table["name"] == "mm" and table["winner"]
-    times = [c["time_ms"] for c in table["choices"] if c["time_ms"] is not None]
+    assert table.name == "mm" and table.winner
+    times = [c.time_ms for c in table.choices if c.time_ms is not None]
     assert len(times) >= 2 and times == sorted(times)
-    assert max(c["share"] for c in table["choices"] if c["share"] is not None) == pytest.approx(1.0)
-    tiled = [c for c in table["choices"] if "BLOCK_M" in c["params"]]
-    assert tiled, [c["name"] for c in table["choices"]]
+    assert max(c.share for c in table.choices if c.share is not None) == pytest.approx(1.0)
+    tiled = [c for c in table.choices if "BLOCK_M" in c.params]
+    assert tiled, [c.name for c in table.choices]
     for key in ("BLOCK_M", "BLOCK_N", "BLOCK_K", "num_warps", "num_stages"):
-        assert key in tiled[0]["params"], tiled[0]
+        assert key in tiled[0].params, tiled[0]
     part = next(p for p in explain(session, comp.compile_id) if p.kind == CHOICE and p.title.startswith("Autotune"))
     text = "\n".join(part.lines)
-    assert f"winner: {table['winner']}" in text and "BLOCK_M=" in text and "num_warps=" in text
+    assert f"winner: {table.winner}" in text and "BLOCK_M=" in text and "num_warps=" in text
     # the template kernel's own view carries the table when the winner is a template
-    stage = comp.stages[table["stage"]]
+    stage = comp.stages[table.stage]
     template = next((k for k in stage.kernels if k.kind == "template"), None)
     if template is not None:
         view = view_for(session, Ref(comp.compile_id, stage.key, template.name))

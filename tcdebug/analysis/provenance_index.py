@@ -5,6 +5,9 @@ metadata (node `stack_trace`, `from_node`, `seq_nr`, IR `origins`, Inductor's ke
 and sends them as `provenance` events; the session folds them into a `ProvenanceIndex` per
 compile; the UI asks it for a trail, `--dump` writes it as `provenance.json`.
 
+Items, links and symbols are the dataclasses of `tcdebug.model.payloads` (`ProvItem`,
+`ProvLink`, `ProvSymbol`), from the capture through the event to provenance.json.
+
 An *item* is one thing in one stage: a user source line, the bytecode of a source line, an FX
 node, an IR scheduler node, a kernel. Its `lines` are 1-based line numbers in that stage's text.
 A *link* goes downstream (from source towards kernels) and says how it was known (`how`);
@@ -21,27 +24,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tcdebug.model import stages as stage_catalog
+from tcdebug.model.payloads import ProvItem, ProvLink, ProvSymbol
+from tcdebug.model.schema import from_json, to_json
+
+__all__ = ["ProvItem", "ProvLink", "ProvSymbol", "ProvenanceFile", "ProvenanceIndex"]
 
 FORMAT_VERSION = 1
-
-
-@dataclass
-class ProvItem:
-    item_id: str  # "<stage key>|<name>"
-    stage: str  # the stage key the lines belong to
-    name: str
-    kind: str = ""  # source_line, bytecode, fx_node, ir_node, kernel, extern_kernel
-    lines: list[int] = field(default_factory=list)  # 1-based, in the stage text
-    detail: str = ""  # e.g. "aten.relu.default · seq_nr 12", or the source code of a line
-    meta: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class ProvLink:
-    src: str  # upstream item id
-    dst: str  # downstream item id
-    how: str  # stack_trace, from_node, seq_nr, same_node, origins, kernel_provenance, dis_positions, ...
-    inferred: bool = False
 
 
 def item_id(stage: str, name: str) -> str:
@@ -79,7 +67,7 @@ class ProvenanceIndex:
     items: dict[str, ProvItem] = field(default_factory=dict)
     links: list[ProvLink] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    symbols: dict[str, dict[str, Any]] = field(default_factory=dict)  # s77 -> origin, range, hint, guards
+    symbols: dict[str, ProvSymbol] = field(default_factory=dict)  # s77 -> origin, range, hint, guards
     _link_set: set[ProvLink] = field(default_factory=set, repr=False, compare=False)
     _down: dict[str, list[ProvLink]] | None = field(default=None, repr=False, compare=False)
     _up: dict[str, list[ProvLink]] | None = field(default=None, repr=False, compare=False)
@@ -90,7 +78,7 @@ class ProvenanceIndex:
         items: Iterable[ProvItem] = (),
         links: Iterable[ProvLink] = (),
         notes: Iterable[str] = (),
-        symbols: dict[str, dict[str, Any]] | None = None,
+        symbols: dict[str, ProvSymbol] | None = None,
     ) -> None:
         for item in items:
             old = self.items.get(item.item_id)
@@ -104,8 +92,7 @@ class ProvenanceIndex:
         for note in notes:
             if note not in self.notes:
                 self.notes.append(note)
-        for name, info in (symbols or {}).items():
-            self.symbols.setdefault(name, {}).update(info)
+        self.symbols.update(symbols or {})
         self._down = self._up = None
 
     def _adjacency(self) -> tuple[dict[str, list[ProvLink]], dict[str, list[ProvLink]]]:
@@ -230,28 +217,23 @@ def item_fields(item: ProvItem) -> dict[str, Any]:
     }
 
 
-def item_from_dict(d: dict[str, Any]) -> ProvItem:
-    return ProvItem(
-        item_id=str(d.get("item_id", "")),
-        stage=str(d.get("stage", "")),
-        name=str(d.get("name", "")),
-        kind=str(d.get("kind", "")),
-        lines=[n for n in d.get("lines") or [] if type(n) is int and n > 0]
-        if isinstance(d.get("lines"), list)
-        else [],
-        detail=str(d.get("detail", "")),
-        meta=dict(d.get("meta", {})) if isinstance(d.get("meta"), dict) else {},
-    )
-
-
 def link_to_list(link: ProvLink) -> list[Any]:
+    """A link's JSON row, as the codec writes it (`ProvLink.JSON_LIST`), without its walk."""
     return [link.src, link.dst, link.how, link.inferred]
 
 
-def link_from_list(v: Any) -> ProvLink | None:
-    if not isinstance(v, (list, tuple)) or len(v) < 3:
-        return None
-    return ProvLink(str(v[0]), str(v[1]), str(v[2]), bool(v[3]) if len(v) > 3 else False)
+@dataclass
+class ProvenanceFile:
+    """provenance.json: what `index_to_dict` writes and `apply_dict` reads, checked by the codec."""
+
+    format: str = "tcdebug-provenance"
+    version: int = FORMAT_VERSION
+    compile_id: str = ""
+    items: list[ProvItem] = field(default_factory=list)
+    links: list[ProvLink] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    symbols: dict[str, ProvSymbol] = field(default_factory=dict)
+    nodes: dict[str, Any] = field(default_factory=dict)  # `by_node`, for readers of the file alone
 
 
 def index_to_dict(index: ProvenanceIndex, compile_id: str = "") -> dict[str, Any]:
@@ -263,38 +245,21 @@ def index_to_dict(index: ProvenanceIndex, compile_id: str = "") -> dict[str, Any
         "items": [item_fields(i) for i in index.items.values()],
         "links": [link_to_list(link) for link in index.links],
         "notes": list(index.notes),
-        "symbols": index.symbols,
+        "symbols": to_json(index.symbols),
         "nodes": index.by_node(),
     }
 
 
-def apply_dict(index: ProvenanceIndex, d: dict[str, Any]) -> None:
-    """Fold a `provenance` event or a `provenance.json` into `index` (bad entries are skipped)."""
-    items = [item_from_dict(i) for i in d.get("items", []) if isinstance(i, dict) and i.get("item_id")]
-    links = [link for link in (link_from_list(v) for v in d.get("links", [])) if link is not None]
-    notes = [str(n) for n in d.get("notes", []) if isinstance(n, str)]
-    raw_symbols = d.get("symbols")
-    symbols: dict[Any, Any] = raw_symbols if isinstance(raw_symbols, dict) else {}
-    index.add(items, links, notes, {str(k): _symbol(v) for k, v in symbols.items() if isinstance(v, dict)})
+def apply_dict(index: ProvenanceIndex, d: Any, where: str = "provenance.json") -> None:
+    """Fold a `provenance.json`'s content into `index`, every field checked by the codec: a field
+    of the wrong type raises `SchemaError` (one line naming it, under `where`) and folds nothing."""
+    data = from_json(ProvenanceFile, d, where)
+    index.add(data.items, data.links, data.notes, data.symbols)
 
 
-def _symbol(d: dict[str, Any]) -> dict[str, Any]:
-    """One symbol's facts, with the types the UI expects (a dump may hold anything)."""
-
-    def strings(v: Any) -> list[str]:
-        return [str(x) for x in v] if isinstance(v, list) else []
-
-    return {
-        "sources": strings(d.get("sources")),
-        "range": str(d.get("range") or ""),
-        "hint": str(d.get("hint") or ""),
-        "guards": strings(d.get("guards")),
-    }
-
-
-def index_from_dict(d: dict[str, Any]) -> ProvenanceIndex:
+def index_from_dict(d: Any, where: str = "provenance.json") -> ProvenanceIndex:
     index = ProvenanceIndex()
-    apply_dict(index, d)
+    apply_dict(index, d, where)
     return index
 
 

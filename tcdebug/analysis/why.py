@@ -16,7 +16,7 @@ from typing import Any
 from tcdebug.analysis import compile_phases as compile_times
 from tcdebug.analysis.provenance_index import SUBGRAPH_PREFIX
 from tcdebug.model import stages as stage_catalog
-from tcdebug.model.payloads import Frame
+from tcdebug.model.payloads import AutotuneTable, Frame
 from tcdebug.model.schema import to_json
 from tcdebug.model.session import Compile, GraphBreak, Session, Stage
 from tcdebug.model.trace_format import capture_of
@@ -666,29 +666,26 @@ def _input_label(inp: dict[str, Any], origins: dict[str, str], symbols: dict[str
 _TUNABLES = ("BLOCK_M", "BLOCK_N", "BLOCK_K", "num_warps", "num_stages")
 
 
-def choice_table_lines(table: dict[str, Any]) -> list[str]:
+def choice_table_lines(table: AutotuneTable) -> list[str]:
     """One autotune table (`tcdebug.capture.autotune`): every choice, time, share, tile sizes."""
-    lines = [f"{table.get('name', '?')}({table.get('sizes', '')}): {len(table.get('choices', []))} choices"]
-    best = table.get("winner", "")
-    for ch in table.get("choices", []):
-        params = ch.get("params") or {}
-        tiles = " ".join(f"{k}={params[k]}" for k in _TUNABLES if k in params)
-        mark = "*" if ch.get("name") == best else " "
-        time_ms = ch.get("time_ms")
-        t = f"{time_ms:.4f} ms" if isinstance(time_ms, (int, float)) else "   failed"
-        share = ch.get("share")
-        s = f"{share * 100:5.1f}%" if isinstance(share, (int, float)) else "    -"
-        lines.append(f" {mark}{ch.get('name', '?'):<28} {t:>12} {s}  {tiles}")
+    lines = [f"{table.name or '?'}({table.sizes}): {len(table.choices)} choices"]
+    best = table.winner
+    for ch in table.choices:
+        tiles = " ".join(f"{k}={ch.params[k]}" for k in _TUNABLES if k in ch.params)
+        mark = "*" if ch.name == best else " "
+        t = f"{ch.time_ms:.4f} ms" if ch.time_ms is not None else "   failed"
+        s = f"{ch.share * 100:5.1f}%" if ch.share is not None else "    -"
+        lines.append(f" {mark}{ch.name or '?':<28} {t:>12} {s}  {tiles}")
     if best:
         lines.append(f"  winner: {best}")
     return lines
 
 
-def tables_for_kernel(comp: Compile, stage: Stage, kernel_name: str) -> list[dict[str, Any]]:
+def tables_for_kernel(comp: Compile, stage: Stage, kernel_name: str) -> list[AutotuneTable]:
     """The autotune table(s) behind a template kernel: the stage's tables whose winner is a
     template (it has tile sizes), matched in order with its template kernels (inferred)."""
-    tables = [t for t in comp.autotune_tables if t.get("stage") == stage.key]
-    won = [t for t in tables if any(c.get("name") == t.get("winner") and c.get("params") for c in t.get("choices", []))]
+    tables = [t for t in comp.autotune_tables if t.stage == stage.key]
+    won = [t for t in tables if any(c.name == t.winner and c.params for c in t.choices)]
     templates = [k.name for k in stage.kernels if k.kind == "template"]
     if kernel_name not in templates:
         return []
@@ -710,7 +707,7 @@ def choice_parts(comp: Compile) -> list[WhyPart]:
     for table in tables:
         lines = choice_table_lines(table)
         parts.append(
-            WhyPart(CHOICE, f"Autotune: {table.get('name', '?')}", lines, comp.compile_id, table.get("stage", ""))
+            WhyPart(CHOICE, f"Autotune: {table.name or '?'}", lines, comp.compile_id, table.stage)
         )
     return parts
 

@@ -12,15 +12,16 @@ from typing import Any
 
 from tcdebug.capture.base import CaptureContext, current_compile_key
 from tcdebug.model.events import Autotune
+from tcdebug.model.payloads import AutotuneChoice, AutotuneTable
 
 STAGES: tuple[str, ...] = ()
 _PARAM = re.compile(r"(\w+)=('[^']*'|[^,\s]+)")
 MAX_CHOICES = 200
 
 
-def parse_description(text: str) -> dict[str, Any]:
+def parse_description(text: str) -> dict[str, int | str]:
     """ "BLOCK_K=32, BLOCK_M=16, num_stages=2, num_warps=4" -> {name: value}."""
-    params: dict[str, Any] = {}
+    params: dict[str, int | str] = {}
     for key, value in _PARAM.findall(text or ""):
         value = value.strip("'")
         try:
@@ -30,7 +31,7 @@ def parse_description(text: str) -> dict[str, Any]:
     return params
 
 
-def table_of(name: str, input_nodes: Any, timings: dict[Any, float]) -> dict[str, Any]:
+def table_of(name: str, input_nodes: Any, timings: dict[Any, float]) -> AutotuneTable:
     sizes = []
     for node in input_nodes or []:
         try:
@@ -45,20 +46,20 @@ def table_of(name: str, input_nodes: Any, timings: dict[Any, float]) -> dict[str
         ok = isinstance(t, (int, float)) and math.isfinite(t)
         description = str(getattr(choice, "description", "") or "")
         choices.append(
-            {
-                "name": str(getattr(choice, "name", choice)),
-                "time_ms": float(t) if ok else None,
-                "share": (best / t) if ok and best is not None and t > 0 else None,
-                "params": parse_description(description),
-                "description": description[:500],
-            }
+            AutotuneChoice(
+                name=str(getattr(choice, "name", choice)),
+                time_ms=float(t) if ok else None,
+                share=(best / t) if ok and best is not None and t > 0 else None,
+                params=parse_description(description),
+                description=description[:500],
+            )
         )
-    return {
-        "name": name,
-        "sizes": ", ".join(sizes),
-        "winner": str(getattr(best_choice, "name", "")) if best_choice is not None else "",
-        "choices": choices[:MAX_CHOICES],
-    }
+    return AutotuneTable(
+        name=str(name),
+        sizes=", ".join(sizes),
+        winner=str(getattr(best_choice, "name", "")) if best_choice is not None else "",
+        choices=choices[:MAX_CHOICES],
+    )
 
 
 def install_inductor(ctx: CaptureContext) -> None:
@@ -75,7 +76,7 @@ def install_inductor(ctx: CaptureContext) -> None:
             if cid is not None and isinstance(timings, dict) and timings:
                 table = table_of(name, input_nodes, timings)
                 part = rec.inductor_part(cid)
-                table["stage"] = "kernel_source" + (f".{part}" if part else "")
+                table.stage = "kernel_source" + (f".{part}" if part else "")
                 rec.emit(Autotune(compile_id=cid, table=table))
         except Exception:  # noqa: BLE001 - capture never breaks the compile
             pass

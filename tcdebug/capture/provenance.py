@@ -29,7 +29,7 @@ from types import CodeType, FrameType
 from typing import Any
 
 from tcdebug.analysis import provenance_index as prov
-from tcdebug.analysis.provenance_index import ProvItem, ProvLink, item_id
+from tcdebug.analysis.provenance_index import item_id
 from tcdebug.capture.base import (
     CaptureContext,
     artifact_logger_handler,
@@ -41,6 +41,7 @@ from tcdebug.capture.kernel_lines import KernelLineRecorder, NodeLines
 from tcdebug.capture.kernel_source import enable_provenance
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.events import Provenance
+from tcdebug.model.payloads import ProvItem, ProvLink, ProvSymbol
 from tcdebug.model.trace_format import FX_GRAPH_KEYS
 
 STAGES: tuple[str, ...] = ()
@@ -86,14 +87,7 @@ class ProvenanceCapture:
     def send(self, cid: str, items: list[ProvItem], links: list[ProvLink], **extra: Any) -> None:
         if not items and not links and not extra:
             return
-        self.rec.emit(
-            Provenance(
-                compile_id=cid,
-                items=[prov.item_fields(i) for i in items],  # encoded at once: no copies
-                links=[prov.link_to_list(link) for link in links],
-                **extra,
-            )
-        )
+        self.rec.emit(Provenance(compile_id=cid, items=items, links=links, **extra))
 
     # ----- graphs ----------------------------------------------------------------------
     def remember_print(self, gm: Any, text: str) -> None:
@@ -587,7 +581,7 @@ class ProvenanceCapture:
         shape_env = self.shape_envs.pop(cid, None)
         if shape_env is None:
             return
-        symbols: dict[str, dict[str, Any]] = {}
+        symbols: dict[str, ProvSymbol] = {}
         guards = [(g.expr, str(g.expr)) for g in getattr(shape_env, "guards", [])]
         # torch 2.13 renamed var_to_val (which now warns) to backed_var_to_val.
         hints = getattr(shape_env, "backed_var_to_val", None)
@@ -596,12 +590,12 @@ class ProvenanceCapture:
         for sym, sources in dict(getattr(shape_env, "var_to_sources", {})).items():
             rng = shape_env.var_to_range.get(sym)
             hint = hints.get(sym)
-            symbols[str(sym)] = {
-                "sources": [_source_name(s) for s in sources],
-                "range": f"[{rng.lower}, {rng.upper}]" if rng is not None else "",
-                "hint": str(hint) if hint is not None else "",
-                "guards": [text for expr, text in guards if sym in getattr(expr, "free_symbols", ())],
-            }
+            symbols[str(sym)] = ProvSymbol(
+                sources=[_source_name(s) for s in sources],
+                range=f"[{rng.lower}, {rng.upper}]" if rng is not None else "",
+                hint=str(hint) if hint is not None else "",
+                guards=[text for expr, text in guards if sym in getattr(expr, "free_symbols", ())],
+            )
         if symbols:
             self.send(cid, [], [], symbols=symbols)
 

@@ -32,7 +32,8 @@ from tcdebug.model.session import LOADED, Compile, GraphBreak, OutputChunk, Sess
 
 def load_provenance(root: Path, compile_id: str, index: provenance.ProvenanceIndex) -> None:
     """A compile's `provenance.json` into `index` (`Compile.provenance_loader` calls it when the
-    index is first used); a bad file leaves a note in the index, nothing else."""
+    index is first used), every field checked by the codec; a bad file leaves one line in the
+    index's notes (`provenance.json unreadable: items[3].lines: expected a list, got 7`), nothing else."""
     try:
         data = json.loads(read_confined(root, f"{compile_dir(compile_id)}/provenance.json"))
     except Unreadable:
@@ -40,10 +41,12 @@ def load_provenance(root: Path, compile_id: str, index: provenance.ProvenanceInd
     except (ValueError, RecursionError) as exc:
         index.notes.append(f"provenance.json unreadable: {exc}")
         return
+    if not isinstance(data, dict):
+        index.notes.append(f"provenance.json unreadable: expected an object, got {schema.shown(data)}")
+        return
     try:
-        if isinstance(data, dict):
-            provenance.apply_dict(index, data)
-    except (ValueError, TypeError, AttributeError, KeyError) as exc:
+        provenance.apply_dict(index, data, "")
+    except schema.SchemaError as exc:
         index.notes.append(f"provenance.json unreadable: {exc}")
 
 # ----- session.json, validated by its schema ------------------------------------------------

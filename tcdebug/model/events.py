@@ -17,7 +17,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
-from tcdebug.model.payloads import CallInfo, GuardOrigin, Kernel, Rerun
+from tcdebug.model.payloads import (
+    AutotuneTable,
+    CallInfo,
+    GuardOrigin,
+    Kernel,
+    ProvItem,
+    ProvLink,
+    ProvSymbol,
+    Rerun,
+)
 from tcdebug.model.protocol import PROTOCOL_VERSION, ProtocolError
 from tcdebug.model.schema import (
     SchemaError,
@@ -240,7 +249,7 @@ class CompileTimes(Event):
 class Autotune(Event):
     TYPE: ClassVar[str] = "autotune"
     compile_id: str
-    table: dict[str, Any] = field(default_factory=dict)
+    table: AutotuneTable = field(default_factory=AutotuneTable)
 
 
 @dataclass(kw_only=True)
@@ -252,18 +261,16 @@ class GuardProvenance(Event):
 
 @dataclass(kw_only=True)
 class Provenance(Event):
-    """Provenance items and links of a compile (see `tcdebug.analysis.provenance_index.apply_dict`)."""
+    """Provenance items, links and symbols of a compile, folded into its
+    `tcdebug.analysis.provenance_index.ProvenanceIndex`; `reset` starts the index anew."""
 
     TYPE: ClassVar[str] = "provenance"
     compile_id: str
-    items: list[dict[str, Any]] = field(default_factory=list)
-    links: list[Any] = field(default_factory=list)
+    items: list[ProvItem] = field(default_factory=list)
+    links: list[ProvLink] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    symbols: dict[str, Any] = field(default_factory=dict)
+    symbols: dict[str, ProvSymbol] = field(default_factory=dict)
     reset: bool = False
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"items": self.items, "links": self.links, "notes": self.notes, "symbols": self.symbols}
 
 
 # ----- re-runs ----------------------------------------------------------------------------------

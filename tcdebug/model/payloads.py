@@ -1,5 +1,6 @@
 """What events carry below their envelope, and session.json holds: kernels, re-run results,
-entry checks, guard results, recorded calls, where guards were made.
+entry checks, guard results, recorded calls, where guards were made, provenance items, links and
+symbols (each compile's provenance.json), autotune tables.
 
 One dataclass each, shared by the events (`tcdebug.model.events`), the session model
 (`tcdebug.model.session` uses them as they are) and the dump's index (`tcdebug.dump.index`).
@@ -12,7 +13,7 @@ Standard library only: both sides of the channel load it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 
 @dataclass
@@ -112,3 +113,66 @@ class GuardOrigin:
     kind: str = ""  # Dynamo's guard function, e.g. TENSOR_MATCH
     user: Frame | None = None
     innermost: Frame | None = None
+
+
+# ----- provenance (see tcdebug.analysis.provenance_index) -------------------------------------
+@dataclass
+class ProvItem:
+    """One thing in one stage: a user source line, the bytecode of a line, an FX node, an IR node,
+    a kernel (or the lines of one node inside it)."""
+
+    item_id: str  # "<stage key>|<name>"
+    stage: str  # the stage key the lines belong to
+    name: str
+    kind: str = ""  # source_line, bytecode, fx_node, ir_node, kernel, extern_kernel, kernel_lines
+    lines: list[int] = field(default_factory=list)  # 1-based, in the stage text
+    detail: str = ""  # e.g. "aten.relu.default · seq_nr 12", or the source code of a line
+    # file, line, outside (source lines); code (the op's span); post_grad, kernel, scheduler_node,
+    # subgraph (kernels and their lines)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ProvLink:
+    """A downstream link between two items, and how it was known; in JSON the row
+    `[src, dst, how, inferred]`."""
+
+    JSON_LIST: ClassVar[bool] = True
+    src: str  # upstream item id
+    dst: str  # downstream item id
+    how: str  # stack_trace, from_node, seq_nr, same_node, origins, kernel_provenance, dis_positions, ...
+    inferred: bool = False  # read from text rather than from torch's objects
+
+
+@dataclass
+class ProvSymbol:
+    """A symbolic size of a compile (`s77`), from its ShapeEnv."""
+
+    sources: list[str] = field(default_factory=list)  # where it comes from: L['x'].size()[0]
+    range: str = ""  # [2, int_oo]
+    hint: str = ""  # the value seen, when one was
+    guards: list[str] = field(default_factory=list)  # the guards that mention it
+
+
+# ----- max-autotune (see tcdebug.capture.autotune) ----------------------------------------------
+@dataclass
+class AutotuneChoice:
+    """One choice Inductor benchmarked for a template."""
+
+    name: str = ""  # triton_mm_7, or the aten fallback (mm)
+    time_ms: float | None = None  # None: it failed
+    share: float | None = None  # the best time over this one (1.0 for the winner)
+    # its tile sizes and settings: BLOCK_M=64, num_warps=4, ACC_TYPE='tl.float32'
+    params: dict[str, int | str] = field(default_factory=dict)
+    description: str = ""  # as Inductor describes it (cut at 500 characters)
+
+
+@dataclass
+class AutotuneTable:
+    """Every choice of one autotuned selection (mm, addmm, conv, flex attention, ...), best first."""
+
+    name: str = ""  # the selection: mm
+    sizes: str = ""  # of its inputs: "256x256, 256x256"
+    winner: str = ""  # the fastest choice's name
+    choices: list[AutotuneChoice] = field(default_factory=list)
+    stage: str = ""  # the kernel_source stage key of its kernels

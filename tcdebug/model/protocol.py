@@ -8,7 +8,7 @@ Events:    hello, torch ({torch_version, device, pg_timeout_s?}: at the script's
            Dynamo, and at its end), compile_start, stage, graph_break, recompile, compile_end, compile_times,
            autotune, guard_provenance, output, script_end, rerun, calls, note, ready, error,
            resumed, process,
-           provenance ({compile_id, items, links, notes, symbols}: see tcdebug.analysis.provenance_index)
+           provenance ({compile_id, items, links, notes, symbols}: tcdebug.model.payloads' ProvItem, ...)
 Commands:  step, continue, run, stop, breakpoints, check_rerun, rerun, quit
 
 Forked processes of the script connect on their own (see `tcdebug.debuggee.children`): each

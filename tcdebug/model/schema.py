@@ -9,7 +9,10 @@ one line naming the field's path and what was expected:
 
 Field metadata: `{"json": "id"}` names the field differently in JSON; `{"wire": False}` keeps
 it out of JSON altogether (loaders, callables). A class's `JSON_EXTRA` (name -> type hint) names
-properties that JSON also holds: written from the property, type-checked when read, then dropped. A key the class does not know is ignored (a newer
+properties that JSON also holds: written from the property, type-checked when read, then dropped.
+A class whose `JSON_LIST` is true is written as a list of its JSON fields in order (a compact
+row: a provenance link), read from one; a row shorter than the fields leaves the rest at their
+defaults, a longer one's extra values are ignored. A key the class does not know is ignored (a newer
 writer's field); a field left out keeps its default, and a required one left out is an error.
 A float field accepts an integer (JSON writes `1.0` as `1` in some writers).
 
@@ -97,6 +100,8 @@ def describe(hint: Any) -> str:
         elif origin is Literal:
             word = " or ".join(json.dumps(v) for v in typing.get_args(arg))
         elif origin in (list, tuple):
+            word = "a list"
+        elif dataclasses.is_dataclass(origin) and getattr(origin, "JSON_LIST", False):
             word = "a list"
         elif origin is dict or dataclasses.is_dataclass(origin):
             word = "an object"
@@ -196,12 +201,21 @@ def _shape_fits(hint: Any, value: Any) -> bool:
     if origin is dict:
         return isinstance(value, Mapping) and all(isinstance(k, str) for k in value)
     if dataclasses.is_dataclass(origin):
-        return isinstance(value, Mapping)
+        return isinstance(value, (list, tuple) if getattr(origin, "JSON_LIST", False) else Mapping)
     return isinstance(origin, type) and isinstance(value, origin)
 
 
-def _decode_dataclass(cls: type, value: Mapping[str, Any], path: str) -> Any:
+def _decode_dataclass(cls: type, value: Any, path: str) -> Any:
     field_hints = hints(cls)
+    if getattr(cls, "JSON_LIST", False):
+        row: dict[str, Any] = {}
+        for k, (f, _key) in enumerate(json_fields(cls)):
+            if k < len(value):
+                row[f.name] = decode(field_hints[f.name], value[k], f"{path}[{k}]")
+            elif required(f):
+                hint = field_hints[f.name]
+                raise SchemaError(f"{path}[{k}]", describe(hint), missing=True, hint=hint)
+        return cls(**row)
     values: dict[str, Any] = {}
     for f, key in json_fields(cls):
         where = f"{path}.{key}" if path else key
@@ -228,6 +242,11 @@ def to_json(obj: Any, omit: Collection[str] = ()) -> Any:
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         cls = type(obj)
         field_hints = hints(cls)
+        if getattr(cls, "JSON_LIST", False):
+            return [
+                getattr(obj, f.name) if _plain(field_hints[f.name]) else to_json(getattr(obj, f.name))
+                for f, _key in json_fields(cls)
+            ]
         out = {}
         for f, key in json_fields(cls):
             if f.name not in omit:

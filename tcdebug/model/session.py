@@ -14,10 +14,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from tcdebug.analysis.provenance_index import ProvenanceIndex, apply_dict
+from tcdebug.analysis.provenance_index import ProvenanceIndex
 from tcdebug.model import events as ev_types
 from tcdebug.model import schema
 from tcdebug.model import stages as stage_catalog
+from tcdebug.model.payloads import AutotuneTable as AutotuneTable
 from tcdebug.model.payloads import CallInfo as CallInfo
 from tcdebug.model.payloads import EntryCheck as EntryCheck
 from tcdebug.model.payloads import GuardOrigin as GuardOrigin
@@ -104,7 +105,7 @@ class Compile:
     process: str = ""  # the process that compiled it, readable: "main", "worker 1", "pid 1234"
     pid: int | None = None  # its pid (live runs and dumps of them)
     times: dict[str, Any] = field(default_factory=dict)  # phase times, see tcdebug.analysis.compile_phases
-    autotune_tables: list[dict[str, Any]] = field(default_factory=list)  # max-autotune choices
+    autotune_tables: list[AutotuneTable] = field(default_factory=list)  # max-autotune choices
     guard_provenance: list[GuardOrigin] = field(default_factory=list)  # user frame per guard
     provenance_index: ProvenanceIndex = field(default_factory=ProvenanceIndex, repr=False)  # tcdebug.analysis.provenance_index
     # A dump's provenance.json, read into `provenance_index` at the first use of `provenance`:
@@ -566,7 +567,7 @@ class Session:
         comp, added = self._compile_change(ev, ev.compile_id)
         if ev.reset:
             comp.provenance = ProvenanceIndex()
-        apply_dict(comp.provenance, ev.as_dict())
+        comp.provenance.add(ev.items, ev.links, ev.notes, ev.symbols)
         return Change(ev, compile_id=comp.compile_id, added=added, rank=ev.rank)
 
     def _on_note(self, ev: ev_types.Note) -> None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+
+from tcdebug.model.payloads import ProvSymbol
 
 _SYMBOL = re.compile(r"\b[su]\d+\b")
 
@@ -23,12 +24,12 @@ class SymbolName:
     compiles: tuple[str, ...]  # the compiles whose symbol of this name has this origin
 
 
-def origin_of(info: dict[str, Any]) -> str:
-    sources = [str(s) for s in info.get("sources", []) or []]
+def origin_of(info: ProvSymbol) -> str:
+    sources = info.sources
     return ", ".join(sources) if sources else "origin unknown"
 
 
-def symbols_in(text: str, symbols: dict[str, dict[str, Any]]) -> list[str]:
+def symbols_in(text: str, symbols: dict[str, ProvSymbol]) -> list[str]:
     """The symbols of `symbols` that `text` mentions, in numeric order."""
     if not symbols:
         return []
@@ -36,7 +37,7 @@ def symbols_in(text: str, symbols: dict[str, dict[str, Any]]) -> list[str]:
     return sorted(found, key=_order)
 
 
-def named(sides: Iterable[tuple[str, str, dict[str, dict[str, Any]]]]) -> list[SymbolName]:
+def named(sides: Iterable[tuple[str, str, dict[str, ProvSymbol]]]) -> list[SymbolName]:
     """For each (compile id, text, that compile's symbols): the symbols its text mentions, merged
     where two compiles give one name the same origin."""
     merged: dict[tuple[str, str], SymbolName] = {}
@@ -46,7 +47,7 @@ def named(sides: Iterable[tuple[str, str, dict[str, dict[str, Any]]]]) -> list[S
             key = (name, origin_of(info))
             old = merged.get(key)
             compiles = (*old.compiles, compile_id) if old else (compile_id,)
-            merged[key] = SymbolName(name, key[1], str(info.get("range") or ""), compiles)
+            merged[key] = SymbolName(name, key[1], info.range, compiles)
     return sorted(merged.values(), key=lambda s: (_order(s.name), s.compiles))
 
 
@@ -61,11 +62,11 @@ def legend(entries: list[SymbolName], all_compiles: int) -> str:
     return " · ".join(parts)
 
 
-def symbol_for_dim(symbols: dict[str, dict[str, Any]], input_name: str, dim: int) -> str:
+def symbol_for_dim(symbols: dict[str, ProvSymbol], input_name: str, dim: int) -> str:
     """The symbol a compile gave dimension `dim` of input `input_name` (`L['x'].size()[0]`), or ""."""
     wanted = f"L[{input_name!r}].size()[{dim}]"
     for name in sorted(symbols, key=_order):
-        if wanted in [str(s) for s in symbols[name].get("sources", []) or []]:
+        if wanted in symbols[name].sources:
             return name
     return ""
 

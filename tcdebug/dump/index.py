@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from tcdebug.model import schema
@@ -50,6 +50,15 @@ class CompileEntry:
     why: list[dict[str, Any]] = field(default_factory=list)
     graph_breaks: list[BreakEntry] = field(default_factory=list)
     stages: list[Stage] = field(default_factory=list)
+
+
+# The fields a compile and its entry hold alike, copied as they are each way (`IndexCache._entry`,
+# `tcdebug.dump.loader`); graph breaks and stages are kept in other shapes.
+COPIED_FIELDS = tuple(
+    f.name
+    for f in fields(CompileEntry)
+    if f.name in {g.name for g in fields(Compile)} and f.name not in ("graph_breaks", "stages")
+)
 
 
 @dataclass
@@ -193,23 +202,11 @@ class IndexCache:
         return self._lines[c.compile_id]
 
     def _entry(self, c: Compile) -> dict[str, Any]:
+        copied: dict[str, Any] = {name: getattr(c, name) for name in COPIED_FIELDS}
+        copied["elapsed_s"] = round(c.elapsed_s, 6)
         entry = schema.to_json(
             CompileEntry(
-                compile_id=c.compile_id,
-                function=c.function,
-                filename=c.filename,
-                firstlineno=c.firstlineno,
-                status=c.status,
-                error=c.error,
-                rank=c.rank,
-                process=c.process,
-                pid=c.pid,
-                recompile_reason=c.recompile_reason,
-                elapsed_s=round(c.elapsed_s, 6),
-                metrics=c.metrics,
-                times=c.times,
-                autotune_tables=c.autotune_tables,
-                guard_provenance=c.guard_provenance,
+                **copied,
                 why=self.as_dicts(c.compile_id),
                 graph_breaks=[BreakEntry(gb.reason, gb.user_stack) for gb in c.graph_breaks],
             )
@@ -245,6 +242,7 @@ def _stage_entry(stage: Stage) -> dict[str, Any]:
         entry["meta"] = {k: v for k, v in stage.meta.items() if k != "fusion_log"}
         entry["meta"][FUSION_LOG_IN_FILE] = True
     return entry
+
 
 def index_json(index: dict[str, Any]) -> str:
     """session.json's text: indented, one compile per line. Indenting everything would use

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from tcdebug.analysis import provenance_index as provenance
-from tcdebug.dump.index import FORMAT, FORMAT_VERSION, SessionIndex
+from tcdebug.dump.index import COPIED_FIELDS, FORMAT, FORMAT_VERSION, SessionIndex
 from tcdebug.dump.safe_fs import (
     MAX_FILE_BYTES_ENV,
     DumpError,
@@ -48,6 +48,7 @@ def load_provenance(root: Path, compile_id: str, index: provenance.ProvenanceInd
         provenance.apply_dict(index, data, "")
     except schema.SchemaError as exc:
         index.notes.append(f"provenance.json unreadable: {exc}")
+
 
 # ----- session.json, validated by its schema ------------------------------------------------
 def validate_index(index: Any) -> SessionIndex:
@@ -120,23 +121,7 @@ def load_dump(path: str | os.PathLike[str]) -> Session:
         p.pg_timeout_s = _seconds_or_none(p.pg_timeout_s)
         session.processes[p.pid] = p
     for i, c in enumerate(index.compiles):
-        comp = Compile(
-            compile_id=c.compile_id,
-            function=c.function,
-            filename=c.filename,
-            firstlineno=c.firstlineno,
-            status=c.status,
-            error=c.error,
-            recompile_reason=c.recompile_reason,
-            elapsed_s=c.elapsed_s,
-            metrics=c.metrics,
-            rank=c.rank,
-            process=c.process,
-            pid=c.pid,
-            times=c.times,
-            autotune_tables=c.autotune_tables,
-            guard_provenance=c.guard_provenance,
-        )
+        comp = Compile(**{name: getattr(c, name) for name in COPIED_FIELDS})
         comp.graph_breaks = [GraphBreak(comp.compile_id, gb.reason, gb.user_stack) for gb in c.graph_breaks]
         for stage, raw_stage in zip(c.stages, data["compiles"][i]["stages"], strict=True):
             kind = stage_catalog.kind(stage.stage_id)

@@ -83,6 +83,8 @@ def rank_rows(session: Session) -> list[tuple[str, str, int, int, int, int, str]
     rows = []
     for rank, s in session.ranks.items():
         name = str(s.extra.get("rank_status") or s.script.rsplit("/", 1)[-1])  # live: how it stands
+        if s.record_rank is not None:  # the file name gives the rank; its records say another
+            name += f" (records: rank {s.record_rank})"
         rows.append(
             (
                 rank,

@@ -311,6 +311,10 @@ class TraceInfo(Event):
 
     TYPE: ClassVar[str] = "trace_info"
     torch_version: str = ""
+    # runtime data: compiled graphs that ran (one per `inductor_graph_execution`), and the order
+    # `record_and_log_graph_execution_order` logged (compile ids)
+    executed: list[str] = field(default_factory=list)
+    execution_order: list[str] | None = None
 
 
 EVENT_CLASSES: dict[str, type[Event]] = {

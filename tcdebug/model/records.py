@@ -50,11 +50,15 @@ TORCH_VERSION = "torch_version"
 ARTIFACT_STAGE = "artifact_stage"  # any other artifact with a payload: stage `artifact_<name>`
 PAYLOAD = "payload"  # an event no handler reads: stage `trace_<key>` when it carries a payload
 INTERNED = "interned"  # interned strings, which later records refer to by number
+SHAPES = "symbolic_shapes"  # a symbol created, a shape specialized, a guard added: the compile's shapes stage
+DRAFT_EXPORT = "draft_export"  # a problem draft export worked around: the export's report
+RUNTIME = "runtime"  # what ran after compiling (graph execution order): runtime data, never a compile
 IGNORED = "ignored"  # read by nothing: `reason` says why
 HANDLERS = (
     STAGE, OUTPUT_CODE, GUARDS, BYTECODE, EXPORTED_PROGRAM, EXPORT_START, GRAPH_DUMP_FILE,
     DATA_DEPENDENT_ERROR, COMPILE_START, COMPILE_END, BACKWARD_END, GRAPH_BREAK, DDP_SPLIT, RECOMPILE,
-    CA_RECOMPILE,    CACHE_RESULT, COMPILE_TIMES, LINK, TORCH_VERSION, ARTIFACT_STAGE, PAYLOAD, INTERNED, IGNORED,
+    CA_RECOMPILE, CACHE_RESULT, COMPILE_TIMES, LINK, TORCH_VERSION, ARTIFACT_STAGE, PAYLOAD, INTERNED,
+    SHAPES, DRAFT_EXPORT, RUNTIME, IGNORED,
 )  # fmt: skip
 
 # ----- how a record's part is found -------------------------------------------------------------
@@ -128,6 +132,10 @@ def _read_by(trace: str, handler: str, reason: str = "") -> RecordKind:
 
 
 EXPORT_FAILED = "make_fx_fail_partial"  # the artifact that ends an export that failed
+COLLECTIVE_SCHEDULE = "inductor_collective_schedule"  # a graph's collectives, as Inductor scheduled them
+RUNTIME_AND_TENSOR_META = "inductor_runtime_and_tensor_meta"  # estimated runtime and tensor metadata per op
+GRAPH_EXECUTED = "inductor_graph_execution"  # one run of a compiled graph
+EXECUTION_ORDER = "graph_execution"  # the order compiled graphs ran in
 
 
 def _ignored(name: str, reason: str) -> RecordKind:
@@ -195,6 +203,37 @@ _OTHER_RECORDS: tuple[RecordKind, ...] = (
         "before_pre_grad_graph", ARTIFACT_STAGE, carrier=ARTIFACT, part=SUBGRAPH,
         reason="logged first for each AOTAutograd graph: opens a compile's next subgraph (logs)",
     ),
+    RecordKind(
+        COLLECTIVE_SCHEDULE, ARTIFACT_STAGE, carrier=ARTIFACT,
+        reason="the collectives Inductor scheduled in a graph: compared across ranks, checked against the output code's waits",
+    ),
+    RecordKind(
+        RUNTIME_AND_TENSOR_META, ARTIFACT_STAGE, carrier=ARTIFACT,
+        reason="estimated runtime per op and tensor metadata of a graph: compared across ranks",
+    ),
+    RecordKind(
+        GRAPH_EXECUTED, RUNTIME, carrier=ARTIFACT, global_record=False,
+        reason="a compiled graph ran: the rank's execution order",
+    ),
+    RecordKind(
+        EXECUTION_ORDER, RUNTIME, carrier=ARTIFACT, global_record=False,
+        reason="the order compiled graphs ran in (record_and_log_graph_execution_order)",
+    ),
+    RecordKind("compilation_metrics_runtime", RUNTIME, global_record=False, reason="runtime data of a compiled graph"),
+    RecordKind("bwd_compilation_metrics_runtime", RUNTIME, global_record=False, reason="runtime data of a compiled graph"),
+    RecordKind("create_symbol", SHAPES, reason="a dynamic size becomes a symbol (s0): symbolic shapes stage"),
+    RecordKind("create_unbacked_symbol", SHAPES, reason="an unbacked symbol (u0, from .item()): symbolic shapes stage"),
+    RecordKind(
+        "symbolic_shape_specialization", SHAPES, reason="a dynamic size specialized to a value: symbolic shapes stage"
+    ),
+    RecordKind("guard_added", SHAPES, reason="a guard on symbols: symbolic shapes stage; evaluated in an export: its report"),
+    RecordKind("guard_added_fast", SHAPES, reason="a guard on symbols: symbolic shapes stage"),
+    RecordKind(
+        "propagate_real_tensors_provenance", DRAFT_EXPORT,
+        reason="draft export's data-dependent error, decided from real tensors: the export's report",
+    ),
+    RecordKind("missing_fake_kernel", DRAFT_EXPORT, reason="an op without a fake kernel: the export's report"),
+    RecordKind("mismatched_fake_kernel", DRAFT_EXPORT, reason="a fake kernel that disagrees with the real one: the export's report"),
     RecordKind("fx_graph_runnable", ARTIFACT_STAGE, carrier=ARTIFACT, opens_inductor=True),
     RecordKind("before_post_grad_graph", ARTIFACT_STAGE, carrier=ARTIFACT, opens_inductor=True),
     # Events torch and tlparse know that no handler reads: shown as `trace_<key>` when they carry a payload.
@@ -202,22 +241,19 @@ _OTHER_RECORDS: tuple[RecordKind, ...] = (
         RecordKind(key, PAYLOAD)
         for key in (
             "dynamo_guards", "dynamo_error", "inductor_input_graph", "inductor_pre_grad_graph",
-            "compilation_metrics_runtime", "bwd_compilation_metrics_runtime", "mismatched_fake_kernel",
-            "missing_fake_kernel", "optimize_ddp_split_child", "restart", "recompile",
+            "optimize_ddp_split_child", "restart", "recompile",
         )
     ),
     _ignored("describe_tensor", "meta-tensor descriptions of the inputs (tlparse's tensor metadata)"),
     _ignored("describe_storage", "meta-tensor descriptions of the inputs"),
     _ignored("describe_source", "meta-tensor descriptions of the inputs"),
-    _ignored("create_symbol", "symbolic shapes: the guards stage shows what they became"),
-    _ignored("create_unbacked_symbol", "symbolic shapes: the guards stage shows what they became"),
-    _ignored("expression_created", "symbolic shapes: the guards stage shows what they became"),
-    _ignored("guard_added", "one guard at a time: the guards stage holds them all"),
-    _ignored("guard_added_fast", "one guard at a time: the guards stage holds them all"),
-    _ignored("symbolic_shape_specialization", "symbolic shapes: the guards stage shows what they became"),
+    _ignored(
+        "expression_created",
+        "every intermediate symbolic expression (thousands a compile): the symbolic shapes stage lists the"
+        " symbols and guards they became",
+    ),
     _ignored("dump_file", "a source file torch copies into the log (tlparse shows it; no stage of a compile)"),
-    _ignored("propagate_real_tensors", "real-tensor propagation of draft export"),
-    _ignored("propagate_real_tensors_provenance", "real-tensor propagation of draft export"),
+    _ignored("propagate_real_tensors", "real-tensor propagation of draft export: its errors come as propagate_real_tensors_provenance"),
 )  # fmt: skip
 
 

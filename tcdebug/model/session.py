@@ -88,6 +88,12 @@ class GraphBreak:
     user_stack: list[str] = field(default_factory=list)
 
 
+# `Session.extra` keys of a log's runtime data: the graphs that ran, in order, and the execution order
+# torch logged (compile ids).
+GRAPH_EXECUTIONS = "graph_executions"
+EXECUTION_ORDER = "execution_order"
+
+
 @dataclass
 class Compile:
     compile_id: str  # Dynamo's "frame/compile", e.g. "0/1"
@@ -227,6 +233,7 @@ class Session:
     # one included, so not compared or repr'd), where ranks diverge, and skipped-input counts.
     rank: int | None = None
     rank_label: str = ""  # the entry in `ranks`: "1", or "1 (2)" for a second log of rank 1
+    record_rank: int | None = None  # the rank a log's records say, where its file name says another
     ranks: dict[str, Session] = field(default_factory=dict, repr=False, compare=False)
     divergences: list[Any] = field(default_factory=list)
     trace_stats: dict[str, int] = field(default_factory=dict)
@@ -578,6 +585,10 @@ class Session:
             self.torch_version = ev.torch_version
         if ev.rank is not None and self.rank is None:
             self.rank = ev.rank
+        if ev.executed:  # runtime data of a log, never a compile
+            self.extra.setdefault(GRAPH_EXECUTIONS, []).extend(ev.executed)
+        if ev.execution_order is not None:
+            self.extra[EXECUTION_ORDER] = list(ev.execution_order)
 
 
 @dataclass(frozen=True)

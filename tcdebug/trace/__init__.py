@@ -18,6 +18,7 @@ from tcdebug.trace.rank_logs import (
     rank_label,
     rank_of_file,
 )
+from tcdebug.trace.rank_records import parity
 from tcdebug.trace.reader import PayloadRef, Record, TraceStats, first_record_time, read_records
 from tcdebug.trace.to_session import (
     NOT_IN_TRACE,
@@ -51,11 +52,17 @@ def load_log(path: str | Path) -> Session:
     stats = TraceStats()
     for ev in iter_trace_events(path, stats):
         apply_event(session, ev)
-    if session.rank is None:
-        session.rank = rank_of_file(Path(path))
+    named = rank_of_file(Path(path))
+    if named is not None:  # the file's name gives the rank, as tlparse reads it
+        if session.rank is not None and session.rank != named:
+            session.record_rank = session.rank
+            session.notes.append(
+                f"{Path(path).name}: rank {named} by its file name; its records say rank {session.rank}"
+            )
+        session.rank = named
     if session.rank is not None:
         for comp in session.compiles.values():
-            comp.rank = session.rank if comp.rank is None else comp.rank
+            comp.rank = session.rank if comp.rank is None or named is not None else comp.rank
     finish_session(session, stats)
     return session
 
@@ -106,6 +113,9 @@ def load_trace_session(path: str | Path, rank: int | str | None = None) -> Sessi
     if rank is not None and str(rank) not in sessions:
         raise ValueError(f"no rank {rank} here (ranks: {', '.join(sessions)})")
     found = divergences(sessions)
+    if len(sessions) == 1:  # one rank: only its own collectives can disagree
+        for label, session in sessions.items():
+            session.notes.extend(f"collectives parity: {d.summary}" for d in parity(session, label))
     if len(sessions) > 1:
         for session in sessions.values():
             session.ranks = sessions

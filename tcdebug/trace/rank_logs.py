@@ -11,37 +11,21 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.session import Session, Stage
+from tcdebug.trace.divergence import Divergence, ranks_text
+from tcdebug.trace.rank_records import parity, record_divergences
 
 LOG_GLOB = "dedicated_log_torch_trace*"
-_RANK_RE = re.compile(r"rank_(\d+)_")
+_RANK_RE = re.compile(r"rank_(\d+)(?=[_.]|$)")
 GRAPH_STAGES = stage_catalog.GRAPH_STAGES  # compared across ranks (by payload md5)
 
 
-@dataclass
-class Divergence:
-    """One way the ranks differ. `groups` maps a value's label to the rank entries that have it.
-
-    Rank entries are labels (`session.ranks` keys): "0", "1", and "1 (2)" for a second log of rank 1.
-    """
-
-    kind: str  # "compile_ids", "graph", "recompile_reason", "status"
-    compile_id: str
-    detail: str
-    ranks: list[str] = field(default_factory=list)  # entries that differ from the first entry
-    groups: dict[str, list[str]] = field(default_factory=dict)
-    stage_key: str = ""  # for "graph": the first stage whose graph differs
-
-    @property
-    def summary(self) -> str:
-        return f"{self.compile_id} {self.detail}"
-
-
 def rank_of_file(path: Path) -> int | None:
+    """The rank a log's file name gives (`dedicated_log_torch_trace_rank_2.log`, `..._rank_0_6u3f.log`),
+    as tlparse names ranks; None when the name has none."""
     m = _RANK_RE.search(path.name)
     return int(m.group(1)) if m else None
 
@@ -120,8 +104,7 @@ def _groups(values: dict[str, str], order: list[str]) -> dict[str, list[str]]:
     return groups
 
 
-def _ranks_text(labels: list[str]) -> str:
-    return f"rank{'s' if len(labels) > 1 else ''} {', '.join(labels)}"
+_ranks_text = ranks_text  # the name the comparisons above use
 
 
 def divergences(sessions: dict[str, Session], settled: Settled | None = None) -> list[Divergence]:
@@ -191,6 +174,10 @@ def divergences(sessions: dict[str, Session], settled: Settled | None = None) ->
                     groups=groups,
                 )
             )
+    if settled is None:  # logs and dumps: the records of the whole run are there
+        out.extend(record_divergences(sessions, order))
+        for label in order:
+            out.extend(parity(sessions[label], label))
     return out
 
 

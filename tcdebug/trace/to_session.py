@@ -55,6 +55,7 @@ from tcdebug.torchtext.dynamo_text import (
 )
 from tcdebug.torchtext.output_code import split_output_code
 from tcdebug.trace.reader import PayloadRef, Record, TraceStats
+from tcdebug.trace.record_text import FAILING, export_problem, export_report, shape_line
 
 NOT_IN_TRACE = "not in TORCH_TRACE logs"
 # Stages a trace holds only sometimes (bytecode: resume functions only) or never: the catalogue's
@@ -62,6 +63,9 @@ NOT_IN_TRACE = "not in TORCH_TRACE logs"
 MAYBE_MISSING = stage_catalog.MAYBE_UNTRACED
 
 GLOBAL_ID = "-/-"
+SHAPES_STAGE = "trace_symbolic_shapes"  # symbols, specializations and guards added (`records.SHAPES`)
+EXPORT_REPORT_STAGE = "draft_export_report"  # draft export's problems (`records.DRAFT_EXPORT`)
+MAX_SHAPE_LINES = 2000
 # The part of a backward's stages while the compile has several subgraphs and the backward's
 # output code has not named its AOT graph yet: such stages wait in `_CompileState.pending`.
 _UNPLACED = "backward?"
@@ -158,6 +162,9 @@ class _CompileState:
     base: str = ""  # Dynamo's id with the attempt, without the run (`0/0_1`); "" for `-/-`
     attempt: int = 0
     break_reasons: list[str] = field(default_factory=list)
+    shapes: list[str] = field(default_factory=list)  # symbolic-shapes lines (`records.SHAPES`)
+    shape_records: int = 0
+    problems: list[tuple[str, str]] = field(default_factory=list)  # draft export's (kind, text)
 
 
 class TraceConverter:
@@ -260,6 +267,9 @@ class TraceConverter:
         if kind.handler == records.TORCH_VERSION:
             yield TraceInfo(torch_version=str(_json(record.payload).get("pytorch_version", "")))
             return
+        if kind.handler == records.RUNTIME:  # runtime data: never a compile
+            yield from self._runtime(record)
+            return
         cid = self.compile_key(record)
         if cid is None:
             cid = self._global_key(record)
@@ -328,6 +338,8 @@ class TraceConverter:
             yield from self._place_pending(st)
             st.inductor_part = None  # the backward's Inductor compile is over
             yield self._end(cid, st, {"backward": _metrics_dict(record.meta)})
+        elif handler in (records.SHAPES, records.DRAFT_EXPORT):
+            yield from self._shapes(cid, st, record)
         elif kind.carrier == stage_catalog.ARTIFACT:
             yield from self._artifact(cid, st, record, kind)
         elif handler == records.DDP_SPLIT:  # as the live capture shows it: a break of the compile
@@ -364,16 +376,22 @@ class TraceConverter:
         return self._keys.get((*self._run, with_attempt(stem, attempt)))
 
     def _restart_breaks(self, cid: str, st: _CompileState, reasons: Any) -> Iterator[Event]:
-        """Restart reasons no earlier attempt logged as a graph break become graph breaks of the
-        attempt that restarted (torch restarts the analysis on a graph break in inlined code)."""
+        """The attempt that restarted gets its reason. A reason that is a graph break's (torch
+        restarts its analysis on a graph break in inlined code) and that no earlier attempt logged
+        becomes a graph break of that attempt; a restart for another cause (a scalar tensorified,
+        `fail_and_restart_analysis` without a reason) is no graph break."""
         if not st.attempt or not isinstance(reasons, list):
             return
         logged = [r for a in range(st.attempt) for r in self._breaks_of(st, a)]
         prev_key = self._attempt_key(st, st.attempt - 1) or cid
-        for reason in reasons:
-            text = str(reason).strip()
-            head = text.splitlines()[0] if text else ""
-            if not head or any(head in r for r in logged):
+        prev = self.compiles.get(prev_key)
+        texts = [str(reason).strip() for reason in reasons if str(reason).strip()]
+        if prev is not None and texts and not prev.error:
+            prev.error = "restarted: " + "; ".join(restart_cause(t) for t in texts)
+            yield self._end(prev_key, prev, {})
+        for text in texts:
+            head = text.splitlines()[0]
+            if not_a_break(text) or any(head in r for r in logged):
                 continue
             logged.append(text)
             yield GraphBreak(compile_id=prev_key, reason=text, user_stack=[])
@@ -437,6 +455,53 @@ class TraceConverter:
             cid, st, "data_dependent_error", record, title="Data-dependent error", meta={"expr": expr}
         )
         ev.text = "\n".join(lines) + "\n"
+        ev.loader = None
+        return ev
+
+    def _runtime(self, record: Record) -> Iterator[Event]:
+        """A compiled graph ran (`inductor_graph_execution`), or the order graphs ran in."""
+        data: Any = _json(record.payload)
+        if record.name == records.GRAPH_EXECUTED and data.get("graph"):
+            yield TraceInfo(executed=[str(data["graph"])])
+        elif record.name == records.EXECUTION_ORDER and isinstance(data.get("graph_execution_order"), list):
+            order = [
+                str(item.get("compile_id")) if isinstance(item, dict) else str(item)
+                for item in data["graph_execution_order"]
+                if isinstance(item, (str, dict))
+            ]
+            yield TraceInfo(execution_order=order)
+
+    def _shapes(self, cid: str, st: _CompileState, record: Record) -> Iterator[Event]:
+        """A symbol, specialization or guard: a line of the compile's symbolic shapes stage; a
+        problem draft export worked around: a line of its report, and the export's error."""
+        key = record.key
+        st.shape_records += 1
+        if len(st.shapes) < MAX_SHAPE_LINES:
+            st.shapes.append(shape_line(key, record.meta))
+            more = ""
+        else:
+            more = f"\n({st.shape_records - MAX_SHAPE_LINES} more records not shown)"
+        if len(st.shapes) < MAX_SHAPE_LINES or st.shape_records % MAX_SHAPE_LINES == 0:
+            yield self._text_stage(
+                cid, st, SHAPES_STAGE, record, "Symbolic shapes", "\n".join(st.shapes) + more + "\n"
+            )
+        problem = export_problem(key, record.meta)
+        if problem is None or (key == "guard_added" and not cid.startswith(GLOBAL_ID)):
+            return  # a guard evaluated is a problem of an export only (as tlparse reports it)
+        st.problems.append(problem)
+        kind, _ = problem
+        expr = str(record.meta.get("expr") or record.meta.get("op") or "") if isinstance(record.meta, dict) else ""
+        yield Note(text=safe_line(f"draft export {cid}: {kind}: {expr}"))
+        if kind in FAILING and st.status in ("compiling", "ok"):
+            st.status = "failed"
+            st.error = st.error or f"draft export: {kind}: {expr}"
+        yield self._text_stage(cid, st, EXPORT_REPORT_STAGE, record, "Draft export report", export_report(st.problems))
+
+    def _text_stage(self, cid: str, st: _CompileState, stage_id: str, record: Record, title: str, text: str) -> StageEvent:
+        """A stage tcdebug writes from records' fields (no payload of its own)."""
+        ev = self._stage(cid, st, stage_id, record, title=title)
+        ev.meta.pop("md5", None)
+        ev.text = text
         ev.loader = None
         return ev
 
@@ -745,6 +810,23 @@ class TraceConverter:
 
 
 # ----- payload parsing ---------------------------------------------------------------
+# Restart reasons that name no graph break: torch's `str(type(exc))` of a RestartAnalysis without a
+# reason (`<class 'torch._dynamo.exc.TensorifyScalarRestartAnalysis'>`), and a speculation's
+# `fail_and_restart_analysis` without one.
+_RESTART_CLASS_RE = re.compile(r"^<class '[\w.]*?(\w*RestartAnalysis)'>$")
+
+
+def not_a_break(reason: str) -> bool:
+    """Is a restart reason one that names no graph break (see `_RESTART_CLASS_RE`)?"""
+    return bool(_RESTART_CLASS_RE.match(reason)) or reason.startswith("Unknown fail_and_restart_analysis")
+
+
+def restart_cause(reason: str) -> str:
+    """A restart reason, short: the RestartAnalysis class, else its first line."""
+    m = _RESTART_CLASS_RE.match(reason)
+    return m.group(1) if m else reason.splitlines()[0]
+
+
 def _read_guards(ref: PayloadRef) -> str:
     """The guards stage's text (a module-level loader: events cross to the UI process pickled)."""
     return ref.read().lstrip("\n")

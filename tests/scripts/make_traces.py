@@ -66,14 +66,15 @@ def _small_metrics(line: bytes) -> bytes:
     return line[:brace] + json.dumps(envelope).encode() + b"\n"
 
 
-def trim(src: Path, dst: Path, keep_artifacts: tuple[str, ...] = ()) -> None:
+def trim(src: Path, dst: Path, keep_artifacts: tuple[str, ...] = (), keep_chromium: bool = False) -> None:
     """Copy `src` to `dst` without the dropped records (a record = its line and payload lines)."""
     keep = True
     out: list[bytes] = []
+    drop = DROP_KEYS - {"chromium_event"} if keep_chromium else DROP_KEYS
     for line in src.read_bytes().splitlines(keepends=True):
         if not line.startswith(b"\t"):
             name = _record_name(line)
-            keep = name not in DROP_KEYS and (name not in DROP_ARTIFACTS or name in keep_artifacts)
+            keep = name not in drop and (name not in DROP_ARTIFACTS or name in keep_artifacts)
             if keep and name == "compilation_metrics":
                 line = _small_metrics(line)
         if keep:
@@ -164,6 +165,20 @@ def make_cond() -> None:
         trim(log, fresh("cond") / log.name, keep_artifacts=("inductor_provenance_tracking_node_mappings",))
 
 
+def make_tensorify() -> None:
+    single("tensorify", "tensorify_restart.py")
+
+
+def make_collectives() -> None:
+    """Two gloo ranks whose compiled graphs' collectives differ (with chromium events, for the
+    compile-time timeline)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        run("collectives_diverge.py", Path(tmp))
+        dst = fresh("collectives")
+        for log in logs(Path(tmp)):
+            trim(log, dst / log.name, keep_chromium=True)
+
+
 CASES = {
     "export": make_export,
     "aoti": make_aoti,
@@ -172,6 +187,8 @@ CASES = {
     "reset": make_reset,
     "dup_ranks": make_dup_ranks,
     "cond": make_cond,
+    "tensorify": make_tensorify,
+    "collectives": make_collectives,
 }
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
 from textual.events import Resize
 from textual.message import Message
 from textual.screen import Screen
@@ -119,6 +120,7 @@ class RanksScreen(Screen[None]):
         Binding("tab", "switch_table", "Ranks / divergences", id="ranks_switch_table"),
         Binding("left_square_bracket", "step_rank(-1)", "Previous rank", id="ranks_previous"),
         Binding("right_square_bracket", "step_rank(1)", "Next rank", id="ranks_next"),
+        Binding("d", "diff_divergence", "Diff the divergence", id="ranks_diff"),
     ]
 
     class RankSelected(Message):
@@ -312,9 +314,73 @@ class RanksScreen(Screen[None]):
         divs = self.query_one("#divergences-table", DataTable)
         (divs if ranks.has_focus else ranks).focus()
 
+    def action_diff_divergence(self) -> None:
+        """The divergence under the cursor, its first two sides diffed (`divergence_sides`)."""
+        divs = self.query_one("#divergences-table", DataTable)
+        if not self.session.divergences or not divs.row_count:
+            return
+        key = divs.coordinate_to_cell_key(divs.cursor_coordinate).row_key.value or ""
+        if not key.startswith("div"):
+            return
+        d = self.session.divergences[int(key[3:])]
+        sides = divergence_sides(self.session, d)
+        if len(sides) < 2:
+            self.notify("nothing to diff: this divergence has one side", severity="warning")
+            return
+        (old_name, old), (new_name, new) = list(sides.items())[:2]
+        self.app.push_screen(RankDiffScreen(f"{d.compile_id} {d.kind.replace('_', ' ')}", old_name, old, new_name, new))
+
     def action_step_rank(self, delta: int) -> None:
         order = list(self.session.ranks)
         if not order:
             return
         at = order.index(self.current_rank) if self.current_rank in order else 0
         self.select_rank(order[(at + delta) % len(order)])
+
+
+def divergence_sides(session: Session, d: object) -> dict[str, str]:
+    """Each side of a divergence as text, named by its ranks: the sequences an analysis of Inductor's
+    records kept (`Divergence.texts`), else, for a graph or a recompile reason, the first rank of
+    each group's stage text or reason."""
+    texts = getattr(d, "texts", None)
+    if texts:
+        return {f"ranks {name}" if "," in name else f"rank {name}" if name[:1].isdigit() else name: text
+                for name, text in texts.items()}  # fmt: skip
+    cid = str(getattr(d, "compile_id", ""))
+    stage_key = str(getattr(d, "stage_key", ""))
+    out: dict[str, str] = {}
+    for labels in (getattr(d, "groups", None) or {}).values():
+        if not labels or labels[0] not in session.ranks:
+            continue
+        comp = session.ranks[labels[0]].compiles.get(cid)
+        if comp is None:
+            continue
+        if stage_key and stage_key in comp.stages:
+            text = comp.stages[stage_key].get_text()
+        else:
+            text = comp.recompile_reason or comp.status
+        out[f"rank{'s' if len(labels) > 1 else ''} {', '.join(labels)}"] = text
+    return out
+
+
+class RankDiffScreen(Screen[None]):
+    """`d` on a divergence: two sides of it (one item a line) as a unified diff."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,d", "app.pop_screen", "Back", id="close_rank_diff"),
+    ]
+
+    def __init__(self, title: str, old_name: str, old: str, new_name: str, new: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.sides = (old_name, old, new_name, new)
+
+    def compose(self) -> ComposeResult:
+        from tcdebug.screens.diff_screen import unified_lines
+
+        old_name, old, new_name, new = self.sides
+        yield Static(safe_label(f" {self.title_text}: {old_name} vs {new_name}"), id="rank-diff-title")
+        lines = unified_lines(safe_text(old), safe_text(new), safe_line(old_name), safe_line(new_name))
+        with VerticalScroll(id="rank-diff-body"):
+            yield Static(Text("\n").join(lines), id="rank-diff")
+        yield Footer()

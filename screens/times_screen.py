@@ -1,4 +1,5 @@
-"""The `T` screen: where compile time went, for the whole run and per compile."""
+"""The `T` screen: where compile time went, for the whole run and per compile: the compile-time
+timeline (every compile's phases on one time axis) and the stack trie of the compiles' call sites."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from tcdebug.analysis.compile_phases import paused_note, run_totals
+from tcdebug.analysis.compile_phases import paused_note, run_totals, timeline_lines
+from tcdebug.analysis.stack_trie import trie_lines
+from tcdebug.analysis.summary import MAX_TRIE_LINES, TIMELINE_WIDTH
 from tcdebug.analysis.why import times_of
 from tcdebug.model.session import Session
 from tcdebug.screens.widgets.time_chart import TimeChart
@@ -42,6 +45,14 @@ class TimesScreen(Screen[None]):
             chart = TimeChart(id="times-total", classes="times-chart")
             chart.show_times(total)
             yield chart
+            timeline = timeline_lines([(c.compile_id, times_of(c)) for c in compiles], TIMELINE_WIDTH, indent="")
+            if timeline:  # each compile's phases on one time axis: which compile and phase took the time
+                yield Static(Text("timeline (‖ paused)", style="bold"), classes="times-head")
+                yield Static(Text("\n".join(safe_line(line) for line in timeline)), id="times-timeline")
+            trie = trie_lines(compiles, indent="", max_lines=MAX_TRIE_LINES)
+            if trie:  # which lines of the script led to which compiles
+                yield Static(Text("call sites (stack trie)", style="bold"), classes="times-head")
+                yield Static(Text("\n".join(safe_line(line) for line in trie)), id="times-call-sites")
             for i, comp in enumerate(compiles):
                 name = f"{comp.compile_id} {safe_line(comp.shown_name)}{_paused(times_of(comp))}"
                 head = Text(name, style="bold")

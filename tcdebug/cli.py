@@ -16,19 +16,20 @@ import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tcdebug import __version__
-from tcdebug.analysis.summary import summary_text
-from tcdebug.dump.loader import load_dump
 from tcdebug.dump.safe_fs import DumpError, make_dirs, prepare_out
-from tcdebug.dump.writer import DumpWriter, write_dump
-from tcdebug.model import commands, protocol, rerun_spec
+from tcdebug.model import protocol, rerun_spec
 from tcdebug.model import stages as stage_catalog
-from tcdebug.model.events import Event, TargetDied
 from tcdebug.model.session import DIED, Session
-from tcdebug.process.controller import TargetController
-from tcdebug.process.launch import LiveRanks, rank_summary, write_rank_dumps
 from tcdebug.textsafe import safe_line
+
+# What only running a script needs is imported where it runs: `open LOG --dump` starts faster
+# without the controller, the live rank analysis and the re-run commands.
+if TYPE_CHECKING:
+    from tcdebug.dump.writer import DumpWriter
+    from tcdebug.model.events import Event
 
 
 class CliError(Exception):
@@ -240,6 +241,13 @@ def run_headless(
 
     OUT is checked before the script starts (see `prepare_out`). A write that fails midway (a
     full disk) ends the run with one line and exit code 2; OUT keeps a consistent dump."""
+    from tcdebug.analysis.summary import summary_text
+    from tcdebug.dump.writer import DumpWriter
+    from tcdebug.model import commands
+    from tcdebug.model.events import TargetDied
+    from tcdebug.process.controller import TargetController
+    from tcdebug.process.launch import LiveRanks, rank_summary, write_rank_dumps
+
     session = Session(script=target_argv[0], argv=target_argv)
     try:
         prepare_out(out, force=force)
@@ -369,6 +377,9 @@ def cmd_open(ns: argparse.Namespace) -> int:
     session = load_any(path, rank=ns.rank)
     if not ns.dump:
         return _open_app(session)
+    from tcdebug.analysis.summary import summary_text
+    from tcdebug.dump.writer import write_dump
+
     ranks = session.ranks if len(session.ranks) > 1 else {}
     try:
         prepare_out(ns.dump, force=ns.force)
@@ -428,6 +439,8 @@ def _single_trace_log(path: Path) -> Path | None:
 def load_any(path: Path, *, rank: int | str | None = None) -> Session:
     """A dump folder (has session.json) or a TORCH_TRACE log / folder of logs."""
     if _is_dump(path):
+        from tcdebug.dump.loader import load_dump
+
         try:
             return load_dump(path)
         except DumpError as exc:

@@ -416,3 +416,15 @@ def test_any_order_of_real_records_converts_without_error(picks: list[tuple[str,
     for cid, comp in session.compiles.items():
         assert comp.compile_id == cid and comp.frame_id >= -1
     assert trace.normalise(trace.normalise(summary_text(session))) == trace.normalise(summary_text(session))
+
+
+def test_a_restart_that_is_no_graph_break_is_an_attempt_with_its_reason() -> None:
+    """tensorify_restart.py: Inductor cannot take a float argument as a tensor, and Dynamo restarts
+    0/1 (TensorifyScalarRestartAnalysis): 0/1 restarted, with that reason, and no graph break."""
+    session = trace.load_trace_session(TRACES / "tensorify")
+    assert [c.compile_id for c in session.ordered_compiles()] == ["0/0", "0/1", "0/1_1", "0/2"]
+    restarted = session.compiles["0/1"]
+    assert restarted.status == "restarted" and restarted.error == "restarted: TensorifyScalarRestartAnalysis"
+    assert session.compiles["0/1_1"].status == "ok"
+    assert session.graph_breaks() == []
+    assert "graph breaks: 0" in summary_text(session)

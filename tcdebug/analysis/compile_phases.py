@@ -162,8 +162,11 @@ def phase_times(
     # Elementary segments between every boundary; each goes to the innermost named event.
     bounds = sorted({x for i in named for x in (i.start, i.end)} | {x for span in held for x in span})
     totals: dict[str, float] = {}
+    segments: list[list[Any]] = []  # [phase, start, end] µs, adjacent ones of a phase merged
+    origin = roots[0][0]
     for a, b in zip(bounds, bounds[1:], strict=False):
         if any(p0 <= a and b <= p1 for p0, p1 in held):
+            _segment(segments, PAUSED, a, b)
             continue  # paused at a pause point: no phase's time
         covering = [i for i in named if i.start <= a and i.end >= b]
         if not covering:
@@ -171,6 +174,7 @@ def phase_times(
         inner = min(covering, key=lambda i: (i.end - i.start))
         phase = phase_of(inner.name) or OTHER
         totals[phase] = totals.get(phase, 0.0) + (b - a)
+        _segment(segments, phase, a, b)
     measured = sum(totals.values())
     phases = {p: round(totals[p] / 1e6, 6) for p in PHASES if totals.get(p)}
     other = max(0.0, wall - measured)
@@ -184,7 +188,87 @@ def phase_times(
     }
     if paused > 0:
         out["paused_s"] = round(paused / 1e6, 6)
+    # on a time axis (the compile-time timeline): when, in the events' clock, and each phase's spans
+    out["start_us"] = origin
+    out["end_us"] = roots[-1][1]
+    out["segments"] = [[p, round((a - origin) / 1e6, 6), round((b - origin) / 1e6, 6)] for p, a, b in segments]
     return out
+
+
+PAUSED = "paused"  # a segment of the timeline spent at a tcdebug pause point
+MAX_SEGMENTS = 400  # per compile: beyond, the shortest merge into their neighbour's phase
+
+
+def _segment(segments: list[list[Any]], phase: str, a: float, b: float) -> None:
+    if segments and segments[-1][0] == phase and segments[-1][2] >= a:
+        segments[-1][2] = b
+    elif len(segments) >= MAX_SEGMENTS:
+        segments[-1][2] = b  # the last one stretches: the chart has far fewer cells anyway
+    else:
+        segments.append([phase, a, b])
+
+
+# One letter per phase on the timeline (`timeline_lines`).
+PHASE_LETTERS = {
+    "Dynamo tracing": "D",
+    "Dynamo guards": "G",
+    "AOTAutograd": "A",
+    "FX passes": "F",
+    "Inductor lowering": "L",
+    "Scheduling/fusion": "S",
+    "Codegen": "C",
+    "C++/Triton compile": "K",
+    "Autotuning": "T",
+    "CUDA-graph recording": "R",
+    OTHER: "o",
+    PAUSED: "‖",
+}
+
+
+def timeline_rows(compiles: list[tuple[str, dict[str, Any]]], width: int = 60) -> tuple[float, list[tuple[str, str]]]:
+    """Every compile's phases on one time axis of `width` cells: (the axis' span in s, [(compile id,
+    cells)]). A cell shows the phase that took most of its time (`PHASE_LETTERS`), `‖` a pause,
+    `·` time the compile did not run. Compiles without timed events (`start_us`) are left out."""
+    timed = [(cid, t) for cid, t in compiles if isinstance(t.get("start_us"), (int, float)) and t.get("segments")]
+    if not timed:
+        return 0.0, []
+    t0 = min(float(t["start_us"]) for _, t in timed)
+    t1 = max(float(t["end_us"]) for _, t in timed)
+    span = max(t1 - t0, 1.0)
+    cell = span / width
+    rows = []
+    for cid, t in timed:
+        start = float(t["start_us"])
+        share: list[dict[str, float]] = [{} for _ in range(width)]
+        for seg in t["segments"]:
+            phase, a, b = seg[0], start + float(seg[1]) * 1e6, start + float(seg[2]) * 1e6
+            first, last = int((a - t0) / cell), min(width - 1, int((b - t0) / cell))
+            for i in range(max(0, first), last + 1):
+                lo, hi = max(a, t0 + i * cell), min(b, t0 + (i + 1) * cell)
+                if hi > lo:
+                    share[i][phase] = share[i].get(phase, 0.0) + hi - lo
+        inside = range(max(0, int((start - t0) / cell)), min(width, int((float(t["end_us"]) - t0) / cell) + 1))
+        cells = "".join(
+            PHASE_LETTERS.get(max(s, key=lambda p: s[p]), "?") if s else (PHASE_LETTERS[OTHER] if i in inside else "·")
+            for i, s in enumerate(share)
+        )
+        rows.append((cid, cells))
+    return span / 1e6, rows
+
+
+def timeline_lines(compiles: list[tuple[str, dict[str, Any]]], width: int = 60, indent: str = "  ") -> list[str]:
+    """The compile-time timeline as text: a time axis, one row per compile, and the legend."""
+    span, rows = timeline_rows(compiles, width)
+    if not rows:
+        return []
+    id_w = max(len(cid) for cid, _ in rows)
+    axis = f"0s{f'{span:.2f}s':>{width - 2}}"
+    lines = [f"{indent}{'':<{id_w}} {axis}"]
+    lines += [f"{indent}{cid:<{id_w}} {cells}" for cid, cells in rows]
+    used = {c for _, cells in rows for c in cells}
+    legend = ", ".join(f"{letter} {phase}" for phase, letter in PHASE_LETTERS.items() if letter in used)
+    lines.append(f"{indent}{legend}")
+    return lines
 
 
 def _overlap(spans: list[tuple[float, float]], roots: list[tuple[float, float]]) -> list[tuple[float, float]]:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 
-from tcdebug.analysis.compile_phases import bar_lines, paused_note, run_totals
+from tcdebug.analysis.compile_phases import bar_lines, paused_note, run_totals, timeline_lines
+from tcdebug.analysis.stack_trie import trie_lines
 from tcdebug.analysis.why import times_of, top_reasons
 from tcdebug.errors import first_line
 from tcdebug.model.session import Compile, Rerun, Session
@@ -111,10 +112,30 @@ def summary_text(session: Session, *, out: str | None = None) -> str:
     if out:
         files = sum(1 for c in compiles for s in c.stages.values() if s.file)
         lines.append(f"dump: {out}/ (session.json, output.txt, {files} stage files, why.md per compile)")
+    lines.extend(timeline_and_call_sites(compiles))
     lines.extend(_time_lines(session, compiles))
     lines.extend(top_reasons(session))  # the summary ends with the top reasons
     # Names, reasons and notes come from scripts, logs and dumps: one sanitizer for all of it.
     return "\n".join(safe_line(line) for line in lines)
+
+
+TIMELINE_WIDTH = 60
+MAX_TRIE_LINES = 40
+
+
+def timeline_and_call_sites(compiles: list[Compile]) -> list[str]:
+    """The compile-time timeline (each compile's phases on one time axis, from torch's timed
+    events) and the stack trie of the compiles' call sites, where the session has them."""
+    lines: list[str] = []
+    timeline = timeline_lines([(c.compile_id, times_of(c)) for c in compiles], TIMELINE_WIDTH)
+    if timeline:
+        lines.append("compile-time timeline:")
+        lines += timeline
+    trie = trie_lines(compiles, max_lines=MAX_TRIE_LINES)
+    if trie:
+        lines.append("call sites (stack trie):")
+        lines += trie
+    return lines
 
 
 def rerun_lines(rerun: Rerun) -> list[str]:

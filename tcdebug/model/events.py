@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 from tcdebug.model.payloads import (
     AutotuneTable,
     CallInfo,
+    Frame,
     GuardOrigin,
     Kernel,
     ProvItem,
@@ -180,6 +181,7 @@ class CompileStart(Event):
     function: str | None = None
     filename: str | None = None
     firstlineno: int | None = None
+    stack: list[Frame] | None = None  # the user's frames that led to the compile, outermost first
 
 
 @dataclass(kw_only=True)

@@ -234,6 +234,14 @@ _OTHER_RECORDS: tuple[RecordKind, ...] = (
     ),
     RecordKind("missing_fake_kernel", DRAFT_EXPORT, reason="an op without a fake kernel: the export's report"),
     RecordKind("mismatched_fake_kernel", DRAFT_EXPORT, reason="a fake kernel that disagrees with the real one: the export's report"),
+    RecordKind(
+        "after_post_grad_graph", ARTIFACT_STAGE, carrier=ARTIFACT,
+        reason="the post-grad graph after Inductor's passes (provenance tracking)",
+    ),
+    RecordKind(
+        "inductor_provenance_tracking_kernel_stack_traces", ARTIFACT_STAGE, carrier=ARTIFACT,
+        reason="each kernel's user stack traces (provenance tracking)",
+    ),
     RecordKind("fx_graph_runnable", ARTIFACT_STAGE, carrier=ARTIFACT, opens_inductor=True),
     RecordKind("before_post_grad_graph", ARTIFACT_STAGE, carrier=ARTIFACT, opens_inductor=True),
     # Events torch and tlparse know that no handler reads: shown as `trace_<key>` when they carry a payload.
@@ -244,7 +252,11 @@ _OTHER_RECORDS: tuple[RecordKind, ...] = (
             "optimize_ddp_split_child", "restart", "recompile",
         )
     ),
-    _ignored("describe_tensor", "meta-tensor descriptions of the inputs (tlparse's tensor metadata)"),
+    _ignored(
+        "describe_tensor",
+        "meta-tensor descriptions of a compile's inputs: the Dynamo graph's placeholders and the guards show their"
+        " sizes, dtypes and strides",
+    ),
     _ignored("describe_storage", "meta-tensor descriptions of the inputs"),
     _ignored("describe_source", "meta-tensor descriptions of the inputs"),
     _ignored(

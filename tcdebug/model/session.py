@@ -21,6 +21,7 @@ from tcdebug.model import stages as stage_catalog
 from tcdebug.model.payloads import AutotuneTable as AutotuneTable
 from tcdebug.model.payloads import CallInfo as CallInfo
 from tcdebug.model.payloads import EntryCheck as EntryCheck
+from tcdebug.model.payloads import Frame as Frame
 from tcdebug.model.payloads import GuardOrigin as GuardOrigin
 from tcdebug.model.payloads import GuardResult as GuardResult
 from tcdebug.model.payloads import Kernel as Kernel
@@ -113,6 +114,7 @@ class Compile:
     times: dict[str, Any] = field(default_factory=dict)  # phase times, see tcdebug.analysis.compile_phases
     autotune_tables: list[AutotuneTable] = field(default_factory=list)  # max-autotune choices
     guard_provenance: list[GuardOrigin] = field(default_factory=list)  # user frame per guard
+    stack: list[Frame] = field(default_factory=list)  # the user's frames that led to it (call sites)
     provenance_index: ProvenanceIndex = field(default_factory=ProvenanceIndex, repr=False)  # tcdebug.analysis.provenance_index
     # A dump's provenance.json, read into `provenance_index` at the first use of `provenance`:
     # opening a dump of a big model does not parse every compile's index up front.
@@ -443,6 +445,8 @@ class Session:
             comp.filename = ev.filename
         if ev.firstlineno is not None:
             comp.firstlineno = ev.firstlineno
+        if ev.stack is not None:
+            comp.stack = list(ev.stack)
         comp.status = "compiling"
         if ev.rank is not None:
             comp.rank = ev.rank

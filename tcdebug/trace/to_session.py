@@ -34,7 +34,7 @@ from tcdebug.model.events import (
     StageEvent,
     TraceInfo,
 )
-from tcdebug.model.session import LOADED, Change, Kernel, Session
+from tcdebug.model.session import LOADED, Change, Frame, Kernel, Session
 from tcdebug.model.trace_format import (
     AOT_MODES,
     FX_GRAPH_KEYS,
@@ -521,6 +521,7 @@ class TraceConverter:
             filename=str(frame.get("filename", "")),
             firstlineno=int(frame.get("line") or 0),
             rank=record.rank,
+            stack=_user_frames(stack),
         )
         if start.function and record.compile_id is not None:
             frame_key = (*self._run, _frame_id(record.compile_id))
@@ -830,6 +831,19 @@ def restart_cause(reason: str) -> str:
 def _read_guards(ref: PayloadRef) -> str:
     """The guards stage's text (a module-level loader: events cross to the UI process pickled)."""
     return ref.read().lstrip("\n")
+
+
+def _user_frames(stack: Any) -> list[Frame]:
+    """The frames of a record's stack outside torch, outermost first (the compile's call sites)."""
+    if not isinstance(stack, list):
+        return []
+    return [
+        Frame(file=str(f.get("filename", "")), line=int(f.get("line") or 0), name=str(f.get("name", "")),
+              code=str(f.get("loc") or ""))
+        for f in stack
+        if isinstance(f, dict) and not _is_torch_file(str(f.get("filename", "")))
+        and isinstance(f.get("line", 0), int)
+    ]  # fmt: skip
 
 
 def _is_torch_file(filename: str) -> bool:

@@ -88,7 +88,7 @@ def execution_order(session: Session) -> list[Item]:
         order = session.extra.get(GRAPH_EXECUTIONS)
     if not isinstance(order, list):
         return []
-    return [(str(g), "ran") for g in order]
+    return [(str(g), str(g)) for g in order]
 
 
 def runtime_estimates(session: Session) -> list[tuple[str, float]]:
@@ -120,12 +120,10 @@ def tensor_meta(session: Session) -> list[Item]:
     return out
 
 
-def _label(item: Item | None, with_id: bool = True) -> str:
+def _label(item: Item | None) -> str:
     if item is None:
         return "(nothing)"
-    return (
-        f"{item[1]} ({item[0]})" if with_id and item[1] != "ran" else item[0] if item[1] == "ran" else item[1]
-    )
+    return item[1] if item[0] == item[1] else f"{item[1]} ({item[0]})"
 
 
 def _sequence_divergence(
@@ -164,7 +162,7 @@ def _sequence_divergence(
             ranks=[label for label in order if keyed[label] != reference],
             groups={f"#{n + 1}": labels for n, labels in enumerate(groups.values())},
             texts={
-                ", ".join(labels): "\n".join(f"{i[0]}  {i[1]}" for i in seq) + "\n"
+                ", ".join(labels): "\n".join(_label(i) for i in seq) + "\n"
                 for seq, labels in groups.items()
             },
         )

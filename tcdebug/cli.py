@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from tcdebug import __version__
 from tcdebug.dump.safe_fs import DumpError, make_dirs, prepare_out
-from tcdebug.model import protocol, rerun_spec
+from tcdebug.model import protocol
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.session import DIED, Session
 from tcdebug.textsafe import safe_line
@@ -154,6 +154,8 @@ def cmd_run(parser: argparse.ArgumentParser, argv: list[str]) -> int:
         )
     if ns.rerun and not ns.dump:
         raise CliError("--rerun works with --dump; in the app, press r on a compile")
+    from tcdebug.model import rerun_spec
+
     for spec in ns.rerun:
         try:
             rerun_spec.parse(spec)

@@ -428,3 +428,53 @@ def test_a_restart_that_is_no_graph_break_is_an_attempt_with_its_reason() -> Non
     assert session.compiles["0/1_1"].status == "ok"
     assert session.graph_breaks() == []
     assert "graph breaks: 0" in summary_text(session)
+
+
+def test_gloo_ranks_whose_compiled_collectives_differ() -> None:
+    """collectives_diverge.py: rank 1's compiled `step` all-reduces twice, rank 0's once. The
+    collective sequences diverge at the third item (rank 1's second all_reduce_), named with its
+    compile; each rank waits for every collective it starts (no parity problem); `d` has both
+    sequences to diff. Rank 1 compiled its functions in the other order: same compile ids, other graphs."""
+    session = trace.load_trace_session(TRACES / "collectives")
+    (d,) = [d for d in session.divergences if d.kind == "collectives"]
+    assert d.ranks == ["1"] and d.compile_id == "1/0"
+    assert "first difference at #3: rank 0: (nothing) | rank 1: all_reduce_ (1/0)" in d.detail
+    assert d.texts["0"].count("all_reduce_") == 1 and d.texts["1"].count("all_reduce_") == 2
+    assert d.texts["1"].count("wait_tensor") == 2
+    assert not [d for d in session.divergences if d.kind == "collectives_parity"]
+    assert {d.compile_id for d in session.divergences if d.kind == "graph"} == {"0/0", "1/0"}
+    assert session.ranks["1"].extra["execution_order"] == ["0/0", "1/0"]
+
+
+def test_compile_time_timeline_and_call_sites_in_the_summary() -> None:
+    """Chromium events give each compile's phases on one time axis; dynamo_start's stack gives the
+    call sites, as a trie ending in the compiles they led to."""
+    session = trace.load_trace_session(TRACES / "collectives", rank=0)
+    step = session.compiles["0/0"].times
+    assert step["segments"] and step["start_us"] < step["end_us"]
+    assert {seg[0] for seg in step["segments"]} >= {"C++/Triton compile", "Codegen"}
+    text = summary_text(session)
+    timeline = text.split("compile-time timeline:\n", 1)[1].splitlines()
+    assert timeline[0].strip().startswith("0s") and timeline[1].lstrip().startswith("0/0 ")
+    row_0, row_1 = timeline[1].split()[1], timeline[2].split()[1]
+    assert row_0.index("K") < row_1.index("K")  # 0/0 compiled before 1/0, on one axis
+    assert "K C++/Triton compile" in timeline[3]
+    trie = text.split("call sites (stack trie):\n", 1)[1].splitlines()
+    assert any("collectives_diverge.py:22 in step" in line and line.endswith("→ 0/0") for line in trie)
+    assert any("collectives_diverge.py:31 in total" in line and line.endswith("→ 1/0") for line in trie)
+
+
+def test_the_timeline_marks_pauses() -> None:
+    """Time a compile spent paused at a tcdebug pause point is its own segment, `‖` on the axis."""
+    from tcdebug.analysis.compile_phases import PhaseCollector, timeline_lines
+
+    collector = PhaseCollector()
+    for ph, name, ts in [("B", "entire_frame_compile", 0), ("B", "bytecode_tracing", 0),
+                         ("E", "bytecode_tracing", 400_000), ("B", "compile_file", 600_000),
+                         ("E", "compile_file", 1_000_000), ("E", "entire_frame_compile", 1_000_000)]:  # fmt: skip
+        collector.feed({"ph": ph, "name": name, "ts": ts, "args": {"compile_id": "0/0"}})
+    times = collector.times("0/0", pauses=[(400_000, 600_000)])
+    assert times["paused_s"] == 0.2
+    assert [seg[0] for seg in times["segments"]] == ["Dynamo tracing", "paused", "C++/Triton compile"]
+    axis, row, legend = timeline_lines([("0/0", times)], width=10)
+    assert row.split()[1] == "DDDD‖‖KKKK" and "‖ paused" in legend

@@ -194,8 +194,8 @@ def _runtime_divergence(sessions: dict[str, Session], order: list[str]) -> list[
         ]
     worst: tuple[float, int] | None = None
     for i in range(counts[with_est[0]]):
-        values = [est[label][i][1] for label in with_est]
-        delta = max(values) - min(values)
+        spread = [est[label][i][1] for label in with_est]
+        delta = max(spread) - min(spread)
         if delta > 0 and (worst is None or delta > worst[0]):
             worst = (delta, i)
     if worst is None:

@@ -619,7 +619,7 @@ def _intern(value: Any, table: dict[int, str], stats: TraceStats) -> None:
 
 def _resolve_interned(record: Record, table: dict[int, str], unresolved: Any = None) -> None:
     """Stack frames name their file by an interned index; put the string back."""
-    stacks = []
+    stacks: list[Any] = []
     if isinstance(record.meta, dict):
         stacks.extend(record.meta[k] for k in ("stack", "user_stack") if isinstance(record.meta.get(k), list))
     if isinstance(record.envelope.get("stack"), list):

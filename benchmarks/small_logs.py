@@ -46,14 +46,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             pairs = [dump_and_tlparse(log, tlparse, out, n) for n in range(rounds)]
             dump_s = median([p.dump_s for p in pairs])
             rc = max((p.dump_rc for p in pairs), key=abs)
-            rows = [["`open --dump`, median of %d" % rounds, secs(dump_s) + ("" if rc == 0 else f" (exit {rc})")]]
+            rows = [[f"`open --dump`, median of {rounds}", secs(dump_s) + ("" if rc == 0 else f" (exit {rc})")]]
             section.data[name] = {"pairs": [p._asdict() for p in pairs]}
             if tlparse:
                 tl_s = median([p.tlparse_s for p in pairs])
                 diff = median([p.dump_s - p.tlparse_s for p in pairs])
                 ratio = median([p.dump_s / p.tlparse_s for p in pairs])
                 rows += [
-                    ["tlparse, median of %d" % rounds, secs(tl_s)],
+                    [f"tlparse, median of {rounds}", secs(tl_s)],
                     ["`open --dump` − tlparse, median of the pairs", f"{diff:+.3f} s"],
                     ["`open --dump` / tlparse, median of the pairs", f"{ratio:.2f}"],
                 ]

@@ -50,7 +50,9 @@ async def test_choosing_ranks_and_divergences() -> None:
         assert isinstance(screen, RanksScreen)
         ranks = screen.query_one("#ranks-table", DataTable)
         divs = screen.query_one("#divergences-table", DataTable)
-        assert ranks.row_count == 2 and divs.row_count == len(session.divergences) == 4
+        assert ranks.row_count == 2 and divs.row_count == len(session.divergences) == 5
+        # rank 1's extra compiles make its cache hit/miss pattern differ too (listed last)
+        assert [d.kind for d in session.divergences][-1] == "cache"
         assert ranks.has_focus and ranks.cursor_row == 0  # starts on the shown rank
         await pilot.press("down", "enter")
         await pilot.pause()
@@ -99,3 +101,28 @@ async def test_every_column_of_the_ranks_screen_reads_whole_at_80x24() -> None:
             "recompiles",
         ]
         assert all(ranks.rows[key].height == 1 for key in ranks.rows)
+
+
+async def test_d_diffs_a_divergence_of_the_collective_sequences() -> None:
+    """The gloo job whose ranks compile different collectives (tests/data/traces/collectives): the
+    records' divergence is listed with the rank and the first differing item, and `d` on it shows
+    the two sequences diffed: rank 1's extra all_reduce_ and wait_tensor."""
+    from tcdebug.screens.ranks_screen import RankDiffScreen
+
+    session = trace.load_trace_session(RANKS.parent / "collectives")
+    app = Host(session)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        screen: Any = app.screen
+        divs = screen.query_one("#divergences-table", DataTable)
+        kinds = [d.kind for d in session.divergences]
+        at = kinds.index("collectives")
+        await pilot.press("tab", *["down"] * at, "d")
+        await pilot.pause()
+        assert isinstance(app.screen, RankDiffScreen), kinds
+        text = "\n".join(screen_lines(app))
+        assert "1/0 collectives: rank 0 vs rank 1" in text
+        assert "+all_reduce_ (1/0)" in text and "+wait_tensor (1/0)" in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen and divs.cursor_row == at

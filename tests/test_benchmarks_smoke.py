@@ -23,6 +23,7 @@ BENCHMARKS = [
     "stage_latency",
     "memory_scale",
     "big_log",
+    "small_logs",
     "live_latency",
     "gpu_overhead",
 ]

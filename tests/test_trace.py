@@ -374,7 +374,7 @@ def test_open_dump_writes_the_dump_layout(tmp_path: Path) -> None:
     assert "ranks diverge: 0/1 compiled on rank 1 only" in proc.stdout
     index = json.loads((out / "session.json").read_text())
     assert index["origin"] == "trace" and index["rank"] == 1
-    assert {d["kind"] for d in index["divergences"]} == {"compile_ids", "graph", "recompile_reason"}
+    assert {d["kind"] for d in index["divergences"]} == {"compile_ids", "graph", "recompile_reason", "cache"}
     assert (out / "compiles/0-1/dynamo_graph.py").read_text().startswith("class GraphModule")
     assert list((out / "compiles/0-1/kernels").glob("*/cpp_*.cpp"))
     from tcdebug.dump.loader import load_dump

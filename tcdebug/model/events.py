@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
 from tcdebug.model.payloads import (
+    Accuracy,
     AutotuneTable,
     CallInfo,
     GuardOrigin,
@@ -283,6 +284,14 @@ class RerunEvent(Event):
 
 
 @dataclass(kw_only=True)
+class AccuracyEvent(Event):
+    """A compile compared with eager (`A`, `--accuracy`): its state, then its answer."""
+
+    TYPE: ClassVar[str] = "accuracy"
+    accuracy: Accuracy
+
+
+@dataclass(kw_only=True)
 class Calls(Event):
     """The last call of each compiled function."""
 
@@ -337,6 +346,7 @@ EVENT_CLASSES: dict[str, type[Event]] = {
         GuardProvenance,
         Provenance,
         RerunEvent,
+        AccuracyEvent,
         Calls,
         TargetDied,
         TargetExited,

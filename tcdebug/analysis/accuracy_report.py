@@ -56,7 +56,10 @@ def locate(comp: Compile) -> Located:
         return Located(graph=key)
     trail = index.trail([start])
     kernels = tuple(
-        item.name for ts in trail.stages if ts.stage.startswith("kernel_source") for item in ts.items
+        item.name
+        for ts in trail.stages
+        if ts.stage.startswith("kernel_source")
+        for item in ts.items
         if item.kind in ("kernel", "extern_kernel")
     )
     source = trail.stage("source")
@@ -92,12 +95,16 @@ def report_lines(comp: Compile) -> list[str]:
     if acc.status == "not_comparable":
         return lines
     kind = "training (outputs and input gradients)" if acc.training else "inference (outputs)"
-    lines.append(f"compared: {kind}, by torch._dynamo.utils.same with the float64 reference, tol {acc.tolerance:g}")
+    lines.append(
+        f"compared: {kind}, by torch._dynamo.utils.same with the float64 reference, tol {acc.tolerance:g}"
+    )
     lines += ["  " + layer_line(layer) for layer in acc.layers]
     if acc.node is not None:
         node = acc.node
         where = locate(comp)
-        lines.append(f"first diverging node of {where.graph or 'the post-grad graph'}: {node.name} ({node.target})")
+        lines.append(
+            f"first diverging node of {where.graph or 'the post-grad graph'}: {node.name} ({node.target})"
+        )
         if node.filename:
             lines.append(f"  user line: {node.filename}:{node.line}  {node.code}")
         elif where.source:
@@ -117,9 +124,15 @@ def report_lines(comp: Compile) -> list[str]:
 
 
 def report_markdown(comp: Compile) -> str:
-    return "# Accuracy of compile " + comp.compile_id + "\n\n" + "\n".join(
-        f"- {line.strip()}" if line.startswith("  ") else line + "\n" for line in report_lines(comp)
-    ) + "\n"
+    return (
+        "# Accuracy of compile "
+        + comp.compile_id
+        + "\n\n"
+        + "\n".join(
+            f"- {line.strip()}" if line.startswith("  ") else line + "\n" for line in report_lines(comp)
+        )
+        + "\n"
+    )
 
 
 def summary_line(comp: Compile) -> str:

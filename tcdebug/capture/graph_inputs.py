@@ -59,7 +59,9 @@ class GraphInputs:
             if isinstance(value, torch.Tensor):
                 with torch.no_grad():
                     clone = value.detach().clone()
-                clone.requires_grad_(value.requires_grad and (clone.is_floating_point() or clone.is_complex()))
+                clone.requires_grad_(
+                    value.requires_grad and (clone.is_floating_point() or clone.is_complex())
+                )
                 inputs.append(clone)
             elif isinstance(value, (int, float, bool)) or value is None:
                 inputs.append(value)

@@ -77,7 +77,9 @@ def _clone(torch: Any, inputs: list[Any]) -> list[Any]:
     return list(clone_inputs_retaining_gradness(inputs))
 
 
-def run_graph(torch: Any, fn: Callable[..., Any], inputs: list[Any], *, training: bool, boxed: bool = False) -> Tensors:
+def run_graph(
+    torch: Any, fn: Callable[..., Any], inputs: list[Any], *, training: bool, boxed: bool = False
+) -> Tensors:
     """Forward (and, training, backward of the summed outputs) on clones of `inputs`."""
     from torch._dynamo.testing import reduce_to_scalar_loss
     from torch.utils._pytree import tree_leaves
@@ -105,7 +107,9 @@ def _multiplier(torch: Any, res: Any, fp64: Any) -> float:
     return 2.0
 
 
-def judge(torch: Any, ref: Tensors, res: Tensors, fp64: Tensors | None, tol: float, name: str) -> AccuracyLayer:
+def judge(
+    torch: Any, ref: Tensors, res: Tensors, fp64: Tensors | None, tol: float, name: str
+) -> AccuracyLayer:
     """One layer's verdict by `same` (float64 reference), with the figures behind it."""
     from torch._dynamo.utils import rmse, same
 
@@ -122,7 +126,11 @@ def judge(torch: Any, ref: Tensors, res: Tensors, fp64: Tensors | None, tol: flo
                 return layer
             continue
         if r.shape != s.shape:
-            layer.verdict, layer.worst, layer.note = "diverged", label, f"shape {list(s.shape)}, eager {list(r.shape)}"
+            layer.verdict, layer.worst, layer.note = (
+                "diverged",
+                label,
+                f"shape {list(s.shape)}, eager {list(r.shape)}",
+            )
             return layer
         passes = bool(same(r, s, f, tol=tol, equal_nan=True, log_error=lambda *a, **k: None))
         close = bool(torch.allclose(r, s.to(r.dtype), atol=tol, rtol=tol, equal_nan=True))
@@ -187,11 +195,16 @@ def compare(torch: Any, kept: KeptGraph) -> Accuracy:
             fp64_gm, fp64_inputs = cast_to_fp64(copy.deepcopy(gm), _clone(torch, inputs))
             fp64 = run_graph(torch, fp64_gm, fp64_inputs, training=acc.training)
         except Exception as exc:  # noqa: BLE001 - compared with eager's own tolerance instead
-            acc.not_compared.append(f"float64 reference: {_one_line(exc)}; compared with eager by tolerance {tol}")
+            acc.not_compared.append(
+                f"float64 reference: {_one_line(exc)}; compared with eager by tolerance {tol}"
+            )
         try:
             eager = run(gm)
         except Exception as exc:  # noqa: BLE001
-            acc.status, acc.summary = "failed", f"the graph does not run eagerly on its saved inputs: {_one_line(exc)}"
+            acc.status, acc.summary = (
+                "failed",
+                f"the graph does not run eagerly on its saved inputs: {_one_line(exc)}",
+            )
             return _done(acc, started)
         eager_layer = judge(torch, eager, eager, fp64, tol, "eager")
         eager_layer.verdict = "reference"
@@ -312,7 +325,9 @@ def bisect(torch: Any, acc: Accuracy, post: Any, inputs: list[Any], tol: float) 
 
     placeholders = [n for n in post.graph.nodes if n.op == "placeholder"]
     if len(placeholders) != len(inputs) or any(
-        isinstance(v, torch.Tensor) and isinstance(p.meta.get("val"), torch.Tensor) and tuple(p.meta["val"].shape) != tuple(v.shape)
+        isinstance(v, torch.Tensor)
+        and isinstance(p.meta.get("val"), torch.Tensor)
+        and tuple(p.meta["val"].shape) != tuple(v.shape)
         for p, v in zip(placeholders, inputs, strict=False)
     ):
         acc.not_compared.append(
@@ -334,7 +349,9 @@ def bisect(torch: Any, acc: Accuracy, post: Any, inputs: list[Any], tol: float) 
         except Exception as exc:  # noqa: BLE001
             acc.not_compared.append(f"bisect: no float64 reference of the post-grad graph: {_one_line(exc)}")
         compiled = compile_fx_inner(copy.deepcopy(every), _clone(torch, args))
-        res = Tensors([(n.name, t) for n, t in zip(candidates, compiled(list(_clone(torch, args))), strict=True)])
+        res = Tensors(
+            [(n.name, t) for n, t in zip(candidates, compiled(list(_clone(torch, args))), strict=True)]
+        )
     for i, node in enumerate(candidates):
         verdict = judge(
             torch,
@@ -411,7 +428,13 @@ def write_repro(torch: Any, acc: Accuracy, post: Any, node: Any, args: list[Any]
             acc.repro = buf.getvalue()
             return
         save_graph_repro(
-            buf, prefix, prefix_args, "inductor_accuracy", save_dir=save_dir, accuracy="accuracy", stable_hash=True
+            buf,
+            prefix,
+            prefix_args,
+            "inductor_accuracy",
+            save_dir=save_dir,
+            accuracy="accuracy",
+            stable_hash=True,
         )
         text = buf.getvalue().replace(repr(save_dir), "_INPUTS")
         here = (
@@ -461,7 +484,9 @@ class AccuracyService:
             try:
                 acc = compare(self.torch, kept)
             except Exception as exc:  # noqa: BLE001 - one compile's failure is its answer
-                acc = Accuracy(compile_id=cid, status="failed", summary=f"the comparison failed: {_one_line(exc)}")
+                acc = Accuracy(
+                    compile_id=cid, status="failed", summary=f"the comparison failed: {_one_line(exc)}"
+                )
             self.emit(AccuracyEvent(accuracy=acc))
 
 

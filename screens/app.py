@@ -730,7 +730,7 @@ class TcdebugApp(App[int]):
             return "start tcdebug with --accuracy to keep each compile's graph and inputs, then press A"
         if self.target_exited:
             return "the script's process has ended: nothing left to compare"
-        if self.is_live:
+        if not self.target_ready:
             return "the comparison runs once the script has ended: press g to run to the end, then A"
         return ""
 

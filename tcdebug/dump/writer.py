@@ -285,8 +285,8 @@ def write_accuracy_files(out: Path, comp: Compile, *, dirs: DirCache | None = No
     if not acc.repro:
         return
     for rel, data in acc.repro_inputs.items():
-        if not _REPRO_INPUT.fullmatch(rel):
-            continue  # only torch's content-store names
+        if not _REPRO_INPUT.fullmatch(rel) or any(part in (".", "..") for part in rel.split("/")):
+            continue  # only torch's content-store names, inside repro_inputs/
         try:
             blob = base64.b64decode(data, validate=True)
         except (binascii.Error, ValueError):

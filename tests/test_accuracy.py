@@ -1,0 +1,110 @@
+"""`--accuracy` on the CPU: samples/relu_bug.py, where Inductor's test switch miscompiles the relu.
+
+The dump names Inductor as the layer, the relu node of the post-grad graph, its user line and its
+kernel; its repro.py fails under plain python with torch's AccuracyError. A dump without
+`--accuracy` holds no comparison. The wire, the session and the writer's confinement of the
+repro's input files are checked without torch.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import SAMPLES, DumpRun
+
+from tcdebug.analysis.accuracy_report import locate, report_lines
+from tcdebug.dump.loader import load_dump
+from tcdebug.dump.writer import write_dump
+from tcdebug.model.commands import CheckAccuracy, command_from_wire
+from tcdebug.model.events import AccuracyEvent, CompileStart, event_from_wire
+from tcdebug.model.payloads import Accuracy, AccuracyLayer, AccuracyNode
+from tcdebug.model.session import Session
+
+RELU = SAMPLES / "relu_bug.py"
+RELU_LINE = next(i for i, line in enumerate(RELU.read_text().splitlines(), 1) if "torch.relu(h)" in line)
+
+
+def test_accuracy_names_inductor_the_relu_its_line_and_kernel(relu_accuracy_dump: DumpRun) -> None:
+    run = relu_accuracy_dump
+    assert run.returncode == 0, run.stderr
+    session = load_dump(run.out)
+    comp = session.compiles["0/0"]
+    acc = comp.accuracy
+    assert acc is not None and acc.status == "diverged", acc
+    assert acc.layer == "inductor"
+    verdicts = {layer.name: layer.verdict for layer in acc.layers}
+    assert verdicts == {"eager": "reference", "aot_eager": "same", "inductor": "diverged"}
+    node = acc.node
+    assert node is not None and node.name == "relu" and node.target == "aten.relu.default"
+    assert Path(node.filename).name == "relu_bug.py" and node.line == RELU_LINE
+    assert node.error is not None and node.allowance is not None and node.error > 100 * node.allowance
+    assert not node.reassociation
+    where = locate(comp)
+    assert where.graph == "inductor_post_grad_graph.inference"
+    assert [k for k in where.kernels if k.startswith("cpp_fused") and "relu" in k], where
+    text = "\n".join(report_lines(comp))
+    assert "Inductor: DIFFERS beyond tolerance" in text and f"relu_bug.py:{RELU_LINE}" in text
+    folder = run.out / "compiles" / "0-0"
+    assert "first diverging node" in (folder / "accuracy.md").read_text()
+    assert f"relu at {node.filename}:{RELU_LINE}, kernel cpp_fused" in run.stdout  # the summary
+    assert "compiled - eager:" in (run.out / "output.txt").read_text()  # the script ran as it does alone
+
+
+def test_accuracy_repro_fails_under_plain_python(relu_accuracy_dump: DumpRun) -> None:
+    folder = relu_accuracy_dump.out / "compiles" / "0-0"
+    assert list((folder / "repro_inputs" / "storages").iterdir())  # the saved inputs
+    result = subprocess.run(
+        [sys.executable, "repro.py"], cwd=folder, capture_output=True, text=True, timeout=600
+    )
+    assert result.returncode != 0
+    assert "AccuracyError: Bad accuracy detected" in result.stderr
+
+
+def test_without_accuracy_nothing_is_kept_or_compared(mlp_dump: DumpRun) -> None:
+    index = json.loads((mlp_dump.out / "session.json").read_text())
+    assert all(c.get("accuracy") is None for c in index["compiles"])
+    assert not list(mlp_dump.out.glob("compiles/*/accuracy.md"))
+
+
+def _accuracy() -> Accuracy:
+    return Accuracy(
+        compile_id="0/0",
+        status="diverged",
+        layer="inductor",
+        summary="Inductor differs beyond tolerance",
+        tolerance=1e-3,
+        layers=[AccuracyLayer(name="inductor", verdict="diverged", max_abs=1.0, error=0.5, allowance=1e-4)],
+        node=AccuracyNode(name="relu", target="aten.relu.default", filename="m.py", line=3, code="relu(x)"),
+        repro="print('repro')\n",
+        repro_inputs={
+            "repro_inputs/storages/abc": base64.b64encode(b"data").decode(),
+            "../escape": base64.b64encode(b"x").decode(),
+            "repro_inputs/../../escape": base64.b64encode(b"x").decode(),
+        },
+    )
+
+
+def test_accuracy_event_and_command_round_trip() -> None:
+    event = AccuracyEvent(accuracy=_accuracy())
+    assert event_from_wire(json.loads(json.dumps(event.to_wire()))) == event
+    command = CheckAccuracy(compile_id="0/0")
+    assert command_from_wire(command.to_wire()) == command
+
+
+def test_dump_writes_report_repro_and_only_confined_inputs(tmp_path: Path) -> None:
+    session = Session(script="m.py")
+    session.apply(CompileStart(compile_id="0/0"))
+    session.apply(AccuracyEvent(accuracy=_accuracy()))
+    out = tmp_path / "out"
+    write_dump(session, out)
+    folder = out / "compiles" / "0-0"
+    assert (folder / "repro.py").read_text() == "print('repro')\n"
+    assert (folder / "repro_inputs" / "storages" / "abc").read_bytes() == b"data"
+    assert not (tmp_path / "escape").exists() and not (out / "escape").exists()
+    assert "relu" in (folder / "accuracy.md").read_text()
+    loaded = load_dump(out).compiles["0/0"].accuracy
+    assert loaded is not None and loaded.node is not None and loaded.node.name == "relu"

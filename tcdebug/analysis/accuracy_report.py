@@ -119,7 +119,7 @@ def report_lines(comp: Compile) -> list[str]:
     lines += [f"note: {text}" for text in acc.notes]
     if acc.repro:
         lines.append(f"repro: python {REPRO_FILE} (in the compile's dump folder) raises AccuracyError")
-    lines.append(f"took {acc.elapsed_s:.1f}s")
+    lines.append(f"took {acc.elapsed_s:.1f}s; the kept inputs hold {acc.kept_bytes / 1024:.0f} KiB")
     return lines
 
 

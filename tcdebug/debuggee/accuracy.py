@@ -173,6 +173,7 @@ def compare(torch: Any, kept: KeptGraph) -> Accuracy:
     tol = float(getattr(torch._dynamo.config, "repro_tolerance", 1e-3))
     acc = Accuracy(compile_id=kept.compile_id, tolerance=tol)
     gm, inputs = kept.gm, kept.inputs
+    acc.kept_bytes = sum(t.untyped_storage().nbytes() for t in inputs if isinstance(t, torch.Tensor))
     acc.training = bool(kept.state.get("grad_enabled", True)) and any(
         isinstance(t, torch.Tensor) and t.requires_grad for t in inputs
     )

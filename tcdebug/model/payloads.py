@@ -227,6 +227,7 @@ class Accuracy:
     repro: str = ""  # a script that fails the same way under plain python
     repro_inputs: dict[str, str] = field(default_factory=dict)  # its saved inputs: path -> base64
     elapsed_s: float = 0.0
+    kept_bytes: int = 0  # what keeping the graph's inputs cost the script's process
 
     @property
     def done(self) -> bool:

@@ -2,8 +2,11 @@
 
 `torch._inductor.config.cpp.inject_relu_bug_TESTING_ONLY = "accuracy"` (on a GPU, the `triton`
 one) makes Inductor's relu add one to its result: the compiled model silently gives other numbers.
-`tcdebug --accuracy --dump OUT samples/relu_bug.py` names Inductor, the relu and this file's line.
+`tcdebug --accuracy --dump OUT samples/relu_bug.py` names Inductor, the relu and this file's line;
+`--train` compiles a training step instead.
 """
+
+import sys
 
 import torch
 import torch._inductor.config
@@ -31,6 +34,9 @@ def main() -> None:
     model = Net().to(device)
     compiled = torch.compile(model)
     x = torch.randn(8, 16, device=device)
+    if "--train" in sys.argv:  # a training compile: forward and backward graphs
+        compiled(x).sum().backward()
+        return
     with torch.no_grad():
         print("compiled - eager:", (compiled(x) - model(x)).abs().max().item())
 

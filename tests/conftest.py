@@ -306,6 +306,10 @@ share_dump("cond_dump", "cond", str(SCRIPTS / "cond_subgraphs.py"))
 share_dump("hop_dump", "hop", str(SCRIPTS / "hop_subgraphs.py"))
 # samples/relu_bug.py under --accuracy: Inductor miscompiles its relu (tests/test_accuracy.py)
 share_dump("relu_accuracy_dump", "relu_accuracy", "--accuracy", str(SAMPLES / "relu_bug.py"))
+share_dump(
+    "relu_train_accuracy_dump", "relu_train_accuracy", "--accuracy", str(SAMPLES / "relu_bug.py"), "--train",
+    fixture="relu_train_accuracy",
+)
 
 
 @pytest.fixture(scope="session")

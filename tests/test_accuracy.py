@@ -14,7 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import SAMPLES, DumpRun
+import pytest
+from conftest import SAMPLES, DumpRun, SharedDumps
 
 from tcdebug.analysis.accuracy_report import locate, report_lines
 from tcdebug.dump.loader import load_dump
@@ -52,6 +53,24 @@ def test_accuracy_names_inductor_the_relu_its_line_and_kernel(relu_accuracy_dump
     assert "first diverging node" in (folder / "accuracy.md").read_text()
     assert f"relu at {node.filename}:{RELU_LINE}, kernel cpp_fused" in run.stdout  # the summary
     assert "compiled - eager:" in (run.out / "output.txt").read_text()  # the script ran as it does alone
+
+
+@pytest.fixture(scope="module")
+def relu_train_accuracy(shared_dumps: SharedDumps) -> DumpRun:
+    return shared_dumps.get("relu_train_accuracy_dump")
+
+
+def test_accuracy_of_a_training_compile_compares_gradients_and_bisects_the_forward(
+    relu_train_accuracy: DumpRun,
+) -> None:
+    run = relu_train_accuracy
+    assert run.returncode == 0, run.stderr
+    comp = load_dump(run.out).compiles["0/0"]
+    acc = comp.accuracy
+    assert acc is not None and acc.training and acc.layer == "inductor"
+    assert acc.node is not None and acc.node.name == "relu" and acc.node.line == RELU_LINE
+    assert locate(comp).graph == "inductor_post_grad_graph.forward"
+    assert (run.out / "compiles" / "0-0" / "repro.py").is_file()
 
 
 def test_accuracy_repro_fails_under_plain_python(relu_accuracy_dump: DumpRun) -> None:

@@ -477,7 +477,7 @@ class AccuracyService:
                 why = store.missed.get(cid) or (
                     "start tcdebug with --accuracy to keep each compile's graph and inputs"
                     if not store.kept and not store.missed
-                    else "no Dynamo graph was kept for this compile (a compile that failed, or not a Dynamo compile)"
+                    else "no Dynamo graph was kept for this compile: it has none (no op to compile, a failed compile, or not a Dynamo compile)"
                 )
                 self.emit(AccuracyEvent(accuracy=_refused(cid, why)))
                 continue

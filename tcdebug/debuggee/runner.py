@@ -257,6 +257,7 @@ def release_user_objects(ctx: CaptureContext | None) -> None:
     if ctx is None:
         return
     from tcdebug.capture.calls import CallLog
+    from tcdebug.capture.graph_inputs import GraphInputs
 
     calls = ctx.options.shared(CallLog)
     if calls is not None:
@@ -264,6 +265,9 @@ def release_user_objects(ctx: CaptureContext | None) -> None:
             calls.release()
         except Exception:  # noqa: BLE001 - a partly installed capture
             pass
+    kept = ctx.options.shared(GraphInputs)
+    if kept is not None:
+        kept.kept.clear()  # the graphs and input clones `--accuracy` kept
 
 
 def _module_exists(name: str) -> bool:

@@ -127,3 +127,35 @@ def test_dump_writes_report_repro_and_only_confined_inputs(tmp_path: Path) -> No
     assert "relu" in (folder / "accuracy.md").read_text()
     loaded = load_dump(out).compiles["0/0"].accuracy
     assert loaded is not None and loaded.node is not None and loaded.node.name == "relu"
+
+
+JUDGE = """
+import json, torch
+from tcdebug.debuggee.accuracy import Tensors, judge
+
+torch.manual_seed(0)
+x = torch.randn(4096, dtype=torch.float64)
+ref64 = Tensors([("output 0", x)])
+eager = Tensors([("output 0", x.float())])
+bumped = x.float().clone()
+bumped[0] += 5e-3  # not allclose to eager, but one element: RMSE within the float64 allowance
+def verdict(res):
+    layer = judge(torch, eager, Tensors([("output 0", res)]), ref64, 1e-3, "inductor")
+    return [layer.verdict, layer.error, layer.allowance, layer.max_abs]
+print(json.dumps({
+    "same": verdict(x.float()),
+    "reassociation": verdict(bumped),
+    "diverged": verdict(x.float() + 1.0),
+    "nan": verdict(torch.full_like(x.float(), float("nan"))),
+}))
+"""
+
+
+def test_judge_follows_torchs_criterion_and_reports_only_finite_figures() -> None:
+    result = subprocess.run([sys.executable, "-c", JUDGE], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["same"][0] == "same"
+    assert out["reassociation"][0] == "reassociation"
+    assert out["diverged"][0] == "diverged" and out["diverged"][1] > out["diverged"][2]
+    assert out["nan"][0] == "diverged" and None in out["nan"][1:]

@@ -100,6 +100,11 @@ def run_graph(
     return Tensors(values)
 
 
+def _finite(value: float | None) -> float | None:
+    """JSON has no NaN or infinity: such a figure is reported as unknown."""
+    return value if value is not None and math.isfinite(value) else None
+
+
 def _multiplier(torch: Any, res: Any, fp64: Any) -> float:
     """The multiplier `same` applies to eager's error (see `torch._dynamo.utils.same`)."""
     if res.dtype in (torch.float16, torch.bfloat16) or fp64.numel() < 1000:
@@ -142,7 +147,7 @@ def judge(
         else:
             error, allowance = max_abs, tol
         ratio = error / allowance if allowance > 0 and not math.isnan(error) else math.inf
-        layer.max_abs = max(layer.max_abs or 0.0, max_abs)
+        layer.max_abs = max(layer.max_abs or 0.0, max_abs) if math.isfinite(max_abs) else math.inf
         if not passes and layer.verdict != "diverged":
             layer.verdict, layer.worst, layer.error, layer.allowance = "diverged", label, error, allowance
             worst_ratio = math.inf
@@ -150,6 +155,11 @@ def judge(
             layer.verdict = "reassociation"
         if layer.verdict != "diverged" and ratio > worst_ratio:
             worst_ratio, layer.worst, layer.error, layer.allowance = ratio, label, error, allowance
+    layer.max_abs, layer.error, layer.allowance = (
+        _finite(layer.max_abs),
+        _finite(layer.error),
+        _finite(layer.allowance),
+    )
     return layer
 
 

@@ -725,7 +725,7 @@ class TcdebugApp(App[int]):
     def _accuracy_unavailable(self) -> str:
         """Why `A` cannot start a comparison now ("" when it can)."""
         if self.read_only or self.controller is None:
-            return "not compared in this dump: run tcdebug --accuracy --dump OUT SCRIPT"
+            return "not compared here: compare with tcdebug --accuracy SCRIPT, or --accuracy --dump OUT SCRIPT"
         if not self.controller.accuracy:
             return "start tcdebug with --accuracy to keep each compile's graph and inputs, then press A"
         if self.target_exited:

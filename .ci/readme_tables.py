@@ -33,6 +33,7 @@ SCREEN_BLOCKS = {
     "keys:times": "compile times (T)",
     "keys:trail": "follow (f)",
     "keys:symbols": "symbols (S)",
+    "keys:accuracy": "accuracy (A)",
 }
 
 # `StageKind.expect` in words (the meanings are the comments on the constants in stages.py).

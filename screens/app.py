@@ -32,7 +32,9 @@ from tcdebug.analysis.live_ranks import (
 )
 from tcdebug.analysis.provenance_from_log import ensure_trace_provenance
 from tcdebug.model import session as model
+from tcdebug.model.commands import CheckAccuracy
 from tcdebug.model.events import (
+    AccuracyEvent,
     CompileEnd,
     Error,
     Event,
@@ -43,9 +45,11 @@ from tcdebug.model.events import (
     TargetDied,
     TargetExited,
 )
+from tcdebug.model.payloads import Accuracy
 from tcdebug.model.session import Change, Session
 from tcdebug.process.controller import TargetController
 from tcdebug.screens import script_environ
+from tcdebug.screens.accuracy_screen import AccuracyScreen
 from tcdebug.screens.diff_screen import DiffScreen
 from tcdebug.screens.help_screen import HelpScreen
 from tcdebug.screens.main_screen import MainScreen
@@ -106,6 +110,14 @@ class TcdebugApp(App[int]):
             "Re-run",
             id="rerun",
             tooltip="Re-run the selected compile's function with changed shapes",
+        ),
+        Binding(
+            "A",
+            "accuracy",
+            "Accuracy",
+            id="accuracy",
+            show=False,
+            tooltip="Compare the selected compile with eager on its call's inputs: the layer and the first op that differ",
         ),
         Binding(
             "d",
@@ -487,6 +499,11 @@ class TcdebugApp(App[int]):
             self.notify(_one_line(event.message or "error in the target"), severity="error", timeout=12)
         elif isinstance(event, CompileEnd) and event.status == "failed":
             self.notify(f"compile {change.compile_id} failed: {_one_line(event.error)}", severity="error")
+        elif isinstance(event, AccuracyEvent):
+            if isinstance(self.screen, AccuracyScreen) and self.screen.compile_id == change.compile_id:
+                self.screen.refresh_report()
+            elif event.accuracy.done:
+                self.notify(f"accuracy of {change.compile_id}: {_one_line(event.accuracy.summary)} (A)", timeout=8)
         elif change.rerun is not None and not isinstance(self.screen, RerunScreen):
             notice = rerun_notice(change.rerun)
             if notice is not None:
@@ -685,6 +702,37 @@ class TcdebugApp(App[int]):
         mode = self.controller.mode if self.controller is not None else "run"
         controller = None if self.read_only else self.controller
         self.push_screen(RerunScreen(self.session, controller, ref.compile_id, mode=mode))
+
+    def action_accuracy(self) -> None:
+        """Compare the selected compile with eager (`tcdebug.debuggee.accuracy`), or show the answer."""
+        ref = self.main_screen.selected
+        comp = self.session.compiles.get(ref.compile_id) if ref is not None else None
+        if comp is None:
+            self.notify("select a compile: A compares it with eager", severity="warning")
+            return
+        if comp.accuracy is None or comp.accuracy.status == "not_comparable":
+            why = self._accuracy_unavailable()
+            if why:
+                self.notify(why, severity="warning", timeout=8)
+                if comp.accuracy is None:
+                    return
+            elif self.controller is not None:
+                self.controller.check_accuracy(CheckAccuracy(compile_id=comp.compile_id))
+                comp.accuracy = Accuracy(compile_id=comp.compile_id, status="running", summary="comparing")
+        if not isinstance(self.screen, AccuracyScreen):
+            self.push_screen(AccuracyScreen(self.session, comp.compile_id))
+
+    def _accuracy_unavailable(self) -> str:
+        """Why `A` cannot start a comparison now ("" when it can)."""
+        if self.read_only or self.controller is None:
+            return "not compared here: compare with tcdebug --accuracy SCRIPT, or --accuracy --dump OUT SCRIPT"
+        if not self.controller.accuracy:
+            return "start tcdebug with --accuracy to keep each compile's graph and inputs, then press A"
+        if self.target_exited:
+            return "the script's process has ended: nothing left to compare"
+        if not self.target_ready:
+            return "the comparison runs once the script has ended: press g to run to the end, then A"
+        return ""
 
     def action_diff(self) -> None:
         """Compare the selected stage with the same stage of another compile of its frame."""
@@ -886,9 +934,11 @@ def build_live_app(
     mode: str = "step",
     breakpoints: Iterable[str] = (),
     adopt: bool = False,
+    accuracy: bool = False,
 ) -> TcdebugApp:
     """An app wired to a (not yet started) target for `argv`; the app starts it after its first paint.
-    `adopt`: this process adopts the script's orphans (see `TargetController`): the CLI only."""
+    `adopt`: this process adopts the script's orphans (see `TargetController`): the CLI only.
+    `accuracy`: the target keeps each compile's graph and inputs, for `A`."""
     session = Session(script=argv[0] if argv else "", argv=list(argv))
     holder: list[TcdebugApp] = []
 
@@ -904,15 +954,18 @@ def build_live_app(
         on_event=on_event,
         adopt_orphans=adopt,
         env=script_environ(),
+        accuracy=accuracy,
     )
     app = TcdebugApp(session, controller, breakpoints=breakpoints)
     holder.append(app)
     return app
 
 
-def run_live(argv: list[str], *, module: bool, mode: str, breakpoints: set[str]) -> int:
+def run_live(
+    argv: list[str], *, module: bool, mode: str, breakpoints: set[str], accuracy: bool = False
+) -> int:
     """Run the target under the app; the script's exit code, or 1 when it failed or died."""
-    app = build_live_app(argv, module=module, mode=mode, breakpoints=breakpoints, adopt=True)
+    app = build_live_app(argv, module=module, mode=mode, breakpoints=breakpoints, adopt=True, accuracy=accuracy)
     try:
         run_with_exit_signals(app)
     finally:

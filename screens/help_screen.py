@@ -12,6 +12,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from tcdebug.screens.accuracy_screen import AccuracyScreen
 from tcdebug.screens.diff_screen import DiffScreen
 from tcdebug.screens.main_screen import MainScreen
 from tcdebug.screens.output_screen import OutputScreen
@@ -62,6 +63,7 @@ def key_sections(app_bindings: list[BindingType]) -> list[tuple[str, list[tuple[
         ("compile times (T)", binding_rows(TimesScreen.BINDINGS)),
         ("follow (f)", binding_rows(TrailScreen.BINDINGS)),
         ("symbols (S)", binding_rows(SymbolsScreen.BINDINGS)),
+        ("accuracy (A)", binding_rows(AccuracyScreen.BINDINGS)),
     ]
 
 

@@ -77,6 +77,13 @@ class JumpCommands(Provider):
         )
         entries.append(
             (
+                "accuracy",
+                "compare the selected compile with eager: the layer, node and line that differ (A)",
+                app.action_accuracy,
+            )
+        )
+        entries.append(
+            (
                 "symbols",
                 "the symbolic sizes of the selected compile: origin, range, hint, guards (S)",
                 app.action_symbols,

@@ -78,6 +78,12 @@ def build_parser() -> argparse.ArgumentParser:
         "dynamic, 'x=16,64:float16' changes the dtype, 'n=3' sets an int/float/bool argument, "
         "'@dynamic=false|true|none' sets the compile's dynamic setting",
     )
+    parser.add_argument(
+        "--accuracy",
+        action="store_true",
+        help="keep each compile's graph and inputs to compare it with eager (A in the app); with --dump, "
+        "compare every compile after the script and write the reports and repros (docs/accuracy.md)",
+    )
     parser.add_argument("-m", dest="module", metavar="MODULE", help="run a module, like python -m")
     parser.add_argument(
         "script",
@@ -163,13 +169,20 @@ def cmd_run(parser: argparse.ArgumentParser, argv: list[str]) -> int:
             raise CliError(f"--rerun {spec!r}: {'; '.join(exc.messages)}") from exc
     if ns.dump:
         return run_headless(
-            target_argv, module=bool(ns.module), out=ns.dump, rerun_specs=ns.rerun, force=ns.force
+            target_argv,
+            module=bool(ns.module),
+            out=ns.dump,
+            rerun_specs=ns.rerun,
+            force=ns.force,
+            accuracy=ns.accuracy,
         )
     mode = live_mode(no_pause=ns.no_pause, breakpoints=ns.breakpoints)
     require_terminal()
     from tcdebug.screens.app import run_live
 
-    return run_live(target_argv, module=bool(ns.module), mode=mode, breakpoints=set(ns.breakpoints))
+    return run_live(
+        target_argv, module=bool(ns.module), mode=mode, breakpoints=set(ns.breakpoints), accuracy=ns.accuracy
+    )
 
 
 def live_mode(*, no_pause: bool, breakpoints: list[str]) -> str:
@@ -234,8 +247,10 @@ def run_headless(
     rerun_specs: Sequence[str] = (),
     force: bool = False,
     ranks: bool = False,
+    accuracy: bool = False,
 ) -> int:
-    """`--dump`: run without pauses, keep OUT/ up to date, print a summary.
+    """`--dump`: run without pauses, keep OUT/ up to date, print a summary. With `accuracy`, every
+    compile is compared with eager after the script (and after any re-runs).
 
     Returns when the script's main process ends, with its exit status (128+N when a signal N
     killed it); processes it left running are ended. SIGINT, SIGTERM or SIGHUP end the script's
@@ -259,11 +274,17 @@ def run_headless(
     write_error = ""
     events: queue.Queue[Event] = queue.Queue()
     controller = TargetController(
-        target_argv, module=module, mode=protocol.MODE_RUN, on_event=events.put, adopt_orphans=True
+        target_argv,
+        module=module,
+        mode=protocol.MODE_RUN,
+        on_event=events.put,
+        adopt_orphans=True,
+        accuracy=accuracy,
     )
     previous = {sig: signal.signal(sig, _raise_interrupted) for sig in (signal.SIGTERM, signal.SIGHUP)}
     pending_reruns = list(rerun_specs)
     rerun_started = False
+    pending_accuracy = accuracy
     live_ranks = LiveRanks(session) if ranks else None
     folders: list[str] = []
     interrupted: int | None = None
@@ -293,6 +314,9 @@ def run_headless(
                     rerun_started = True
                     controller.rerun(commands.RunRerun(specs=pending_reruns, all=True))
                     pending_reruns = []
+                elif pending_accuracy and session.compiles:
+                    pending_accuracy = False  # after the script and its re-runs: it changes nothing they compute
+                    controller.check_accuracy(commands.CheckAccuracy(all=True))
                 else:
                     if pending_reruns:
                         session.notes.append("--rerun skipped: the script did not finish cleanly")

@@ -304,6 +304,17 @@ share_dump("transformer_dump", "transformer", str(SAMPLES / "transformer_block.p
 share_dump("cond_dump", "cond", str(SCRIPTS / "cond_subgraphs.py"))
 # tests/scripts/hop_subgraphs.py: nested_compile_region and while_loop, their subgraphs lowered apart
 share_dump("hop_dump", "hop", str(SCRIPTS / "hop_subgraphs.py"))
+# samples/relu_bug.py under --accuracy: Inductor miscompiles its relu (tests/test_accuracy.py)
+share_dump("relu_accuracy_dump", "relu_accuracy", "--accuracy", str(SAMPLES / "relu_bug.py"))
+share_dump(
+    "relu_train_accuracy_dump", "relu_train_accuracy", "--accuracy", str(SAMPLES / "relu_bug.py"), "--train",
+    fixture="relu_train_accuracy",
+)
+
+
+@pytest.fixture(scope="session")
+def relu_accuracy_dump(shared_dumps: SharedDumps) -> DumpRun:
+    return shared_dumps.get("relu_accuracy_dump")
 
 
 @pytest.fixture(scope="session")

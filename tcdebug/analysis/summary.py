@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+from tcdebug.analysis import accuracy_report
 from tcdebug.analysis.compile_phases import bar_lines, paused_note, run_totals, timeline_lines
 from tcdebug.analysis.stack_trie import trie_lines
 from tcdebug.analysis.why import times_of, top_reasons
@@ -103,6 +104,10 @@ def summary_text(session: Session, *, out: str | None = None) -> str:
         lines.append(f"re-runs: {len(session.reruns)}")
         for rerun in session.reruns:
             lines += rerun_lines(rerun)
+    compared = [c for c in compiles if c.accuracy is not None]
+    if compared:
+        lines.append(f"accuracy: {len(compared)} compiles compared with eager (accuracy.md per compile)")
+        lines += ["  " + accuracy_report.summary_line(c) for c in compared]
     for note in session.notes:
         lines.append(f"note: {note}")
     if device.startswith("cpu") and session.origin == "live":  # no process of it used CUDA

@@ -38,6 +38,7 @@ UNITS = (
     "tcdebug.capture.guard_provenance",
     "tcdebug.capture.cudagraph",
     "tcdebug.capture.calls",
+    "tcdebug.capture.graph_inputs",  # after provenance: it reads the graphs provenance saw printed
     "tcdebug.capture.export",
 )
 

@@ -1,7 +1,7 @@
 """The target's channel reader: applies commands from the controller.
 
 Each message is read as a typed command (`tcdebug.model.commands`) and dispatched by its class
-(`CommandReader.HANDLERS`). Pause commands are handled at once on this thread. Re-run requests
+(`CommandReader.HANDLERS`). Pause commands are handled at once on this thread. Re-run and accuracy requests
 are queued for the main thread, which owns the user's objects once the script has ended.
 """
 
@@ -25,7 +25,7 @@ class CommandReader:
     def __init__(self, channel: protocol.Channel, pauser: Pauser) -> None:
         self.channel = channel
         self.pauser = pauser
-        self.work: queue.Queue[commands.RerunRequest | None] = queue.Queue()
+        self.work: queue.Queue[commands.RerunRequest | commands.CheckAccuracy | None] = queue.Queue()
         self.thread = threading.Thread(target=self._run, name="tcdebug-commands", daemon=True)
         # Set by the runner once the user's script returned: commands then run at once.
         self.script_done = False
@@ -54,7 +54,7 @@ class CommandReader:
     def _set_breakpoints(self, command: commands.SetBreakpoints) -> None:
         self.pauser.set_breakpoints(list(command.breakpoints))
 
-    def _queue_rerun(self, command: commands.RerunRequest) -> None:
+    def _queue_rerun(self, command: commands.RerunRequest | commands.CheckAccuracy) -> None:
         self.work.put(command)
 
     def _on_stop(self, command: commands.Stop) -> None:
@@ -73,6 +73,7 @@ class CommandReader:
         commands.Quit: _on_quit,
         commands.CheckRerun: _queue_rerun,
         commands.RunRerun: _queue_rerun,
+        commands.CheckAccuracy: _queue_rerun,
     }
 
     def _stop(self) -> None:

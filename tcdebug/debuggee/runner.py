@@ -29,7 +29,7 @@ from tcdebug.debuggee.pauser import Pauser, StopRequested
 from tcdebug.debuggee.recorder import Recorder
 from tcdebug.debuggee.streams import install_tagged_streams
 from tcdebug.errors import headline
-from tcdebug.model import protocol
+from tcdebug.model import commands, protocol
 from tcdebug.model.events import Error, Event, Hello, Note, Ready, ScriptEnd, TorchImported
 from tcdebug.process.our_frames import is_ours
 from tcdebug.process.pythonpath import restore_user_path
@@ -45,6 +45,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--mode", default=protocol.MODE_STEP)
     parser.add_argument("--break", dest="breakpoints", action="append", default=[])
     parser.add_argument("-m", dest="module", action="store_true")
+    parser.add_argument("--accuracy", action="store_true")  # keep graphs and inputs for `A`
     parser.add_argument("argv", nargs=argparse.REMAINDER)
     ns = parser.parse_args(argv)
     if ns.argv and ns.argv[0] == "--":
@@ -146,6 +147,10 @@ def main(argv: list[str] | None = None) -> int:
         return _end_before_torch(reader, emit, ns, 1, error)
 
     emit(Hello(python=platform.python_version(), script=target, argv=ns.argv, pid=os.getpid(), mode=ns.mode))
+    if ns.accuracy:
+        from tcdebug.capture import graph_inputs
+
+        graph_inputs.enable()
     run = run_captured(channel, pauser, ns)
     if run.forked:
         return run.exit_code  # a forked child ran on to the end of the script, as under python
@@ -154,12 +159,15 @@ def main(argv: list[str] | None = None) -> int:
     _flush()
     torch = sys.modules.get("torch")
     emit(ScriptEnd(exit_code=exit_code, error=error))
-    service = None
+    service = accuracy = None
     if torch is not None and ctx is not None:
+        from tcdebug.capture.graph_inputs import GraphInputs
+        from tcdebug.debuggee.accuracy import AccuracyService
         from tcdebug.debuggee.rerun import RerunService
 
         service = RerunService(torch, recorder, pauser, ctx)
-    code = _serve(reader, emit, exit_code, service)
+        accuracy = AccuracyService(torch, ctx.options.shared(GraphInputs), recorder.emit)
+    code = _serve(reader, emit, exit_code, service, accuracy)
     release_user_objects(ctx)  # no re-run can come now
     return code
 
@@ -249,6 +257,7 @@ def release_user_objects(ctx: CaptureContext | None) -> None:
     if ctx is None:
         return
     from tcdebug.capture.calls import CallLog
+    from tcdebug.capture.graph_inputs import GraphInputs
 
     calls = ctx.options.shared(CallLog)
     if calls is not None:
@@ -256,6 +265,9 @@ def release_user_objects(ctx: CaptureContext | None) -> None:
             calls.release()
         except Exception:  # noqa: BLE001 - a partly installed capture
             pass
+    kept = ctx.options.shared(GraphInputs)
+    if kept is not None:
+        kept.kept.clear()  # the graphs and input clones `--accuracy` kept
 
 
 def _module_exists(name: str) -> bool:
@@ -375,14 +387,17 @@ def _drop_our_frames(shown: traceback.TracebackException | None, seen: set[int])
         _drop_our_frames(inner, seen)
 
 
-def _serve(reader: CommandReader, emit: Emit, exit_code: int, service: Any = None) -> int:
-    """Wait for re-run requests until the controller closes the channel."""
+def _serve(reader: CommandReader, emit: Emit, exit_code: int, service: Any = None, accuracy: Any = None) -> int:
+    """Wait for re-run and accuracy requests until the controller closes the channel."""
     reader.script_done = True
     emit(Ready())
     while True:
         msg = reader.work.get()
         if msg is None:
             break
+        if isinstance(msg, commands.CheckAccuracy):
+            _check_accuracy(emit, accuracy, msg)
+            continue
         if service is None:
             emit(Error(message="nothing to re-run: the script compiled nothing"))
             continue
@@ -394,6 +409,19 @@ def _serve(reader: CommandReader, emit: Emit, exit_code: int, service: Any = Non
         emit(Ready())
     _flush()
     return exit_code
+
+
+def _check_accuracy(emit: Emit, accuracy: Any, msg: commands.CheckAccuracy) -> None:
+    """Answer one `CheckAccuracy` (`tcdebug.debuggee.accuracy`), then say the target is ready."""
+    if accuracy is None:
+        emit(Error(message="nothing to compare: the script compiled nothing"))
+    else:
+        try:
+            accuracy.handle(msg.compile_id, msg.all)
+        except Exception as exc:  # noqa: BLE001 - a failed comparison must not end the target
+            emit(Error(message=f"accuracy check failed: {type(exc).__name__}: {exc}"))
+    _flush()
+    emit(Ready())
 
 
 def _flush() -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from tcdebug.model import schema
 from tcdebug.model.events import Event
-from tcdebug.model.payloads import AutotuneTable, CallInfo, Frame, GuardOrigin, Rerun
+from tcdebug.model.payloads import Accuracy, AutotuneTable, CallInfo, Frame, GuardOrigin, Rerun
 from tcdebug.model.session import Compile, ProcessInfo, Session, Stage, stage_to_dict
 from tcdebug.model.trace_format import capture_of
 from tcdebug.torchtext.stage_text import FUSION_LOG_IN_FILE
@@ -48,6 +48,7 @@ class CompileEntry:
     autotune_tables: list[AutotuneTable] = field(default_factory=list)
     guard_provenance: list[GuardOrigin] = field(default_factory=list)
     stack: list[Frame] = field(default_factory=list)
+    accuracy: Accuracy | None = None
     why: list[dict[str, Any]] = field(default_factory=list)
     graph_breaks: list[BreakEntry] = field(default_factory=list)
     stages: list[Stage] = field(default_factory=list)
@@ -138,7 +139,8 @@ _COMPILE_NEUTRAL = frozenset(
 
 def changed_compile(event: Event) -> str | None:
     """The id of the compile `event` may change, "" for none, None for any."""
-    compile_id = getattr(event, "compile_id", None)
+    accuracy = getattr(event, "accuracy", None)
+    compile_id = getattr(accuracy if accuracy is not None else event, "compile_id", None)
     if isinstance(compile_id, str):
         return compile_id
     return "" if event.type in _COMPILE_NEUTRAL else None

@@ -229,7 +229,7 @@ def is_dump_dir(path: str | os.PathLike[str]) -> bool:
 
 
 WRITTEN_NAMES = ("session.json", "output.txt", "compiles", "ranks")
-COMPILE_FILES = ("why.md", "provenance.json")  # per compile, beside the stage files the index lists
+COMPILE_FILES = ("why.md", "provenance.json", "accuracy.md", "repro.py")  # per compile, beside the stage files the index lists
 
 
 def prepare_out(out: str | os.PathLike[str], *, force: bool = False) -> Path:

@@ -3,14 +3,18 @@ live session, as events arrive), the stage and kernel files, why.md and provenan
 
 from __future__ import annotations
 
+import base64
+import binascii
 import contextlib
 import gc
 import os
+import re
 import signal
 import threading
 import time
 from pathlib import Path
 
+from tcdebug.analysis import accuracy_report
 from tcdebug.analysis import provenance_index as provenance
 from tcdebug.analysis.provenance_from_log import ensure_trace_provenance
 from tcdebug.dump.index import (
@@ -31,7 +35,7 @@ from tcdebug.dump.safe_fs import (
     write_file,
 )
 from tcdebug.model import stages as stage_catalog
-from tcdebug.model.events import Event, StageEvent
+from tcdebug.model.events import AccuracyEvent, Event, StageEvent
 from tcdebug.model.session import Compile, Session, Stage
 from tcdebug.torchtext.stage_text import full_text
 
@@ -160,6 +164,7 @@ def write_dump(
         for comp in session.compiles.values():
             if comp.compile_id not in provenance_written:
                 write_provenance(out_path, comp, dirs=dirs)
+            write_accuracy_files(out_path, comp, dirs=dirs)
         write_index(session, out_path, complete=complete, dirs=dirs, cache=cache)
     return out_path
 
@@ -245,6 +250,7 @@ def _write_share(
         for comp in compiles:
             if comp.compile_id not in provenance_written:
                 write_provenance(out, comp, dirs=dirs)
+            write_accuracy_files(out, comp, dirs=dirs)
 
 
 def _try_write_index(session: Session, out: Path, *, complete: bool) -> None:
@@ -264,6 +270,30 @@ def write_index(
     write_file(out, "output.txt", session.output_text(), dirs=dirs)
     text = index_text(session, complete=complete, cache=cache)
     write_file(out, "session.json", text, dirs=dirs)
+
+_REPRO_INPUT = re.compile(r"repro_inputs(/[A-Za-z0-9_.-]+)+")
+
+
+def write_accuracy_files(out: Path, comp: Compile, *, dirs: DirCache | None = None) -> None:
+    """`compiles/F-C/accuracy.md`, and where the comparison wrote one, `repro.py` with its saved
+    inputs under `repro_inputs/` (`python repro.py` there runs it)."""
+    acc = comp.accuracy
+    if acc is None or not acc.done:
+        return
+    folder = compile_dir(comp.compile_id)
+    write_file(out, f"{folder}/{accuracy_report.REPORT_FILE}", accuracy_report.report_markdown(comp), dirs=dirs)
+    if not acc.repro:
+        return
+    for rel, data in acc.repro_inputs.items():
+        if not _REPRO_INPUT.fullmatch(rel) or any(part in (".", "..") for part in rel.split("/")):
+            continue  # only torch's content-store names, inside repro_inputs/
+        try:
+            blob = base64.b64decode(data, validate=True)
+        except (binascii.Error, ValueError):
+            continue
+        write_file(out, f"{folder}/{rel}", blob, dirs=dirs)
+    write_file(out, f"{folder}/{accuracy_report.REPRO_FILE}", acc.repro, dirs=dirs)
+
 
 def write_provenance(out: Path, comp: Compile, *, dirs: DirCache | None = None) -> None:
     """`compiles/F-C/provenance.json`: the compile's provenance index (see tcdebug.analysis.provenance_index)."""
@@ -310,6 +340,10 @@ class DumpWriter:
                 if stage.file:
                     stage.text = None  # the file holds it now
                     stage.loader = file_loader(self.out, stage.file)
+        if isinstance(event, AccuracyEvent):
+            compared = self.session.compiles.get(event.accuracy.compile_id)
+            if compared is not None:
+                write_accuracy_files(self.out, compared)
         self._dirty = True
         ended = self.session.compiles.get(changed or "") if kind == "compile_end" else None
         if ended is not None:  # written now, not all at the end

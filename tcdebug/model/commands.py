@@ -108,8 +108,20 @@ class RunRerun(RerunRequest):
     breakpoints: list[str] | None = None
 
 
+# ----- accuracy -----------------------------------------------------------------------------------
+@dataclass(kw_only=True)
+class CheckAccuracy(Command):
+    """Compare the compile `compile_id` with eager on its saved inputs (`tcdebug.debuggee.accuracy`);
+    with `all`, every compile whose graph was kept. Answered by `accuracy` events."""
+
+    CMD: ClassVar[str] = "check_accuracy"
+    compile_id: str = ""
+    all: bool = False
+
+
 COMMAND_CLASSES: dict[str, type[Command]] = {
-    cls.CMD: cls for cls in (Step, Continue, Run, SetBreakpoints, Stop, Quit, CheckRerun, RunRerun)
+    cls.CMD: cls
+    for cls in (Step, Continue, Run, SetBreakpoints, Stop, Quit, CheckRerun, RunRerun, CheckAccuracy)
 }
 RESUMES: tuple[type[Resume], ...] = (Step, Continue, Run)
 MODE_COMMANDS: dict[str, type[Resume]] = {cls.CMD: cls for cls in RESUMES}

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
 from tcdebug.model.payloads import (
+    Accuracy,
     AutotuneTable,
     CallInfo,
     Frame,
@@ -285,6 +286,14 @@ class RerunEvent(Event):
 
 
 @dataclass(kw_only=True)
+class AccuracyEvent(Event):
+    """A compile compared with eager (`A`, `--accuracy`): its state, then its answer."""
+
+    TYPE: ClassVar[str] = "accuracy"
+    accuracy: Accuracy
+
+
+@dataclass(kw_only=True)
 class Calls(Event):
     """The last call of each compiled function."""
 
@@ -343,6 +352,7 @@ EVENT_CLASSES: dict[str, type[Event]] = {
         GuardProvenance,
         Provenance,
         RerunEvent,
+        AccuracyEvent,
         Calls,
         TargetDied,
         TargetExited,

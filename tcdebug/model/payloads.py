@@ -176,3 +176,59 @@ class AutotuneTable:
     winner: str = ""  # the fastest choice's name
     choices: list[AutotuneChoice] = field(default_factory=list)
     stage: str = ""  # the kernel_source stage key of its kernels
+
+
+@dataclass
+class AccuracyLayer:
+    """One run of a compile's graph on its saved inputs, compared with eager in the graph's own
+    dtypes by `torch._dynamo.utils.same` against the float64 reference."""
+
+    name: str = ""  # "eager", "aot_eager", "inductor"
+    verdict: str = ""  # "reference", "same", "reassociation", "diverged", "failed", "skipped"
+    max_abs: float | None = None  # largest |this - eager| over the compared tensors
+    error: float | None = None  # RMSE against the float64 reference, worst tensor
+    allowance: float | None = None  # what `same` allows that tensor (multiplier x eager's RMSE + tol/10)
+    worst: str = ""  # the tensor of `error`: "output 0", "grad of input 2"
+    note: str = ""
+
+
+@dataclass
+class AccuracyNode:
+    """The first node of the post-grad graph whose compiled value leaves the float64 reference's
+    allowance."""
+
+    name: str = ""
+    target: str = ""  # e.g. aten.relu.default
+    graph: str = ""  # the stage key of its graph, e.g. inductor_post_grad_graph.inference
+    filename: str = ""  # the user line its stack trace ends in
+    line: int = 0
+    code: str = ""  # that line's text
+    max_abs: float | None = None
+    error: float | None = None
+    allowance: float | None = None
+    reassociation: bool = False  # beyond eager's tolerance but within the float64 allowance
+    kernel: str = ""  # filled from the compile's provenance when read
+
+
+@dataclass
+class Accuracy:
+    """The comparison of one compile with eager (`A`, `--accuracy`), as the target reports it."""
+
+    compile_id: str = ""
+    status: str = "running"  # running, same, diverged, not_comparable, failed
+    layer: str = ""  # the first layer beyond tolerance: "aot_eager" or "inductor"
+    summary: str = ""
+    training: bool = False
+    tolerance: float = 0.0
+    layers: list[AccuracyLayer] = field(default_factory=list)
+    node: AccuracyNode | None = None
+    not_compared: list[str] = field(default_factory=list)  # what could not be compared, and why
+    notes: list[str] = field(default_factory=list)
+    repro: str = ""  # a script that fails the same way under plain python
+    repro_inputs: dict[str, str] = field(default_factory=dict)  # its saved inputs: path -> base64
+    elapsed_s: float = 0.0
+    kept_bytes: int = 0  # what keeping the graph's inputs cost the script's process
+
+    @property
+    def done(self) -> bool:
+        return self.status != "running"

@@ -18,6 +18,7 @@ from tcdebug.analysis.provenance_index import ProvenanceIndex
 from tcdebug.model import events as ev_types
 from tcdebug.model import schema
 from tcdebug.model import stages as stage_catalog
+from tcdebug.model.payloads import Accuracy as Accuracy
 from tcdebug.model.payloads import AutotuneTable as AutotuneTable
 from tcdebug.model.payloads import CallInfo as CallInfo
 from tcdebug.model.payloads import EntryCheck as EntryCheck
@@ -115,6 +116,7 @@ class Compile:
     autotune_tables: list[AutotuneTable] = field(default_factory=list)  # max-autotune choices
     guard_provenance: list[GuardOrigin] = field(default_factory=list)  # user frame per guard
     stack: list[Frame] = field(default_factory=list)  # the user's frames that led to it (call sites)
+    accuracy: Accuracy | None = None  # the comparison with eager (`A`, `--accuracy`), when asked
     provenance_index: ProvenanceIndex = field(default_factory=ProvenanceIndex, repr=False)  # tcdebug.analysis.provenance_index
     # A dump's provenance.json, read into `provenance_index` at the first use of `provenance`:
     # opening a dump of a big model does not parse every compile's index up front.
@@ -553,6 +555,14 @@ class Session:
         if self.exit_code is None:
             self.exit_code = ev.exit_code
 
+    def _on_accuracy(self, ev: ev_types.AccuracyEvent) -> Change:
+        comp = self.compiles.get(ev.accuracy.compile_id)
+        if comp is None:
+            self.notes.append(f"accuracy of unknown compile {ev.accuracy.compile_id}: {ev.accuracy.summary}")
+            return Change(ev)
+        comp.accuracy = ev.accuracy
+        return Change(ev, compile_id=comp.compile_id)
+
     def _on_rerun(self, ev: ev_types.RerunEvent) -> Change:
         rerun = ev.rerun
         change = Change(ev, rerun=rerun)
@@ -634,6 +644,7 @@ _HANDLERS: dict[type[ev_types.Event], _Handler] = {
     ev_types.ScriptEnd: Session._on_script_end,
     ev_types.TargetDied: Session._on_target_died,
     ev_types.RerunEvent: Session._on_rerun,
+    ev_types.AccuracyEvent: Session._on_accuracy,
     ev_types.Calls: Session._on_calls,
     ev_types.Provenance: Session._on_provenance,
     ev_types.Note: Session._on_note,

@@ -63,12 +63,14 @@ class TargetController:
         cwd: str | None = None,
         python: str | None = None,
         adopt_orphans: bool = False,
+        accuracy: bool = False,
     ) -> None:
         """`argv` is the script (or module, with `module=True`) and its arguments.
 
         `adopt_orphans`: make this process a child subreaper, so that descendants of the
         target whose parent died (even after `setsid`) are re-parented here and can be ended.
-        Only for a process that runs nothing else (the `tcdebug` command)."""
+        Only for a process that runs nothing else (the `tcdebug` command).
+        `accuracy`: the target keeps each compile's graph and inputs, for `check_accuracy`."""
         self.argv = list(argv)
         self.module = module
         self.mode = mode
@@ -78,6 +80,7 @@ class TargetController:
         self.cwd = cwd
         self.python = python or sys.executable
         self.adopt_orphans = adopt_orphans
+        self.accuracy = accuracy
         self.proc: subprocess.Popen[bytes] | None = None
         self.channel: protocol.Channel | None = None
         self.children: dict[int, protocol.Channel] = {}  # forked processes of the script, by pid
@@ -122,6 +125,7 @@ class TargetController:
         for bp in sorted(self.breakpoints):
             cmd += ["--break", bp]
         cmd += ["-m"] if self.module else []
+        cmd += ["--accuracy"] if self.accuracy else []
         cmd += ["--", *self.argv]
         # tcdebug must be importable even from a checkout; the target takes the entry out again
         # before the script runs (`tcdebug.process.pythonpath`).
@@ -394,6 +398,9 @@ class TargetController:
         return self.send(request)
 
     def rerun(self, request: commands.RunRerun) -> bool:
+        return self.send(request)
+
+    def check_accuracy(self, request: commands.CheckAccuracy) -> bool:
         return self.send(request)
 
     @property

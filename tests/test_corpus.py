@@ -163,7 +163,9 @@ def test_zoo_stages_frames_and_kernel_files(zoo) -> None:
 HF_CASES = {"gpt2": ["GPT2"], "bert": ["Bert"], "t5": ["T5"]}
 
 
-share_dump("hf_dump", "hf", "--rerun", "input_ids=2,8", str(HF), fixture="hf")
+# --accuracy: the no-false-alarm check (test_corpus_models_compare_the_same) shares this run; the
+# comparison runs after the script, so the other tests see the same compiles.
+share_dump("hf_dump", "hf", "--accuracy", "--rerun", "input_ids=2,8", str(HF), fixture="hf")
 share_reference("hf_logs", "hf", HF, env={"HF_CORPUS_BACKEND": "eager"})
 
 
@@ -394,3 +396,19 @@ def test_dynamo_skips_tcdebugs_files_but_not_the_bundled_samples() -> None:
         "debuggee/runner.py": True,
     }
     assert recompile_module == "torch._dynamo.trace_rules"  # the skip list's pattern compiled once, by torch's own
+
+
+def test_corpus_models_compare_the_same(hf: tuple[Session, dict], shared_dumps: SharedDumps) -> None:
+    """No false alarm: every corpus compile whose graph was kept compares the same as eager (or float
+    reassociation) by torch's criterion, in every layer, gradients included (docs/accuracy.md)."""
+    session = hf[0]
+    compared = {cid: c.accuracy for cid, c in session.compiles.items() if c.accuracy is not None}
+    functions = {session.compiles[cid].function for cid in compared}
+    assert {"forward"} <= functions  # each model's forward graph was kept and compared
+    training = [acc for acc in compared.values() if acc.training]
+    assert training, "the corpus trains: its graphs compare gradients too"
+    for cid, acc in compared.items():
+        assert acc.status == "same", f"{cid}: {acc.summary}; {acc.layers}; {acc.not_compared}"
+        assert {layer.name for layer in acc.layers} == {"eager", "aot_eager", "inductor"}
+        assert all(layer.verdict in ("reference", "same", "reassociation") for layer in acc.layers)
+    assert "accuracy:" in shared_dumps.get("hf_dump").stdout

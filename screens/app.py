@@ -51,9 +51,11 @@ from tcdebug.screens.help_screen import HelpScreen
 from tcdebug.screens.main_screen import MainScreen
 from tcdebug.screens.messages import TargetEvent, TraceEvents
 from tcdebug.screens.output_screen import OutputScreen
+from tcdebug.screens.overview_screen import OverviewScreen
 from tcdebug.screens.palette import JumpCommands
 from tcdebug.screens.ranks_screen import RanksScreen
 from tcdebug.screens.rerun_screen import RerunScreen, rerun_notice
+from tcdebug.screens.search_screen import SearchHit, SearchScreen
 from tcdebug.screens.symbols_screen import SymbolsScreen
 from tcdebug.screens.times_screen import TimesScreen
 from tcdebug.screens.trail_screen import TrailScreen
@@ -147,6 +149,22 @@ class TcdebugApp(App[int]):
             tooltip="Symbolic sizes: origin, range, hint, guards",
         ),
         Binding(
+            "O",
+            "overview",
+            "Overview",
+            id="overview",
+            show=False,
+            tooltip="The run at a glance: most expensive compiles, recompile causes, graph-break types",
+        ),
+        Binding(
+            "ctrl+f",
+            "search_all",
+            "Search all",
+            id="search_all",
+            show=False,
+            tooltip="Search every stage of every compile; enter shows the line",
+        ),
+        Binding(
             "R",
             "ranks",
             "Ranks",
@@ -210,6 +228,8 @@ class TcdebugApp(App[int]):
         self._follow_next_pause = False  # a re-run was started: show where it pauses first
         self._output_dirty = False
         self._ranks_dirty = False  # a rank job changed since the open ranks screen was refreshed
+        self._overview_dirty = False  # the session changed since the open overview was built
+        self.last_search = ""  # the search across stages, kept for the next ctrl+f
         self.live_ranks = LiveRanks(session)  # a `tcdebug torchrun` job: its ranks and divergences
         self.lockstep = True  # ranks step together (see `lockstep_plan`); off: n drives the paused one
         self._warned_timeout = False
@@ -382,6 +402,7 @@ class TcdebugApp(App[int]):
         first = not self.session.compiles
         for event in message.events:
             apply_event(self.session, event)
+        self._overview_dirty = True
         if self.main_screen.is_mounted:  # the timeline rebuilds only these compiles' rows
             self.main_screen.timeline.note_changes(
                 {getattr(event, "compile_id", None) or None for event in message.events}
@@ -428,6 +449,7 @@ class TcdebugApp(App[int]):
     def on_target_event(self, message: TargetEvent) -> None:
         change = self._apply(message.event)
         event = change.event
+        self._overview_dirty = True
         diverged = self.live_ranks.update(event)
         self._ranks_dirty = self._ranks_dirty or is_rank_job(self.session)
         if change.output:
@@ -502,6 +524,9 @@ class TcdebugApp(App[int]):
         if self._ranks_dirty and isinstance(self.screen, RanksScreen):
             self._ranks_dirty = False
             self.screen.refresh_ranks()  # a live job: states, counts, divergences, output
+        if self._overview_dirty and isinstance(self.screen, OverviewScreen):
+            self._overview_dirty = False
+            self.screen.refresh_overview()
 
     # ----- stepping ------------------------------------------------------------------
     def _can_drive(self, what: str) -> bool:
@@ -702,6 +727,25 @@ class TcdebugApp(App[int]):
             self.notify("select a compile: w explains it", severity="warning")
             return
         self.push_screen(WhyScreen(self.session, ref.compile_id))
+
+    def action_overview(self) -> None:
+        """The run at a glance (`O` again closes it)."""
+        if isinstance(self.screen, OverviewScreen):
+            self.pop_screen()
+            return
+        self._overview_dirty = False
+        self.push_screen(OverviewScreen(self.session))
+
+    def action_search_all(self) -> None:
+        """Search every stage of every compile (the last search is kept)."""
+        if not isinstance(self.screen, SearchScreen):
+            self.push_screen(SearchScreen(self.session, self.last_search))
+
+    def search_jump(self, hit: SearchHit, term: str) -> None:
+        """Show a search result: its stage selected, its line marked and in view."""
+        self.last_search = term
+        self.jump_to(Ref(hit.compile_id, hit.key))
+        self.main_screen.show_match(term, hit.line, hit.column)
 
     def action_compile_times(self) -> None:
         """Where compile time went: the run and each compile, as bars."""

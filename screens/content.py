@@ -134,9 +134,7 @@ def _stage_view(comp: Compile, stage: Stage, *, paused: bool) -> View:
         header.append("\nnot captured: ", "bold yellow")
         header.append(safe_line(stage.reason or "no reason given"), "yellow")
         return View(header, stage.get_text(), "text", key=("stage", comp.compile_id, stage.key, "nc"))
-    text = full_text(stage)
-    if stage.stage_id == "guards":
-        text = guards_source_first(text)
+    text = shown_text(stage)
     lines = line_count(text)
     header.append(f"\n{stage.language} · {plural(lines, 'line')} · +{stage.elapsed_s:.2f}s", "dim")
     start = 0
@@ -160,6 +158,12 @@ def _stage_view(comp: Compile, stage: Stage, *, paused: bool) -> View:
         header.append("\n" + " · ".join(hints), "cyan")
     key = ("stage", comp.compile_id, stage.key, len(text))
     return View(header, text, stage.language, key=key, start_line=start)
+
+
+def shown_text(stage: Stage) -> str:
+    """A captured stage's text as the stage view shows it (and the search across stages reads it)."""
+    text = full_text(stage)
+    return guards_source_first(text) if stage.stage_id == "guards" else text
 
 
 def second_ir_block_line(text: str) -> int:

@@ -373,6 +373,16 @@ class MainScreen(Screen[None]):
             self.code.clear_search()
             self._update_search_count()
 
+    def show_match(self, term: str, line: int, column: int) -> None:
+        """Show 1-based `line` of the shown stage marked, with `term` searched (`f3` goes on from
+        there) and the match at `column` in view (a result of the search across stages)."""
+        code = self.code
+        code.search(term)
+        code.mark_lines([line], focus=line)
+        if not code.go_to_match_at(line - 1, column):
+            code.match_index = -1
+        self._update_search_count()
+
     def _update_search_count(self) -> None:
         self.query_one("#search-count", Static).update(self.code.match_status)
 

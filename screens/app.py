@@ -215,6 +215,7 @@ class TcdebugApp(App[int]):
         self.stream_trace = stream_trace  # a TORCH_TRACE log read while the app shows it
         self._trace_repaint_at = 0.0  # monotonic time before which a streamed batch is not repainted
         self._trace_dirty = False  # batches applied but not repainted yet
+        self._opening_ref: Ref | None = None  # shown on opening a log, with nothing to read yet
         self._trace_children: ChildStream | None = None  # the processes reading a big log
         self._last_input = 0.0  # monotonic time of the last key press or click (see `_yield_to_input`)
         self.session = session
@@ -427,8 +428,12 @@ class TcdebugApp(App[int]):
         main = self.main_screen
         if main.is_mounted:
             main.refresh_session(only_noted=only_noted and not first)
-            if first and main.selected is None:
-                main.select_first_stage()
+            opening = self._opening_ref is not None and main.selected == self._opening_ref
+            if (first and main.selected is None) or opening:
+                # The first stage with something to read; until one has arrived, tried again at
+                # each repaint while the user has not moved.
+                found = main.select_first_stage()
+                self._opening_ref = None if found else main.selected
 
     def _repaint_trace_if_dirty(self) -> None:
         if self._trace_dirty and time.monotonic() >= self._trace_repaint_at:

@@ -143,7 +143,7 @@ def _stage_view(comp: Compile, stage: Stage, *, paused: bool) -> View:
         header.append(MD5_FLAG, "bold red")
     if stage.kernels:
         header.append(f" · {plural(len(stage.kernels), 'kernel')}", "cyan")
-        hints.append("] next kernel · w call(), imports")
+        hints.append("] next kernel · W call(), imports")
         start = first_kernel_line(text, stage.kernels[0].name)
     blocks = stage.meta.get("ir_blocks")
     if isinstance(blocks, int) and not isinstance(blocks, bool) and blocks > 1:
@@ -259,6 +259,8 @@ def kernel_info_lines(kernel: Kernel) -> list[str]:
     fx_nodes = meta.get("fx_nodes") or kernel.provenance
     if fx_nodes:
         lines.append("fused FX nodes: " + ", ".join(str(n) for n in fx_nodes))
+    else:  # every kernel has the same header, whatever its source said
+        lines.append("fused FX nodes: not recorded")
     if meta.get("pre_grad_nodes"):
         lines.append("from pre-grad nodes: " + ", ".join(str(n) for n in meta["pre_grad_nodes"]))
     autotune = meta.get("autotune") or {}
@@ -294,7 +296,7 @@ def kernel_info_lines(kernel: Kernel) -> list[str]:
         lines.append(launch)
     if meta.get("demangled"):
         lines.append("symbol: " + str(meta["demangled"]))
-    return lines if len(lines) > 1 else []
+    return lines
 
 
 def _pending_view(comp: Compile, ref: Ref) -> View:

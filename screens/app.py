@@ -173,6 +173,14 @@ class TcdebugApp(App[int]):
         ),
         Binding("question_mark", "help", "Help", id="help", tooltip="Every key, and what each glyph means"),
         Binding(
+            "f1",
+            "help",
+            "Help",
+            id="help_f1",
+            show=False,
+            tooltip="Help, also where a text box has the focus (? would be typed into it)",
+        ),
+        Binding(
             "ctrl+p",
             "command_palette",
             "Palette",

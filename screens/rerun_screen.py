@@ -22,13 +22,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Checkbox, Footer, Input, Label, Select, Static
+from textual.widgets import Checkbox, Input, Label, Select, Static
 
 from tcdebug.model import commands, rerun_spec
 from tcdebug.model.payloads import ProvSymbol
 from tcdebug.model.session import PAUSED, CallInfo, Rerun, Session
 from tcdebug.screens.safe_rich import safe_label, safe_rich
 from tcdebug.screens.widgets.guard_view import GuardView, verdict
+from tcdebug.screens.widgets.key_footer import KeyFooter
 from tcdebug.textsafe import safe_line
 from tcdebug.torchtext import symbol_names
 
@@ -128,7 +129,7 @@ class RerunScreen(Screen[None]):
         yield Static(id="rerun-spec")
         yield Static(id="rerun-status")
         yield GuardView(id="guard-view")
-        yield Footer()
+        yield KeyFooter(order=(), compact=True)
 
     def _compile_option_rows(self) -> ComposeResult:
         """backend, mode and fullgraph: left as the script compiled it unless changed (a fresh

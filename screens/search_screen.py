@@ -18,12 +18,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from tcdebug.model.session import Session, Stage
 from tcdebug.screens.content import shown_text
+from tcdebug.screens.widgets.key_footer import KeyFooter
 from tcdebug.textsafe import safe_line
 
 if TYPE_CHECKING:
@@ -162,7 +163,7 @@ class SearchScreen(Screen[None]):
         yield Input(value=self.term, placeholder="text to find in every stage", id="search-all-input")
         yield Static("", id="search-all-status")
         yield OptionList(id="search-all-results")
-        yield Footer()
+        yield KeyFooter(order=(), compact=True)
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()

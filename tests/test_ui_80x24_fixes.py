@@ -235,3 +235,33 @@ async def test_every_kernel_view_opens_with_the_same_name_and_fused_nodes_header
             await pilot.pause()
             lines = main_screen(app).code.lines
             assert lines[0] == f"// {kernel.name} · cpp" and lines[1].startswith("// fused FX nodes: ")
+
+
+async def test_where_a_text_box_takes_q_and_the_footer_offers_f1_and_ctrl_q():
+    from tcdebug.screens.help_screen import HelpScreen
+    from tcdebug.screens.search_screen import SearchScreen
+
+    app = TcdebugApp(load_dump(DATA / "mlp_cpu"), read_only=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("slash")  # the stage's search box: ? and q go into it
+        await pilot.pause()
+        assert footer_keys(app)[-2:] == ["f1", "^q"]
+        assert screen_lines(app)[-1].rstrip().endswith("f1 Help ^q Quit")
+        await pilot.press("escape", "ctrl+f")
+        await pilot.pause()
+        assert isinstance(app.screen, SearchScreen)
+        assert footer_keys(app)[-2:] == ["f1", "^q"]
+        await pilot.press("q")  # typed, not quit
+        assert app.screen.query_one("#search-all-input").value == "q"
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.press("escape")
+        await pilot.pause()
+        app.jump_to(Ref("0/1"))
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, RerunScreen)
+        assert footer_keys(app)[-3:] == ["esc", "f1", "^q"]

@@ -39,6 +39,12 @@ def _name(key: Binding | FooterKey) -> tuple[str, str, str]:
 
 # Kept whatever else the footer has to drop for room.
 ALWAYS = ("help", "quit")
+# Help and Quit by keys a text box does not take (the app binds f1; Textual binds ctrl+q), shown
+# where `?` and `q` are not: while a text box has the focus.
+TYPED_AWAY = (
+    Binding("f1", "app.help", "Help", id="help", tooltip="Every key"),
+    Binding("ctrl+q", "app.quit", "Quit", id="quit", tooltip="Quit; the target is ended cleanly"),
+)
 
 
 def _kept(binding: Binding) -> bool:
@@ -75,6 +81,10 @@ class KeyFooter(Footer):
             if binding.show and binding.action not in seen:
                 seen.add(binding.action)
                 shown.append((binding, enabled, tooltip))
+        ids = {binding.id for binding, _, _ in shown}
+        for binding in TYPED_AWAY:  # a text box has the focus: ? and q would be typed into it
+            if binding.id not in ids:
+                shown.append((binding, True, binding.tooltip))
         shown.sort(key=lambda item: _rank(item[0], self.order))
         return self._fitted(shown)
 

@@ -167,3 +167,27 @@ async def test_a_new_keystroke_replaces_the_running_search():
         await wait_until(pilot, lambda: screen.term == "torch._dynamo_nothing" and not screen.searching, 20)
         await pilot.pause(0.3)
         assert screen.hits == [] and "no matches" in str(screen.query_one("#search-all-status").render())
+
+
+async def test_a_hostile_session_shows_as_visible_text_in_the_overview_and_the_search(tmp_path):
+    from hostile import hostile_dump
+    from test_hostile_ui import FN, screen_text
+
+    app = TcdebugApp(load_dump(hostile_dump(tmp_path / "dump")), read_only=True)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        await pilot.press("O")
+        await pilot.pause()
+        assert isinstance(app.screen, OverviewScreen)
+        text = screen_text(app)  # no raw control reaches the terminal
+        assert f"recompile {FN}" in text and "[@click=app.quit]" in text
+        await pilot.press("escape", "ctrl+f", *"graph")
+        screen = app.screen
+        assert isinstance(screen, SearchScreen)
+        await wait_until(pilot, lambda: bool(screen.hits), 20, "search results")
+        await pilot.pause()
+        text = screen_text(app)
+        assert f"graph {FN}" in text
+        await pilot.press("enter", "enter")
+        await pilot.pause()
+        assert app.screen is app.main_screen and app.is_running  # nothing clicked app.quit

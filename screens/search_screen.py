@@ -36,6 +36,8 @@ MAX_HITS = 500
 DEBOUNCE_S = 0.15
 # Characters of a result's line shown before the match.
 CONTEXT = 24
+# Characters of a stage's text searched between two pauses (see `search_stages`).
+CHUNK = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -73,9 +75,13 @@ def search_stages(
     *,
     limit: int = MAX_HITS,
     should_stop: Callable[[], bool] = lambda: False,
+    pause: Callable[[], None] = lambda: None,
 ) -> SearchResult | None:
     """Every line of `stages` that holds `term` (case-insensitive unless it has capitals, as `/`),
-    one hit per line, up to `limit`. None when `should_stop()` said so."""
+    one hit per line, up to `limit`. None when `should_stop()` said so.
+
+    Each text is read in pieces of about `CHUNK` characters, `pause()` between them: a worker
+    thread gives the UI thread the GIL there (one long `str.lower` would hold it)."""
     fold = term == term.lower()
     hits: list[SearchHit] = []
     searched = 0
@@ -84,19 +90,54 @@ def search_stages(
             return None
         searched += 1
         text = shown_text(stage)
-        haystack = text.lower() if fold else text
-        at = haystack.find(term)
-        line, line_start = 1, 0  # the line number of `line_start`, and where that line begins
-        while at != -1:
-            line += text.count("\n", line_start, at)
-            line_start = text.rfind("\n", 0, at) + 1
-            end = text.find("\n", at)
-            end = len(text) if end == -1 else end
-            hits.append(SearchHit(compile_id, stage.key, line, at - line_start, text[line_start:end]))
-            if len(hits) >= limit:
-                return SearchResult(hits, searched, True)
-            at = haystack.find(term, end)  # one hit per line
+        line, start = 1, 0  # the line number at `start`, where the next piece begins
+        while start < len(text):
+            end = text.find("\n", start + CHUNK)
+            end = len(text) if end == -1 else end + 1  # a piece ends at the end of a line
+            piece = text[start:end]
+            for number, column, whole in _piece_hits(piece, term, fold):
+                hits.append(SearchHit(compile_id, stage.key, line + number, column, whole))
+                if len(hits) >= limit:
+                    return SearchResult(hits, searched, True)
+            line += piece.count("\n")
+            start = end
+            pause()
+            if should_stop():
+                return None
     return SearchResult(hits, searched, False)
+
+
+def _piece_hits(piece: str, term: str, fold: bool) -> list[tuple[int, int, str]]:
+    """(line within `piece` from 0, column, the line) of each line of `piece` that holds `term`."""
+    haystack = piece.lower() if fold else piece
+    if len(haystack) != len(piece):  # a character whose lower case is longer: line by line
+        out = []
+        for number, text in enumerate(piece.split("\n")):
+            column = text.lower().find(term)
+            if column != -1:
+                out.append((number, _original_column(text, column), text))
+        return out
+    out = []
+    number, line_start = 0, 0
+    at = haystack.find(term)
+    while at != -1:
+        number += piece.count("\n", line_start, at)
+        line_start = piece.rfind("\n", 0, at) + 1
+        end = piece.find("\n", at)
+        end = len(piece) if end == -1 else end
+        out.append((number, at - line_start, piece[line_start:end]))
+        at = haystack.find(term, end)  # one hit per line
+    return out
+
+
+def _original_column(text: str, lowered_column: int) -> int:
+    """The column in `text` of a column in `text.lower()` (where some lower cases are longer)."""
+    cells = 0
+    for k, char in enumerate(text):
+        if cells >= lowered_column:
+            return k
+        cells += len(char.lower())
+    return len(text)
 
 
 def hit_text(hit: SearchHit, size: int) -> Text:
@@ -217,8 +258,14 @@ class SearchScreen(Screen[None]):
     def _search(self, generation: int, term: str, stages: list[tuple[str, Stage]]) -> None:
         worker = get_current_worker()
         started = time.monotonic()
-        # A new keystroke cancels this worker (exclusive), so it stops at the next stage.
-        result = search_stages(stages, term, should_stop=lambda: worker.is_cancelled)
+        app = cast("TcdebugApp", self.app)
+
+        def pause() -> None:
+            time.sleep(0)  # the GIL to the UI thread, if it waits
+            app._yield_to_input()  # and more while keys are pressed
+
+        # A new keystroke cancels this worker (exclusive), so it stops at the next piece of text.
+        result = search_stages(stages, term, should_stop=lambda: worker.is_cancelled, pause=pause)
         if result is not None and not worker.is_cancelled:
             self.post_message(self.Found(generation, term, result, time.monotonic() - started))
 

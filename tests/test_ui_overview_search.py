@@ -13,7 +13,7 @@ from tcdebug.model.session import Compile, Session, Stage
 from tcdebug.screens.app import TcdebugApp
 from tcdebug.screens.messages import TraceEvents
 from tcdebug.screens.overview_screen import OverviewScreen
-from tcdebug.screens.search_screen import MAX_HITS, SearchScreen, search_stages, stage_snapshot
+from tcdebug.screens.search_screen import CHUNK, MAX_HITS, SearchScreen, search_stages, stage_snapshot
 from tcdebug.screens.widgets.timeline import Ref
 from tcdebug.trace import TraceStats, iter_trace_events, new_trace_session
 
@@ -117,7 +117,20 @@ def test_search_of_a_big_session_stops_at_the_cap_and_when_cancelled():
     assert (
         search_stages(stages, "no such text", should_stop=lambda: calls.append(1) or len(calls) > 3) is None
     )
-    assert len(calls) == 4  # checked before each stage, stopped at once
+    assert len(calls) == 4  # checked before each stage and after each piece of its text: stopped at once
+    pauses = []
+    result = search_stages(stages[:1], "node 4999", pause=lambda: pauses.append(1))
+    assert result is not None and [(h.line, h.column) for h in result.hits] == [(5000, 23)]
+    assert len(pauses) == len(big) // CHUNK + 1  # the UI thread gets the GIL between pieces
+
+
+def test_search_lines_and_columns_hold_across_pieces_and_odd_cases():
+    text = "".join(f"line {i} {'İx' if i % 7 == 0 else 'ab'} mark{i % 5}\n" for i in range(40000))
+    stage = Stage("dynamo_graph", text=text)
+    result = search_stages([("0/0", stage)], "mark3", limit=100_000)
+    assert result is not None
+    expected = [(n + 1, line.find("mark3")) for n, line in enumerate(text.split("\n")) if "mark3" in line]
+    assert [(h.line, h.column) for h in result.hits] == expected
 
 
 async def test_ctrl_f_searches_every_stage_and_enter_marks_the_line():

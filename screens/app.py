@@ -688,6 +688,8 @@ class TcdebugApp(App[int]):
         paused = self.session.paused_at
         self.main_screen.follow = paused is not None and Ref(*paused) == ref
         self.main_screen.select(ref)
+        # Lines read from their start: a sideways scroll left from before would show their tails.
+        self.main_screen.code.scroll_to(x=0, animate=False, immediate=True)
 
     def switch_to_main(self) -> None:
         while len(self.screen_stack) > 2 and self.screen is not self.main_screen:

@@ -266,3 +266,18 @@ async def test_where_a_text_box_takes_q_and_the_footer_offers_f1_and_ctrl_q():
         await pilot.pause()
         assert isinstance(app.screen, RerunScreen)
         assert footer_keys(app)[-3:] == ["esc", "f1", "^q"]
+
+
+async def test_a_jump_to_the_stage_on_show_starts_at_column_0():
+    """The palette or the overview jumping to the stage already on show: no sideways scroll is left."""
+    app = TcdebugApp(load_dump(DATA / "mlp_cpu"), read_only=True)
+    async with app.run_test(size=SIZE) as pilot:
+        app.jump_to(Ref("0/0", "guards"))
+        await pilot.pause()
+        code = main_screen(app).code
+        await pilot.press("shift+right", "shift+right")
+        await pilot.pause()
+        assert code.scroll_offset.x > 0
+        app.jump_to(Ref("0/0", "guards"))
+        await pilot.pause()
+        assert code.scroll_offset.x == 0

@@ -31,6 +31,8 @@ SCREEN_BLOCKS = {
     "keys:ranks": "ranks (R, multi-rank traces)",
     "keys:why": "why (w)",
     "keys:times": "compile times (T)",
+    "keys:overview": "overview (O)",
+    "keys:search": "search every stage (ctrl+f)",
     "keys:trail": "follow (f)",
     "keys:symbols": "symbols (S)",
     "keys:accuracy": "accuracy (A)",

@@ -55,9 +55,11 @@ from tcdebug.screens.help_screen import HelpScreen
 from tcdebug.screens.main_screen import MainScreen
 from tcdebug.screens.messages import TargetEvent, TraceEvents
 from tcdebug.screens.output_screen import OutputScreen
+from tcdebug.screens.overview_screen import OverviewScreen
 from tcdebug.screens.palette import JumpCommands
 from tcdebug.screens.ranks_screen import RanksScreen
 from tcdebug.screens.rerun_screen import RerunScreen, rerun_notice
+from tcdebug.screens.search_screen import SearchHit, SearchScreen
 from tcdebug.screens.symbols_screen import SymbolsScreen
 from tcdebug.screens.times_screen import TimesScreen
 from tcdebug.screens.trail_screen import TrailScreen
@@ -159,6 +161,22 @@ class TcdebugApp(App[int]):
             tooltip="Symbolic sizes: origin, range, hint, guards",
         ),
         Binding(
+            "O",
+            "overview",
+            "Overview",
+            id="overview",
+            show=False,
+            tooltip="The run at a glance: most expensive compiles, recompile causes, graph-break types",
+        ),
+        Binding(
+            "ctrl+f",
+            "search_all",
+            "Search all",
+            id="search_all",
+            show=False,
+            tooltip="Search every stage of every compile; enter shows the line",
+        ),
+        Binding(
             "R",
             "ranks",
             "Ranks",
@@ -166,6 +184,14 @@ class TcdebugApp(App[int]):
             tooltip="Ranks of a multi-rank TORCH_TRACE and where they diverge",
         ),
         Binding("question_mark", "help", "Help", id="help", tooltip="Every key, and what each glyph means"),
+        Binding(
+            "f1",
+            "help",
+            "Help",
+            id="help_f1",
+            show=False,
+            tooltip="Help, also where a text box has the focus (? would be typed into it)",
+        ),
         Binding(
             "ctrl+p",
             "command_palette",
@@ -209,6 +235,7 @@ class TcdebugApp(App[int]):
         self.stream_trace = stream_trace  # a TORCH_TRACE log read while the app shows it
         self._trace_repaint_at = 0.0  # monotonic time before which a streamed batch is not repainted
         self._trace_dirty = False  # batches applied but not repainted yet
+        self._opening_ref: Ref | None = None  # shown on opening a log, with nothing to read yet
         self._trace_children: ChildStream | None = None  # the processes reading a big log
         self._last_input = 0.0  # monotonic time of the last key press or click (see `_yield_to_input`)
         self.session = session
@@ -222,6 +249,8 @@ class TcdebugApp(App[int]):
         self._follow_next_pause = False  # a re-run was started: show where it pauses first
         self._output_dirty = False
         self._ranks_dirty = False  # a rank job changed since the open ranks screen was refreshed
+        self._overview_dirty = False  # the session changed since the open overview was built
+        self.last_search = ""  # the search across stages, kept for the next ctrl+f
         self.live_ranks = LiveRanks(session)  # a `tcdebug torchrun` job: its ranks and divergences
         self.lockstep = True  # ranks step together (see `lockstep_plan`); off: n drives the paused one
         self._warned_timeout = False
@@ -394,6 +423,7 @@ class TcdebugApp(App[int]):
         first = not self.session.compiles
         for event in message.events:
             apply_event(self.session, event)
+        self._overview_dirty = True
         if self.main_screen.is_mounted:  # the timeline rebuilds only these compiles' rows
             self.main_screen.timeline.note_changes(
                 {getattr(event, "compile_id", None) or None for event in message.events}
@@ -418,8 +448,12 @@ class TcdebugApp(App[int]):
         main = self.main_screen
         if main.is_mounted:
             main.refresh_session(only_noted=only_noted and not first)
-            if first and main.selected is None:
-                main.select_first_stage()
+            opening = self._opening_ref is not None and main.selected == self._opening_ref
+            if (first and main.selected is None) or opening:
+                # The first stage with something to read; until one has arrived, tried again at
+                # each repaint while the user has not moved.
+                found = main.select_first_stage()
+                self._opening_ref = None if found else main.selected
 
     def _repaint_trace_if_dirty(self) -> None:
         if self._trace_dirty and time.monotonic() >= self._trace_repaint_at:
@@ -440,6 +474,7 @@ class TcdebugApp(App[int]):
     def on_target_event(self, message: TargetEvent) -> None:
         change = self._apply(message.event)
         event = change.event
+        self._overview_dirty = True
         diverged = self.live_ranks.update(event)
         self._ranks_dirty = self._ranks_dirty or is_rank_job(self.session)
         if change.output:
@@ -519,6 +554,9 @@ class TcdebugApp(App[int]):
         if self._ranks_dirty and isinstance(self.screen, RanksScreen):
             self._ranks_dirty = False
             self.screen.refresh_ranks()  # a live job: states, counts, divergences, output
+        if self._overview_dirty and isinstance(self.screen, OverviewScreen):
+            self._overview_dirty = False
+            self.screen.refresh_overview()
 
     # ----- stepping ------------------------------------------------------------------
     def _can_drive(self, what: str) -> bool:
@@ -667,6 +705,8 @@ class TcdebugApp(App[int]):
         paused = self.session.paused_at
         self.main_screen.follow = paused is not None and Ref(*paused) == ref
         self.main_screen.select(ref)
+        # Lines read from their start: a sideways scroll left from before would show their tails.
+        self.main_screen.code.scroll_to(x=0, animate=False, immediate=True)
 
     def switch_to_main(self) -> None:
         while len(self.screen_stack) > 2 and self.screen is not self.main_screen:
@@ -750,6 +790,25 @@ class TcdebugApp(App[int]):
             self.notify("select a compile: w explains it", severity="warning")
             return
         self.push_screen(WhyScreen(self.session, ref.compile_id))
+
+    def action_overview(self) -> None:
+        """The run at a glance (`O` again closes it)."""
+        if isinstance(self.screen, OverviewScreen):
+            self.pop_screen()
+            return
+        self._overview_dirty = False
+        self.push_screen(OverviewScreen(self.session))
+
+    def action_search_all(self) -> None:
+        """Search every stage of every compile (the last search is kept)."""
+        if not isinstance(self.screen, SearchScreen):
+            self.push_screen(SearchScreen(self.session, self.last_search))
+
+    def search_jump(self, hit: SearchHit, term: str) -> None:
+        """Show a search result: its stage selected, its line marked and in view."""
+        self.last_search = term
+        self.jump_to(Ref(hit.compile_id, hit.key))
+        self.main_screen.show_match(term, hit.line, hit.column)
 
     def action_compile_times(self) -> None:
         """Where compile time went: the run and each compile, as bars."""

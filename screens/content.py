@@ -134,9 +134,7 @@ def _stage_view(comp: Compile, stage: Stage, *, paused: bool) -> View:
         header.append("\nnot captured: ", "bold yellow")
         header.append(safe_line(stage.reason or "no reason given"), "yellow")
         return View(header, stage.get_text(), "text", key=("stage", comp.compile_id, stage.key, "nc"))
-    text = full_text(stage)
-    if stage.stage_id == "guards":
-        text = guards_source_first(text)
+    text = shown_text(stage)
     lines = line_count(text)
     header.append(f"\n{stage.language} · {plural(lines, 'line')} · +{stage.elapsed_s:.2f}s", "dim")
     start = 0
@@ -145,7 +143,7 @@ def _stage_view(comp: Compile, stage: Stage, *, paused: bool) -> View:
         header.append(MD5_FLAG, "bold red")
     if stage.kernels:
         header.append(f" · {plural(len(stage.kernels), 'kernel')}", "cyan")
-        hints.append("] next kernel · w call(), imports")
+        hints.append("] next kernel · W call(), imports")
         start = first_kernel_line(text, stage.kernels[0].name)
     blocks = stage.meta.get("ir_blocks")
     if isinstance(blocks, int) and not isinstance(blocks, bool) and blocks > 1:
@@ -160,6 +158,12 @@ def _stage_view(comp: Compile, stage: Stage, *, paused: bool) -> View:
         header.append("\n" + " · ".join(hints), "cyan")
     key = ("stage", comp.compile_id, stage.key, len(text))
     return View(header, text, stage.language, key=key, start_line=start)
+
+
+def shown_text(stage: Stage) -> str:
+    """A captured stage's text as the stage view shows it (and the search across stages reads it)."""
+    text = full_text(stage)
+    return guards_source_first(text) if stage.stage_id == "guards" else text
 
 
 def second_ir_block_line(text: str) -> int:
@@ -255,6 +259,8 @@ def kernel_info_lines(kernel: Kernel) -> list[str]:
     fx_nodes = meta.get("fx_nodes") or kernel.provenance
     if fx_nodes:
         lines.append("fused FX nodes: " + ", ".join(str(n) for n in fx_nodes))
+    else:  # every kernel has the same header, whatever its source said
+        lines.append("fused FX nodes: not recorded")
     if meta.get("pre_grad_nodes"):
         lines.append("from pre-grad nodes: " + ", ".join(str(n) for n in meta["pre_grad_nodes"]))
     autotune = meta.get("autotune") or {}
@@ -290,7 +296,7 @@ def kernel_info_lines(kernel: Kernel) -> list[str]:
         lines.append(launch)
     if meta.get("demangled"):
         lines.append("symbol: " + str(meta["demangled"]))
-    return lines if len(lines) > 1 else []
+    return lines
 
 
 def _pending_view(comp: Compile, ref: Ref) -> View:

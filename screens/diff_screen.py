@@ -17,12 +17,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.session import Compile, Session, Stage
 from tcdebug.screens.safe_rich import safe_rich
 from tcdebug.screens.widgets.highlight import plain_lines
+from tcdebug.screens.widgets.key_footer import KeyFooter
 from tcdebug.screens.widgets.split_view import SplitRow, SplitView
 from tcdebug.screens.widgets.styled_view import StyledView
 from tcdebug.torchtext import symbol_names
@@ -248,7 +249,7 @@ class DiffScreen(Screen[None]):
         yield Static(id="diff-symbols")
         yield StyledView(id="diff-view")
         yield SplitView(id="diff-split")
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeyFooter(order=(), compact=True)
 
     def on_mount(self) -> None:
         self.render_diff()

@@ -16,8 +16,10 @@ from tcdebug.screens.accuracy_screen import AccuracyScreen
 from tcdebug.screens.diff_screen import DiffScreen
 from tcdebug.screens.main_screen import MainScreen
 from tcdebug.screens.output_screen import OutputScreen
+from tcdebug.screens.overview_screen import OverviewScreen
 from tcdebug.screens.ranks_screen import RanksScreen
 from tcdebug.screens.rerun_screen import RerunScreen
+from tcdebug.screens.search_screen import SearchScreen
 from tcdebug.screens.symbols_screen import SymbolsScreen
 from tcdebug.screens.times_screen import TimesScreen
 from tcdebug.screens.trail_screen import TrailScreen
@@ -61,6 +63,8 @@ def key_sections(app_bindings: list[BindingType]) -> list[tuple[str, list[tuple[
         ("ranks (R, multi-rank traces)", binding_rows(RanksScreen.BINDINGS)),
         ("why (w)", binding_rows(WhyScreen.BINDINGS)),
         ("compile times (T)", binding_rows(TimesScreen.BINDINGS)),
+        ("overview (O)", binding_rows(OverviewScreen.BINDINGS)),
+        ("search every stage (ctrl+f)", binding_rows(SearchScreen.BINDINGS)),
         ("follow (f)", binding_rows(TrailScreen.BINDINGS)),
         ("symbols (S)", binding_rows(SymbolsScreen.BINDINGS)),
         ("accuracy (A)", binding_rows(AccuracyScreen.BINDINGS)),

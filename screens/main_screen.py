@@ -189,11 +189,25 @@ class MainScreen(Screen[None]):
             self.select(Ref(compile_id, key))
 
     # ----- selection -----------------------------------------------------------------
-    def select_first_stage(self) -> None:
-        """Show the first stage of the first compile, when there is one."""
-        first = next((ref for ref in self.timeline.refs() if ref.is_stage), None)
+    def select_first_stage(self) -> bool:
+        """Show the first stage with something to read (a log often lacks `source`), else the first
+        stage of the first compile, when there is one. False when what it shows has nothing to
+        read (a log still streaming in may bring it later)."""
+        stages = [ref for ref in self.timeline.refs() if ref.is_stage]
+        first = next((ref for ref in stages if self.has_content(ref)), None)
+        if first is None and stages:
+            first = stages[0]
         if first is not None:
             self.select(first)
+        return first is not None and self.has_content(first)
+
+    def has_content(self, ref: Ref) -> bool:
+        """A captured stage with text (a dump's or a log's text is read lazily: one it can read is
+        taken as text)."""
+        stage = self.tc_app.session.stage(ref.compile_id, ref.key) if ref.is_stage else None
+        if stage is None or not stage.captured:
+            return False
+        return bool(stage.text and stage.text.strip()) or (stage.text is None and stage.loader is not None)
 
     def select(self, ref: Ref) -> None:
         """Move the timeline cursor to `ref` and show it (programmatic: keeps `follow`)."""
@@ -314,7 +328,7 @@ class MainScreen(Screen[None]):
         top, the first kernel again."""
         ref = self.selected
         if ref is None or ref.stage_id != "kernel_source" or ref.kernel:
-            self.notify("w jumps to call() in a kernel_source stage: select one first", severity="warning")
+            self.notify("W jumps to call() in a kernel_source stage: select one first", severity="warning")
             return
         text = self.code.text
         call = call_line(text)
@@ -372,6 +386,16 @@ class MainScreen(Screen[None]):
         elif self.code.search_term:
             self.code.clear_search()
             self._update_search_count()
+
+    def show_match(self, term: str, line: int, column: int) -> None:
+        """Show 1-based `line` of the shown stage marked, with `term` searched (`f3` goes on from
+        there) and the match at `column` in view (a result of the search across stages)."""
+        code = self.code
+        code.search(term)
+        code.mark_lines([line], focus=line)
+        if not code.go_to_match_at(line - 1, column):
+            code.match_index = -1
+        self._update_search_count()
 
     def _update_search_count(self) -> None:
         self.query_one("#search-count", Static).update(self.code.match_status)

@@ -84,6 +84,20 @@ class JumpCommands(Provider):
         )
         entries.append(
             (
+                "search every stage",
+                "find text in every stage of every compile; enter shows the line (ctrl+f)",
+                app.action_search_all,
+            )
+        )
+        entries.append(
+            (
+                "overview",
+                "most expensive compiles, recompile causes, graph-break types; enter shows one (O)",
+                app.action_overview,
+            )
+        )
+        entries.append(
+            (
                 "symbols",
                 "the symbolic sizes of the selected compile: origin, range, hint, guards (S)",
                 app.action_symbols,

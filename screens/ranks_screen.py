@@ -21,10 +21,11 @@ from textual.containers import VerticalScroll
 from textual.events import Resize
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from tcdebug.model.session import Session
 from tcdebug.screens.safe_rich import safe_label
+from tcdebug.screens.widgets.key_footer import KeyFooter
 from tcdebug.textsafe import safe_line, safe_text
 
 OUTPUT_LINES = 6  # the output pane: the last lines of the rank under the cursor
@@ -158,7 +159,7 @@ class RanksScreen(Screen[None]):
         divs.border_title = f"where the ranks diverge ({len(self.session.divergences)})"
         yield divs
         yield Static(id="rank-output")
-        yield Footer()
+        yield KeyFooter(order=(), compact=True)
 
     def _title(self) -> Text:
         n = len(self.session.ranks)

@@ -22,13 +22,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Checkbox, Footer, Input, Label, Select, Static
+from textual.widgets import Checkbox, Input, Label, Select, Static
 
 from tcdebug.model import commands, rerun_spec
 from tcdebug.model.payloads import ProvSymbol
 from tcdebug.model.session import PAUSED, CallInfo, Rerun, Session
 from tcdebug.screens.safe_rich import safe_label, safe_rich
 from tcdebug.screens.widgets.guard_view import GuardView, verdict
+from tcdebug.screens.widgets.key_footer import KeyFooter
 from tcdebug.textsafe import safe_line
 from tcdebug.torchtext import symbol_names
 
@@ -54,8 +55,18 @@ def rerun_notice(rerun: Rerun) -> tuple[str, str] | None:
     return f"re-run #{rerun.rerun_id}: {text}", "error" if rerun.status == "failed" else "information"
 
 
+def read_only_text(session: Session, spec: str) -> str:
+    """What the editor says where nothing can run (a dump, a log): how to run this spec live."""
+    script = session.script or "SCRIPT"
+    return safe_line(
+        f"Read-only ({session.origin}): re-runs need a live session. Run tcdebug {script} and r "
+        f"here, or tcdebug --dump OUT --rerun '{spec}' {script}."
+    )
+
+
 class RerunScreen(Screen[None]):
     CSS_PATH = "rerun_screen.tcss"
+    WIDE, TALL = 120, 36  # the terminal size from which the form has room for full-height fields
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f2,ctrl+g", "check", "Check guards", id="rerun_check"),
@@ -92,6 +103,7 @@ class RerunScreen(Screen[None]):
         self.problems: list[str] = []
         self._seen: tuple[Any, ...] = ()
         self._has_symbols = False
+        self._fitted = False  # the form's fields were sized to the terminal once
 
     # ----- layout ----------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -117,7 +129,7 @@ class RerunScreen(Screen[None]):
         yield Static(id="rerun-spec")
         yield Static(id="rerun-status")
         yield GuardView(id="guard-view")
-        yield Footer()
+        yield KeyFooter(order=(), compact=True)
 
     def _compile_option_rows(self) -> ComposeResult:
         """backend, mode and fullgraph: left as the script compiled it unless changed (a fresh
@@ -261,10 +273,14 @@ class RerunScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#rerun-symbols").display = self._has_symbols
-        self.query_one("#rerun-form").border_title = "inputs"
+        form = self.query_one("#rerun-form")
+        form.border_title = "inputs"
+        form.border_subtitle = "tab: every field"
+        self._fit_form()
         self.query_one(GuardView).border_title = "guard check"
         self.refresh_spec()
         last = self._last_recorded()
+        self.query_one(GuardView).read_only = self.controller is None
         self.query_one(GuardView).show_rerun(last)
         if last is not None:
             self._show_status(last)
@@ -272,6 +288,20 @@ class RerunScreen(Screen[None]):
         if first:
             first.first().focus()
         self.set_interval(0.2, self.poll)
+
+    def on_resize(self) -> None:
+        self._fit_form()
+
+    def _fit_form(self) -> None:
+        """Below `WIDE` columns or `TALL` rows the form's fields are one row high and narrower, so
+        every field (the dims' `dyn` boxes, mode, fullgraph) is on screen at 80x24."""
+        narrow = self.app.size.width < self.WIDE or self.app.size.height < self.TALL
+        if narrow == self.has_class("-narrow") and self._fitted:
+            return
+        self._fitted = True
+        self.set_class(narrow, "-narrow")
+        for widget in self.query("#rerun-form Input, #rerun-form Select"):
+            widget.compact = narrow  # type: ignore[attr-defined]
 
     def _last_recorded(self) -> Rerun | None:
         if self.call is None:
@@ -327,13 +357,7 @@ class RerunScreen(Screen[None]):
 
     def refresh_spec(self) -> None:
         if self.call is None:
-            self.query_one("#rerun-status", Static).update(
-                Text(
-                    "Only functions returned by torch.compile and called by the script can be re-run "
-                    "(a graph-break resume function cannot: re-run the function it came from).",
-                    "yellow",
-                )
-            )
+            self.query_one("#rerun-status", Static).update(Text(self._no_call_text(), "yellow"))
             return
         self.spec = self.build_spec()
         self.problems = self.validate(self.spec)
@@ -344,9 +368,24 @@ class RerunScreen(Screen[None]):
         if self.problems:
             status.update(safe_rich(Text("\n".join(self.problems), "bold red")))
             self.add_class("-invalid")
+        elif self.controller is None:
+            status.update(Text(read_only_text(self.session, self.spec), "yellow"))
+            self.remove_class("-invalid")
         else:
             status.update(Text("F2 checks the guards · F5 runs it", "dim"))
             self.remove_class("-invalid")
+
+    def _no_call_text(self) -> str:
+        if self.controller is None and not self.session.calls:
+            what = "A TORCH_TRACE log" if self.session.origin == "trace" else "This session"
+            return (
+                f"{what} records no calls, and re-runs need a live session: run the script under "
+                "tcdebug (tcdebug SCRIPT), then r on a compile."
+            )
+        return (
+            "Only functions returned by torch.compile and called by the script can be re-run "
+            "(a graph-break resume function cannot: re-run the function it came from)."
+        )
 
     @on(Input.Changed)
     @on(Checkbox.Changed)

@@ -64,6 +64,24 @@ def from_items(index: ProvenanceIndex, key: str) -> list[tuple[ProvItem, int]]:
     return out
 
 
+# Cells of an item's name on a trail row and in the list to follow from (at 80 columns, that list
+# has 16, the line span after it): longer names are cut in the middle.
+NAME_WIDTH, FROM_NAME_WIDTH = 24, 14
+
+
+def trail_name(name: str, shown: set[str], width: int = NAME_WIDTH) -> str:
+    """An item's name on its trail row, so that rows differ where their items do: the lines of one
+    node inside a kernel (`<kernel>/<node>`) under that kernel's row read `↳ <node>`; a long name
+    keeps its start and its end (`cpp_fused_sum_t…kward_0`)."""
+    parent, sep, node = name.rpartition("/")
+    if sep and parent in shown:
+        name = f"↳ {node}"
+    if len(name) <= width:
+        return name
+    head = (width - 1) // 2
+    return f"{name[:head]}…{name[len(name) - (width - 1 - head) :]}"
+
+
 def trail_rows(trail: Trail, session_comp: Compile) -> list[Option]:
     rows: list[Option] = []
     for ts in trail.stages:
@@ -80,8 +98,10 @@ def trail_rows(trail: Trail, session_comp: Compile) -> list[Option]:
         if stage is None:
             header.append("  (stage not in this session)", "yellow")
         rows.append(Option(header, id=f"{ts.stage}{SEP}", disabled=True))
+        shown: set[str] = set()
         for item in ts.items:
-            label = Text(f"  {safe_line(item.name):<24} ", "bold")
+            label = Text(f"  {safe_line(trail_name(item.name, shown)):<{NAME_WIDTH}} ", "bold")
+            shown.add(item.name)
             label.append(f"{line_span(item.lines):<10} ", "green" if item.lines else "dim")
             detail = item.detail or ""
             if item.meta.get("code"):
@@ -165,8 +185,11 @@ class TrailScreen(Screen[None]):
         from_list.clear_options()
         from_list.border_title = f"follow from {self.from_key}"
         entries = from_items(self.index, self.from_key)
+        shown: set[str] = set()
         for item, depth in entries:
-            label = Text("  " * depth + safe_line(item.name), "bold" if depth == 0 else "")
+            name = trail_name(item.name, shown, FROM_NAME_WIDTH - 2 * depth)
+            shown.add(item.name)
+            label = Text("  " * depth + safe_line(name), "bold" if depth == 0 else "")
             label.append(f"  {line_span(item.lines)}", "green" if item.lines else "dim")
             code = item.meta.get("code") or (item.detail if item.kind == "source_line" else "")
             if code:

@@ -188,7 +188,7 @@ async def test_kernel_source_opens_on_its_first_kernel_and_w_reaches_call_and_im
         code = main_screen(app).code
         top = round(code.scroll_offset.y)
         assert code.lines[top].startswith("cpp_fused_relu_0 = async_compile")
-        assert "· 1 kernel\n] next kernel · w call()" in header_text(app)
+        assert "· 1 kernel\n] next kernel · W call()" in header_text(app)
         assert "1 kernels" not in header_text(app)
         assert main_screen(app).query_one("#stage-header").size.height == 3  # the hints line shows
         await pilot.press("W")

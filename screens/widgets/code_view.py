@@ -229,6 +229,9 @@ class CodeView(ScrollView, can_focus=True):
         """Mark the 1-based `lines` (an op followed with `f`) and scroll `focus` into view."""
         self.marked = frozenset(n - 1 for n in lines if 0 < n <= len(self.lines))
         self._strips.clear()
+        # Marked lines are read from their start: a sideways scroll left from before (a `/` match
+        # far right) would show only their tails.
+        self.scroll_to(x=0, animate=False, immediate=True)
         if focus is not None and 0 < focus <= len(self.lines):
             self._scroll_into_view(focus - 1)
             self.call_after_refresh(self._scroll_into_view, focus - 1)  # a new document: after layout
@@ -238,7 +241,7 @@ class CodeView(ScrollView, can_focus=True):
         height = max(1, self.scrollable_content_region.height)
         y = self.scroll_offset.y
         if not (y <= index < y + height):
-            self.scroll_to(0, max(0, index - height // 3), animate=False, immediate=True)
+            self.scroll_to(y=max(0, index - height // 3), animate=False, immediate=True)
 
     # ----- search --------------------------------------------------------------------
     def search(self, term: str) -> int:
@@ -300,6 +303,16 @@ class CodeView(ScrollView, can_focus=True):
                 self._line_matches.setdefault(number, []).append((start, start + size, len(self.matches)))
                 self.matches.append(Match(number, start, start + size))
                 start = line.find(term, start + size)
+
+    def go_to_match_at(self, line: int, column: int) -> bool:
+        """Make the match at 0-based `line` (at `column`, else the line's first) the current one and
+        show it; False when that line has no match."""
+        on_line = self._line_matches.get(line, [])
+        if not on_line:
+            return False
+        number = next((n for start, _, n in on_line if start == column), on_line[0][2])
+        self._go_to_match(number)
+        return True
 
     def _go_to_match(self, index: int) -> None:
         self.match_index = index

@@ -108,9 +108,13 @@ class GuardView(StyledView):
         super().__init__(id=id, classes=classes)
         self.rerun: Rerun | None = None
         self.failing_only = False
+        self.read_only = False  # a dump or a log: nothing can be checked
 
     def show_rerun(self, rerun: Rerun | None) -> None:
         self.rerun = rerun
+        if rerun is None and self.read_only:
+            self.set_lines([Text("No guard check here: checking guards needs a live session.", "dim")])
+            return
         self.set_lines(guard_lines(rerun, failing_only=self.failing_only))
 
     def toggle_failing_only(self) -> bool:

@@ -26,6 +26,7 @@ ORDER = (
     "next_kernel",
     "output",
     "zoom",
+    "ranks",
     "help",
     "quit",
 )
@@ -36,11 +37,38 @@ def _name(key: Binding | FooterKey) -> tuple[str, str, str]:
     return (key.key, key.action, key.description)
 
 
-def _rank(binding: Binding) -> int:
-    return ORDER.index(binding.id) if binding.id in ORDER else len(ORDER)
+# Kept whatever else the footer has to drop for room.
+ALWAYS = ("help", "quit")
+# Help and Quit by keys a text box does not take (the app binds f1; Textual binds ctrl+q), shown
+# where `?` and `q` are not: while a text box has the focus.
+TYPED_AWAY = (
+    Binding("f1", "app.help", "Help", id="help", tooltip="Every key"),
+    Binding("ctrl+q", "app.quit", "Quit", id="quit", tooltip="Quit; the target is ended cleanly"),
+)
+
+
+def _kept(binding: Binding) -> bool:
+    """Help, Quit, and the key that closes a screen (escape) stay whatever the width."""
+    return binding.id in ALWAYS or "escape" in binding.key.split(",")
+
+
+def _rank(binding: Binding, order: tuple[str, ...] = ORDER) -> int:
+    """Where a key goes: by its place in `order`, others after those, Help and Quit last."""
+    if binding.id in ALWAYS:
+        return len(order) + 1 + ALWAYS.index(binding.id)
+    return order.index(binding.id) if binding.id in order else len(order)
 
 
 class KeyFooter(Footer):
+    """`order`: binding ids in the order they show (the main screen's `ORDER`); another screen
+    passes `()`, so its own keys come first, then the app's, then Help and Quit."""
+
+    def __init__(
+        self, *, order: tuple[str, ...] = ORDER, compact: bool = False, id: str | None = None
+    ) -> None:
+        super().__init__(compact=compact, show_command_palette=False, id=id)
+        self.order = order
+
     _painted: tuple[Any, ...] | None = None  # what the keys on show were composed from
     # Every key the screen's bindings may show, kept mounted (hidden when not wanted): a key that
     # comes and goes with the stage (`]` on kernel stages) is shown or hidden in place.
@@ -53,8 +81,29 @@ class KeyFooter(Footer):
             if binding.show and binding.action not in seen:
                 seen.add(binding.action)
                 shown.append((binding, enabled, tooltip))
-        shown.sort(key=lambda item: _rank(item[0]))
+        ids = {binding.id for binding, _, _ in shown}
+        for binding in TYPED_AWAY:  # a text box has the focus: ? and q would be typed into it
+            if binding.id not in ids:
+                shown.append((binding, True, binding.tooltip))
+        shown.sort(key=lambda item: _rank(item[0], self.order))
+        return self._fitted(shown)
+
+    def _fitted(self, shown: list[tuple[Binding, bool, str]]) -> list[tuple[Binding, bool, str]]:
+        """The keys that fit the terminal's width: the least used go first; Help, Quit and a
+        screen's way back never (a footer cut at its right end would lose exactly those)."""
+        room = self.app.size.width
+        widths = [self._cells(binding) for binding, _, _ in shown]
+        while sum(widths) > room:
+            droppable = [i for i, (binding, _, _) in enumerate(shown) if not _kept(binding)]
+            if not droppable:
+                break
+            last = max(droppable, key=lambda i: (_rank(shown[i][0], self.order), i))
+            del shown[last], widths[last]
         return shown
+
+    def _cells(self, binding: Binding) -> int:
+        """Cells a key takes in the footer: ` key description ` (compact: no padding between)."""
+        return len(self.app.get_key_display(binding)) + len(binding.description) + (2 if self.compact else 4)
 
     def _signature(self, shown: list[tuple[Binding, bool, str]]) -> tuple[Any, ...]:
         return tuple(
@@ -71,6 +120,10 @@ class KeyFooter(Footer):
         signature = self._signature(shown)
         if signature != self._painted and self._update_in_place(shown):
             self._painted = signature
+
+    def on_resize(self) -> None:
+        if self.is_attached and self._bindings_ready:
+            self.call_after_refresh(self._recompose_if_changed)  # room for more keys, or for fewer
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
         """Recompose only when the keys on show changed: the bindings are refreshed on every
@@ -130,8 +183,8 @@ class KeyFooter(Footer):
                     known.setdefault(_name(binding), binding)
         # The keys wanted now in their order, the hidden ones at their rank among them.
         hidden = [name for name in known if name not in wanted]
-        place = {name: (_rank(wanted[name][0]), i) for i, name in enumerate(wanted)}
-        place |= {name: (_rank(known[name]), len(wanted) + i) for i, name in enumerate(hidden)}
+        place = {name: (_rank(wanted[name][0], self.order), i) for i, name in enumerate(wanted)}
+        place |= {name: (_rank(known[name], self.order), len(wanted) + i) for i, name in enumerate(hidden)}
         keys = sorted(place, key=place.__getitem__)
         self._known = {name: wanted[name][0] if name in wanted else known[name] for name in keys}
         for name in keys:

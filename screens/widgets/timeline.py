@@ -8,6 +8,7 @@ run) without rebuilding the rows before them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -33,6 +34,7 @@ from tcdebug.model.session import Compile, Session, Stage
 from tcdebug.screens.ref import Ref  # re-exported: a Ref names a timeline row
 from tcdebug.screens.widgets.time_chart import mini_bar
 from tcdebug.textsafe import safe_line
+from tcdebug.torchtext.dynamo_text import split_recompile_reasons
 from tcdebug.torchtext.stage_text import plural
 
 PART_TAGS = {"forward": "fwd", "backward": "bwd", "inference": "inf"}
@@ -149,9 +151,47 @@ def expected_stages(comp: Compile) -> list[str]:
     return pending
 
 
+_RESUME_NAME = re.compile(r"^torch_dynamo_resume_in_(?P<fn>.+)_at_(?P<line>\d+)$")
+_GLOBAL_STATE = re.compile(r"^GLOBAL_STATE changed: (?P<what>.+)$")
+_TENSOR_REASON = re.compile(r"^tensor '(?P<name>[^']+)' ")
+
+
+def row_name(comp: Compile) -> str:
+    """The function as a compile row names it: a graph break's resume function by what tells the
+    resume functions apart (`resume normalize:9`, for `torch_dynamo_resume_in_normalize_at_9`),
+    which an 80-column timeline would cut off."""
+    name = comp.shown_name or "?"
+    match = _RESUME_NAME.match(name)
+    return f"resume {match['fn']}:{match['line']}" if match else name
+
+
+def short_recompile_reason(reason: str) -> str:
+    """A recompile's first reason, its meaningful part first: `grad_mode changed` for
+    `0/0: GLOBAL_STATE changed: grad_mode`, `x size mismatch at index 0. …` for `0/0: tensor 'x'
+    size mismatch at index 0. …` (the entry's compile id dropped), `(+N)` for further entries."""
+    reasons = split_recompile_reasons(reason)
+    if not reasons:
+        return first_line(reason)
+    text = reasons[0].text
+    match = _GLOBAL_STATE.match(text)
+    if match:
+        text = f"{match['what']} changed"
+    text = _TENSOR_REASON.sub(r"\g<name> ", text)
+    more = len({r.text for r in reasons[1:]} - {reasons[0].text})
+    return first_line(text) + (f" (+{more})" if more else "")
+
+
 def _reason_label(comp: Compile) -> str:
     """A Dynamo compile's reason is a recompile's; compiled autograd's capture (`!N`) has a cache miss."""
     return "cache miss" if comp.is_ca_capture else "recompile"
+
+
+def _recompile_row_text(comp: Compile) -> str:
+    """A Dynamo recompile's row says its reason shortly (the glyph says it is a recompile);
+    compiled autograd's capture says `cache miss: ` and torch's text."""
+    if comp.is_ca_capture:
+        return f"{_reason_label(comp)}: {first_line(comp.recompile_reason, 60)}"
+    return short_recompile_reason(comp.recompile_reason)[:80]
 
 
 def _assemble(*parts: str | tuple[str, str]) -> Text:
@@ -193,7 +233,7 @@ def compile_label(comp: Compile, *, collapsed: bool, live: bool) -> Text:
         f"{arrow} ",
         (comp.compile_id, "bold"),
         " ",
-        (comp.shown_name or "?", "bold"),
+        (row_name(comp), "bold"),
         " ",
         (glyph, style),
     ]
@@ -319,10 +359,7 @@ def compile_rows(comp: Compile, state: TimelineState) -> list[Row]:
         rows.append(
             Row(
                 Ref(cid, item="recompile"),
-                Text(
-                    safe_line(f"  ↻ {_reason_label(comp)}: {first_line(comp.recompile_reason, 60)}"),
-                    "magenta",
-                ),
+                Text(safe_line(f"  ↻ {_recompile_row_text(comp)}"), "magenta"),
             )
         )
     stages = comp.ordered_stages()

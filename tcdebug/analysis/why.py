@@ -790,12 +790,12 @@ def stage_for(comp: Compile, key: str) -> Stage | None:
     return comp.stages.get(key)
 
 
-def recompile_causes(session: Session) -> list[str]:
-    """The causes of the script's own recompiles, each cause once per recompile. A compile a
-    re-run produced is left out: its reasons are the re-run's guard checks (every older entry
-    failing again, e.g. the first compile's grad mode), not something the script did."""
+def recompile_cause_rows(session: Session) -> list[tuple[str, str]]:
+    """(cause, compile id) for the script's own recompiles, each cause once per recompile. A
+    compile a re-run produced is left out: its reasons are the re-run's guard checks (every older
+    entry failing again, e.g. the first compile's grad mode), not something the script did."""
     by_rerun = {cid for rerun in session.reruns for cid in rerun.produced}
-    out: list[str] = []
+    out: list[tuple[str, str]] = []
     for c in session.recompiles():
         if c.compile_id in by_rerun:
             continue
@@ -805,40 +805,97 @@ def recompile_causes(session: Session) -> list[str]:
             cause = re.sub(r"expected .*", "", text).strip(" .") if "expected" in text else text
             if cause and cause not in seen:
                 seen.add(cause)
-                out.append(cause)
+                out.append((cause, c.compile_id))
     return out
 
 
-def top_reasons(session: Session, n: int = 3) -> list[str]:
-    """The end of the `--dump` summary: most expensive compiles, recompile causes, break types."""
-    lines: list[str] = []
+def recompile_causes(session: Session) -> list[str]:
+    """The causes of the script's own recompiles, each cause once per recompile."""
+    return [cause for cause, _ in recompile_cause_rows(session)]
+
+
+@dataclass
+class OverviewRow:
+    """One row of the overview: its text, and the compiles (or one graph break) it is about."""
+
+    text: str
+    compile_ids: list[str] = field(default_factory=list)  # the first is where `enter` goes
+    count: int = 1
+    seconds: float = 0.0
+    item: str = ""  # a timeline item of the first compile (`break:N`, `recompile`), or ""
+
+
+@dataclass
+class OverviewSection:
+    """A heading of the overview (`most expensive compiles`, ...) and its rows, biggest first."""
+
+    kind: str  # "expensive", "recompile_causes", "break_types"
+    title: str
+    rows: list[OverviewRow] = field(default_factory=list)
+
+
+def _break_type(gb: GraphBreak) -> str:
+    info = parse_graph_break(gb.reason)
+    t = info["gb_type"] or gb.reason.strip().splitlines()[0][:80] if gb.reason.strip() else "?"
+    return t + (" (at an FSDP2 hook)" if is_fsdp2_hook(gb) else "")
+
+
+def _counted(pairs: list[tuple[str, str, str]], limit: int | None) -> list[OverviewRow]:
+    """Rows of (text, compile id, item) counted by text, most frequent first (first seen on ties)."""
+    rows: dict[str, OverviewRow] = {}
+    for text, cid, item in pairs:
+        row = rows.get(text)
+        if row is None:
+            rows[text] = OverviewRow(text, [cid], 1, item=item)
+            continue
+        row.count += 1
+        if cid not in row.compile_ids:
+            row.compile_ids.append(cid)
+    ordered = sorted(rows.values(), key=lambda r: -r.count)
+    return ordered if limit is None else ordered[:limit]
+
+
+def overview(session: Session, n: int | None = 3) -> list[OverviewSection]:
+    """The most expensive compiles, the recompile causes and the graph-break types, counted, each
+    row naming its compiles: the end of the `--dump` summary (`n` rows each) and the app's `O`
+    screen (`n=None`: every row)."""
+    sections: list[OverviewSection] = []
     comps = session.ordered_compiles()
     timed = sorted(
         ((float(times_of(c).get("wall_s") or c.elapsed_s or 0.0), c) for c in comps), key=lambda t: -t[0]
     )
     if timed:
-        lines.append("top reasons:")
-        lines.append("  most expensive compiles:")
-        for secs, c in timed[:n]:
+        rows = []
+        for secs, c in timed if n is None else timed[:n]:
             phases = times_of(c).get("phases") or {}
             top = f"  mostly {max(phases.items(), key=lambda kv: kv[1])[0]}" if phases else ""
             note = first_call_note(c)
-            lines.append(f"    {c.compile_id:<6} {c.shown_name:<24} {secs:7.2f}s{top}" + (f" ({note})" if note else ""))
-    causes: dict[str, int] = {}
-    for cause in recompile_causes(session):
-        causes[cause] = causes.get(cause, 0) + 1
+            text = f"{c.compile_id:<6} {c.shown_name:<24} {secs:7.2f}s{top}" + (f" ({note})" if note else "")
+            rows.append(OverviewRow(text, [c.compile_id], 1, secs))
+        sections.append(OverviewSection("expensive", "most expensive compiles", rows))
+    causes = [(cause, cid, "recompile") for cause, cid in recompile_cause_rows(session)]
     if causes:
-        lines.append("  recompile causes:")
-        for cause, k in sorted(causes.items(), key=lambda kv: -kv[1])[:n]:
-            lines.append(f"    {k}x {cause[:100]}")
-    types: dict[str, int] = {}
-    for gb in session.graph_breaks():
-        info = parse_graph_break(gb.reason)
-        t = info["gb_type"] or gb.reason.strip().splitlines()[0][:80] if gb.reason.strip() else "?"
-        t += " (at an FSDP2 hook)" if is_fsdp2_hook(gb) else ""
-        types[t] = types.get(t, 0) + 1
-    if types:
-        lines.append("  graph break types:")
-        for t, k in sorted(types.items(), key=lambda kv: -kv[1])[:n]:
-            lines.append(f"    {k}x {t}")
+        sections.append(OverviewSection("recompile_causes", "recompile causes", _counted(causes, n)))
+    breaks = [
+        (_break_type(gb), c.compile_id, f"break:{i}")
+        for c in comps
+        for i, gb in enumerate(c.graph_breaks)
+    ]
+    if breaks:
+        sections.append(OverviewSection("break_types", "graph break types", _counted(breaks, n)))
+    return sections
+
+
+def top_reasons(session: Session, n: int = 3) -> list[str]:
+    """The end of the `--dump` summary: most expensive compiles, recompile causes, break types."""
+    lines: list[str] = []
+    for section in overview(session, n):
+        if not lines:
+            lines.append("top reasons:")
+        lines.append(f"  {section.title}:")
+        for row in section.rows:
+            if section.kind == "expensive":
+                lines.append(f"    {row.text}")
+            else:
+                lines.append(f"    {row.count}x {row.text[:100]}")
     return [safe_line(line) for line in lines]  # reasons and names come from logs: printable only

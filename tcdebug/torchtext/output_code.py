@@ -113,7 +113,9 @@ def _provenance(comments: list[str]) -> list[str]:
 
 
 def _add_call_site_provenance(code: str, kernels: list[Kernel]) -> None:
-    """On CPU the source-node comments sit at the call site in `call()`, not at the definition."""
+    """On CPU the source-node comments sit at the call site in `call()`, not at the definition.
+    A comment belongs to the next call: one to another callee (`extern_kernels.mm(...)`) takes it,
+    so the kernel called after that gets none rather than the other call's nodes."""
     by_name = {k.name: k for k in kernels if not k.provenance}
     if not by_name:
         return
@@ -123,7 +125,7 @@ def _add_call_site_provenance(code: str, kernels: list[Kernel]) -> None:
         if stripped.startswith("# Topologically Sorted Source Nodes"):
             last_comment = stripped
             continue
-        call = re.match(r"([A-Za-z_]\w*)(?:\.run)?\(", stripped)
+        call = re.match(r"([A-Za-z_][\w.]*?)(?:\.run)?\(", stripped)
         if call and call.group(1) in by_name and last_comment:
             kernel = by_name.pop(call.group(1))
             kernel.provenance = _provenance([last_comment])

@@ -384,4 +384,4 @@ class RankDiffScreen(Screen[None]):
         lines = unified_lines(safe_text(old), safe_text(new), safe_line(old_name), safe_line(new_name))
         with VerticalScroll(id="rank-diff-body"):
             yield Static(Text("\n").join(lines), id="rank-diff")
-        yield Footer()
+        yield KeyFooter(order=(), compact=True)

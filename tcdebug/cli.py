@@ -249,7 +249,12 @@ def run_headless(
     write_error = ""
     events: queue.Queue[Event] = queue.Queue()
     controller = TargetController(
-        target_argv, module=module, mode=protocol.MODE_RUN, on_event=events.put, adopt_orphans=True
+        target_argv,
+        module=module,
+        mode=protocol.MODE_RUN,
+        on_event=events.put,
+        adopt_orphans=True,
+        block_output=True,
     )
     previous = {sig: signal.signal(sig, _raise_interrupted) for sig in (signal.SIGTERM, signal.SIGHUP)}
     pending_reruns = list(rerun_specs)

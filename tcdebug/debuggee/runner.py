@@ -45,6 +45,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--mode", default=protocol.MODE_STEP)
     parser.add_argument("--break", dest="breakpoints", action="append", default=[])
     parser.add_argument("-m", dest="module", action="store_true")
+    parser.add_argument("--block-output", action="store_true")  # stdout as python's to a file
     parser.add_argument("argv", nargs=argparse.REMAINDER)
     ns = parser.parse_args(argv)
     if ns.argv and ns.argv[0] == "--":
@@ -120,11 +121,13 @@ def torch_found() -> bool:
 def main(argv: list[str] | None = None) -> int:
     restore_user_path()  # before torch and the script: the user's sys.path picks their torch
     ns = parse_args(sys.argv[1:] if argv is None else argv)
+    # The user's own PYTHONUNBUFFERED (not tcdebug's) keeps stdout line-buffered under --dump too.
+    users_unbuffered = protocol.UNBUFFERED_MARK_ENV not in os.environ and bool(os.environ.get("PYTHONUNBUFFERED"))
     private = private_env.take()  # the script and its subprocesses never see these
     fd = int(private.channel_fd)
     os.set_inheritable(fd, False)  # nor this descriptor
     channel = protocol.Channel(socket.socket(fileno=fd))
-    install_tagged_streams(private.output_fd)
+    install_tagged_streams(private.output_fd, block=ns.block_output and not users_unbuffered)
     pauser = Pauser(ns.mode, set(ns.breakpoints))
     reader = CommandReader(channel, pauser)
     reader.start()

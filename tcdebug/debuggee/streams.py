@@ -9,6 +9,7 @@ still go to the file descriptors 1 and 2 and are read from their pipes.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import socket
@@ -26,22 +27,25 @@ class OutputSink:
     is the script's terminal. Under `--dump` (`block=True`), stdout is block-buffered as python's
     is when it writes to a file: a million short lines cost a few thousand messages, not a million.
     Everything pending is sent at `flush()` (`input()`, `print(flush=True)`, the end of the script,
-    before a fork) and when it fills a message."""
+    before a fork) and when it fills a message. stdout's block is an `io.BufferedWriter` in front
+    of its `TaggedWriter`, so a `print` costs no Python-level call of tcdebug's."""
 
     def __init__(self, sock: socket.socket, *, block: bool = False) -> None:
         self.sock = sock
         self.block = block
         self.tag = STDOUT_TAG
-        self.pending = bytearray()
+        self.pending = bytearray()  # a line not yet complete
+        self.stdout_buffer: io.BufferedWriter | None = None  # stdout's block (`block=True`)
 
     def write(self, tag: bytes, view: memoryview) -> None:
+        if tag == STDERR_TAG and self.stdout_buffer is not None:
+            with contextlib.suppress(OSError, RuntimeError, ValueError):  # e.g. a reentrant flush
+                self.stdout_buffer.flush()  # stdout's block first: in the order written
         if tag != self.tag:
             self.flush()
             self.tag = tag
         self.pending += view
-        if len(self.pending) >= MAX_MESSAGE or (
-            (tag == STDERR_TAG or not self.block) and b"\n" in view
-        ):
+        if (self.block and tag == STDOUT_TAG) or len(self.pending) >= MAX_MESSAGE or b"\n" in view:
             self.flush()
 
     def flush(self) -> None:
@@ -70,6 +74,7 @@ class TaggedWriter(io.RawIOBase):
         self.sink = sink
         self.tag = tag
         self.fd = fd  # the real descriptor, for code that asks (subprocess, faulthandler)
+        self.failed = False  # the last write found the descriptor closed
 
     def writable(self) -> bool:
         return True
@@ -82,7 +87,15 @@ class TaggedWriter(io.RawIOBase):
 
     def write(self, data: bytes | bytearray | memoryview) -> int:  # type: ignore[override]
         # A descriptor the script closed (`os.close(1)`) fails as under python: OSError(EBADF).
-        os.fstat(self.fd)
+        # A block behind a BufferedWriter fails once, then is dropped (the exit's flush is silent).
+        try:
+            os.fstat(self.fd)
+        except OSError:
+            if self.failed and self.sink.stdout_buffer is not None and self.tag == STDOUT_TAG:
+                return len(memoryview(data))
+            self.failed = True
+            raise
+        self.failed = False
         view = memoryview(data).cast("B")
         self.sink.write(self.tag, view)
         return len(view)
@@ -97,6 +110,9 @@ _sink: OutputSink | None = None
 def flush_output() -> None:
     """Send what the script's streams hold (before a fork, at a pause)."""
     if _sink is not None:
+        if _sink.stdout_buffer is not None:
+            with contextlib.suppress(OSError, RuntimeError, ValueError):
+                _sink.stdout_buffer.flush()
         _sink.flush()
 
 
@@ -118,13 +134,14 @@ def install_tagged_streams(value: str, *, block: bool = False) -> None:
         old = getattr(sys, name)
         encoding = getattr(old, "encoding", None) or "utf-8"
         errors = "backslashreplace" if name == "stderr" else (getattr(old, "errors", None) or "strict")
-        # typeshed wants a buffered stream here; the sink buffers.
-        stream = io.TextIOWrapper(  # type: ignore[type-var]
-            TaggedWriter(sink, tag, fd),
-            encoding=encoding,
-            errors=errors,
-            line_buffering=name == "stderr" or not block,
-            write_through=True,
-        )
+        raw = TaggedWriter(sink, tag, fd)
+        if block and name == "stdout":
+            sink.stdout_buffer = buffered = io.BufferedWriter(raw, buffer_size=MAX_MESSAGE)
+            stream = io.TextIOWrapper(buffered, encoding=encoding, errors=errors)
+        else:  # line-buffered: the sink keeps a line until it is complete
+            # typeshed wants a buffered stream here; a raw writer works with write_through=True.
+            stream = io.TextIOWrapper(  # type: ignore[type-var]
+                raw, encoding=encoding, errors=errors, line_buffering=True, write_through=True
+            )
         setattr(sys, name, stream)
         setattr(sys, f"__{name}__", stream)

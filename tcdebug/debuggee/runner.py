@@ -391,6 +391,8 @@ def _serve(reader: CommandReader, emit: Emit, exit_code: int, service: Any = Non
             continue
         try:
             service.handle(msg)
+        except StopRequested:  # the controller left while the re-run ran: nobody waits for it
+            break
         except Exception as exc:  # noqa: BLE001 - a failed re-run must not end the target
             emit(Error(message=f"re-run failed: {type(exc).__name__}: {exc}"))
         _flush()

@@ -71,7 +71,8 @@ def one_line_error(exc: BaseException, script: str) -> str:
 
 
 def check_script(path: str) -> str | None:
-    """A one-line error for a missing or unparsable script, else None."""
+    """A one-line error for a missing or unparsable script, else None; a SyntaxError's report
+    goes to stderr as python writes it."""
     if not os.path.exists(path):
         return f"no such script: {path}"
     if os.path.isdir(path) and not os.path.exists(os.path.join(path, "__main__.py")):
@@ -79,8 +80,11 @@ def check_script(path: str) -> str | None:
     if os.path.isfile(path):
         try:
             with open(path, "rb") as fh:
-                compile(fh.read(), path, "exec")
+                compile(fh.read(), os.path.abspath(path), "exec", dont_inherit=True)
         except SyntaxError as exc:
+            # python's own report on stderr (the line and its caret), as `python script.py` prints it
+            sys.stderr.write("".join(traceback.format_exception_only(type(exc), exc)))
+            _flush()
             return f"SyntaxError: {exc.msg} ({path}:{exc.lineno})"
         except ValueError as exc:
             return f"cannot read {path}: {exc}"

@@ -68,6 +68,7 @@ class TargetController:
         python: str | None = None,
         adopt_orphans: bool = False,
         block_output: bool = False,
+        pass_stdin: bool = False,
     ) -> None:
         """`argv` is the script (or module, with `module=True`) and its arguments.
 
@@ -75,7 +76,9 @@ class TargetController:
         target whose parent died (even after `setsid`) are re-parented here and can be ended.
         Only for a process that runs nothing else (the `tcdebug` command).
         `block_output`: the script's stdout is block-buffered, as python's is when it writes to a
-        file (`--dump`); else line-buffered, as on a terminal (`tcdebug.debuggee.streams`)."""
+        file (`--dump`); else line-buffered, as on a terminal (`tcdebug.debuggee.streams`).
+        `pass_stdin`: the script reads tcdebug's own stdin, as under python (`--dump`); else
+        /dev/null (the app owns the terminal)."""
         self.argv = list(argv)
         self.module = module
         self.mode = mode
@@ -86,6 +89,7 @@ class TargetController:
         self.python = python or sys.executable
         self.adopt_orphans = adopt_orphans
         self.block_output = block_output
+        self.pass_stdin = pass_stdin
         self.proc: subprocess.Popen[bytes] | None = None
         self.channel: protocol.Channel | None = None
         self.children: dict[int, protocol.Channel] = {}  # forked processes of the script, by pid
@@ -140,7 +144,7 @@ class TargetController:
         try:
             self.proc = subprocess.Popen(
                 cmd,
-                stdin=subprocess.DEVNULL,
+                stdin=None if self.pass_stdin else subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 pass_fds=(fd, *out_fds),

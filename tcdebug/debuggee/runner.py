@@ -8,6 +8,7 @@ the channel.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import os
 import pkgutil
@@ -130,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     private = private_env.take()  # the script and its subprocesses never see these
     fd = int(private.channel_fd)
     os.set_inheritable(fd, False)  # nor this descriptor
-    channel = protocol.Channel(socket.socket(fileno=fd))
+    channel = protocol.Channel(socket.socket(fileno=fd), guarded=True)
     install_tagged_streams(private.output_fd, block=ns.block_output and not users_unbuffered)
     pauser = Pauser(ns.mode, set(ns.breakpoints))
     reader = CommandReader(channel, pauser)
@@ -161,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     _flush()
     torch = sys.modules.get("torch")
     emit(ScriptEnd(exit_code=exit_code, error=error))
+    if channel.lost:
+        return _channel_lost(exit_code, fd)
     service = None
     if torch is not None and ctx is not None:
         from tcdebug.debuggee.rerun import RerunService
@@ -248,6 +251,20 @@ def run_captured(
     for err in (ctx.handler.errors if ctx is not None else [])[:5]:
         channel.send(Note(text=f"{note_prefix}capture error: {err}").to_wire())
     return CapturedRun(exit_code, error, recorder, ctx, forked=False)
+
+
+def _channel_lost(exit_code: int, fd: int) -> int:
+    """The script closed tcdebug's channel (`os.closerange(3, N)`, as daemons and launchers do):
+    nothing more can be captured or asked. Say so on the plain stderr (the controller reads it
+    as output) and end with the script's exit code, rather than wait for commands forever."""
+    _flush()
+    note = (
+        f"tcdebug: the script closed tcdebug's channel (file descriptor {fd}, e.g. with "
+        "os.closerange): compiles after that were not captured\n"
+    )
+    with contextlib.suppress(OSError):
+        os.write(2, note.encode())
+    return exit_code
 
 
 def release_user_objects(ctx: CaptureContext | None) -> None:

@@ -16,7 +16,7 @@ import socket
 import sys
 
 from tcdebug.model.protocol import MAX_OUTPUT_MESSAGE as MAX_MESSAGE
-from tcdebug.model.protocol import STDERR_TAG, STDOUT_TAG
+from tcdebug.model.protocol import STDERR_TAG, STDOUT_TAG, same_inode
 
 
 class OutputSink:
@@ -36,6 +36,7 @@ class OutputSink:
         self.tag = STDOUT_TAG
         self.pending = bytearray()  # a line not yet complete
         self.stdout_buffer: io.BufferedWriter | None = None  # stdout's block (`block=True`)
+        self.inode = os.fstat(sock.fileno()).st_ino  # the socket's: see `flush`
 
     def write(self, tag: bytes, view: memoryview) -> None:
         if tag == STDERR_TAG and self.stdout_buffer is not None:
@@ -54,9 +55,14 @@ class OutputSink:
         data = bytes(self.pending)
         self.pending.clear()
         fd = 2 if self.tag == STDERR_TAG else 1
+        # The script may have closed the socket's descriptor (`os.closerange`) and opened its own
+        # under that number: then the output goes to the plain descriptor, never into that one.
+        lost = not same_inode(self.sock.fileno(), self.inode)
         for start in range(0, len(data), MAX_MESSAGE):
             chunk = self.tag + data[start : start + MAX_MESSAGE]
             try:
+                if lost:
+                    raise OSError("the output socket was closed")
                 self.sock.send(chunk)
             except OSError:
                 # The controller is gone: fall back to the plain descriptor.

@@ -143,7 +143,8 @@ def install_tagged_streams(value: str, *, block: bool = False) -> None:
         raw = TaggedWriter(sink, tag, fd)
         if block and name == "stdout":
             sink.stdout_buffer = buffered = io.BufferedWriter(raw, buffer_size=MAX_MESSAGE)
-            stream = io.TextIOWrapper(buffered, encoding=encoding, errors=errors)
+            # write_through: the text layer keeps nothing, so flushing `buffered` sends it all
+            stream = io.TextIOWrapper(buffered, encoding=encoding, errors=errors, write_through=True)
         else:  # line-buffered: the sink keeps a line until it is complete
             # typeshed wants a buffered stream here; a raw writer works with write_through=True.
             stream = io.TextIOWrapper(  # type: ignore[type-var]

@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from conftest import ROOT, SCRIPTS, run_tcdebug
+from conftest import ROOT, SCRIPTS
 
 from tcdebug.model import commands, protocol
 from tcdebug.model.events import Event, Output
@@ -31,12 +31,19 @@ def _env(unbuffered: bool) -> dict[str, str]:
 
 def _python(script: Path, *args: str, env: dict[str, str] | None = None, stdin: str = "") -> str:
     proc = subprocess.run(
-        [sys.executable, str(script), *args], input=stdin, capture_output=True, text=True, timeout=120, env=env
+        [sys.executable, str(script), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
     )
     return proc.stdout + proc.stderr
 
 
-def _dump(out: Path, script: Path, *args: str, env: dict[str, str], stdin: str | None = None) -> subprocess.CompletedProcess:
+def _dump(
+    out: Path, script: Path, *args: str, env: dict[str, str], stdin: str | None = None
+) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "tcdebug", "--dump", str(out), str(script), *args],
         cwd=ROOT,
@@ -152,7 +159,9 @@ def test_closing_every_descriptor_never_hangs_the_dump(tmp_path: Path) -> None:
     """`os.closerange(3, 4096)` closes tcdebug's channel and output socket; a file then opened
     under a freed number is never written to; the run ends and says what happened."""
     out = tmp_path / "out"
-    proc = _dump(out, SCRIPTS / "closes_fds.py", env={**_env(unbuffered=True), "TORCHDYNAMO_BACKEND": "aot_eager"})
+    proc = _dump(
+        out, SCRIPTS / "closes_fds.py", env={**_env(unbuffered=True), "TORCHDYNAMO_BACKEND": "aot_eager"}
+    )
     assert proc.returncode == 0, proc.stderr
     text = (out / "output.txt").read_text()
     # after the socket is gone, output goes to the plain descriptors (another pipe: its order
@@ -196,7 +205,9 @@ def test_quit_during_a_rerun_ends_the_scripts_process() -> None:
     """A Quit that arrives while a re-run runs (before it pauses) used to leave the script's
     process paused forever at the re-run's first stage, with nobody reading its channel."""
     events: queue.Queue[Event] = queue.Queue()
-    controller = TargetController([str(SCRIPTS / "relu_only.py")], mode=protocol.MODE_RUN, on_event=events.put)
+    controller = TargetController(
+        [str(SCRIPTS / "relu_only.py")], mode=protocol.MODE_RUN, on_event=events.put
+    )
     controller.start()
     try:
         deadline = time.monotonic() + 240

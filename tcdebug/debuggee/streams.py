@@ -14,6 +14,7 @@ import io
 import os
 import socket
 import sys
+from typing import Any
 
 from tcdebug.model.protocol import MAX_OUTPUT_MESSAGE as MAX_MESSAGE
 from tcdebug.model.protocol import STDERR_TAG, STDOUT_TAG, same_inode
@@ -35,7 +36,7 @@ class OutputSink:
         self.block = block
         self.tag = STDOUT_TAG
         self.pending = bytearray()  # a line not yet complete
-        self.stdout_buffer: io.BufferedWriter | None = None  # stdout's block (`block=True`)
+        self.stdout_buffer: io.BufferedWriter[Any] | None = None  # stdout's block (`block=True`)
         self.inode = os.fstat(sock.fileno()).st_ino  # the socket's: see `flush`
 
     def write(self, tag: bytes, view: memoryview) -> None:
@@ -142,13 +143,20 @@ def install_tagged_streams(value: str, *, block: bool = False) -> None:
         errors = "backslashreplace" if name == "stderr" else (getattr(old, "errors", None) or "strict")
         raw = TaggedWriter(sink, tag, fd)
         if block and name == "stdout":
-            sink.stdout_buffer = buffered = io.BufferedWriter(raw, buffer_size=MAX_MESSAGE)
+            buffered = io.BufferedWriter(raw, buffer_size=MAX_MESSAGE)  # type: ignore[type-var]
+            sink.stdout_buffer = buffered
             # write_through: the text layer keeps nothing, so flushing `buffered` sends it all
-            stream = io.TextIOWrapper(buffered, encoding=encoding, errors=errors, write_through=True)
+            stream: io.TextIOWrapper[Any] = io.TextIOWrapper(
+                buffered, encoding=encoding, errors=errors, write_through=True
+            )
         else:  # line-buffered: the sink keeps a line until it is complete
             # typeshed wants a buffered stream here; a raw writer works with write_through=True.
-            stream = io.TextIOWrapper(  # type: ignore[type-var]
-                raw, encoding=encoding, errors=errors, line_buffering=True, write_through=True
+            stream = io.TextIOWrapper(
+                raw,
+                encoding=encoding,
+                errors=errors,
+                line_buffering=True,
+                write_through=True,
             )
         setattr(sys, name, stream)
         setattr(sys, f"__{name}__", stream)

@@ -297,7 +297,7 @@ class TargetController:
                         break
                     batch.append(more)
                     total += len(more)
-                tag, texts = batch[0][:1], []
+                tag, texts = batch[0][:1], list[str]()
                 for message in batch:
                     if message[:1] != tag:
                         self._emit_output(tag, "".join(texts))

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import os
 import queue
+import shutil
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from conftest import ROOT, SCRIPTS
+from conftest import DATA, ROOT, SCRIPTS, run_tcdebug
 
 from tcdebug.model import commands, protocol
 from tcdebug.model.events import Event, Output
@@ -221,3 +222,25 @@ def test_quit_during_a_rerun_ends_the_scripts_process() -> None:
     finally:
         controller.kill()
         controller.close(timeout=1)
+
+
+# ----- trace folders ----------------------------------------------------------------------
+def test_a_trace_folder_skips_links_out_and_special_files_with_a_note(tmp_path: Path) -> None:
+    """A symlinked log that leads out of the folder is not followed, and a FIFO (or a device)
+    is never opened: reading one would hang, or drain it (`/proc/kmsg`)."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    source = DATA / "traces" / "ranks"
+    for log in sorted(source.glob("*.log")):
+        shutil.copy(log, logs / log.name)
+    outside = tmp_path / "elsewhere.log"
+    shutil.copy(next(iter(sorted(source.glob("*.log")))), outside)
+    (logs / "dedicated_log_torch_trace_rank_7_link.log").symlink_to(outside)
+    os.mkfifo(logs / "dedicated_log_torch_trace_rank_8_fifo.log")
+    out = tmp_path / "out"
+    proc = run_tcdebug("open", str(logs), "--dump", str(out), timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    text = (out / "session.json").read_text()
+    assert "rank_7_link.log: skipped: a symbolic link out of the folder" in text
+    assert "rank_8_fifo.log: skipped: not a regular file (a FIFO)" in text
+    assert sorted(p.name for p in (out / "ranks").iterdir()) == ["0", "1"]

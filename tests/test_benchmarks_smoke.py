@@ -25,6 +25,7 @@ BENCHMARKS = [
     "big_log",
     "live_latency",
     "gpu_overhead",
+    "big_output",
 ]
 
 

@@ -244,3 +244,21 @@ def test_a_trace_folder_skips_links_out_and_special_files_with_a_note(tmp_path: 
     assert "rank_7_link.log: skipped: a symbolic link out of the folder" in text
     assert "rank_8_fifo.log: skipped: not a regular file (a FIFO)" in text
     assert sorted(p.name for p in (out / "ranks").iterdir()) == ["0", "1"]
+
+
+def test_the_appended_output_file_never_writes_through_a_planted_symlink(tmp_path: Path) -> None:
+    from tcdebug.dump.safe_fs import AppendFile
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("untouched")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "output.txt").symlink_to(victim)
+    output = AppendFile(out, "output.txt")
+    output.write("first\n")
+    (out / "output.txt").rename(out / "moved.txt")
+    (out / "output.txt").symlink_to(victim)  # planted while it is written: the descriptor is the file's
+    output.write("second\n")
+    output.close()
+    assert victim.read_text() == "untouched"
+    assert (out / "moved.txt").read_text() == "first\nsecond\n"

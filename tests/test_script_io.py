@@ -262,3 +262,35 @@ def test_the_appended_output_file_never_writes_through_a_planted_symlink(tmp_pat
     output.close()
     assert victim.read_text() == "untouched"
     assert (out / "moved.txt").read_text() == "first\nsecond\n"
+
+
+def test_a_huge_line_in_a_trace_folder_is_skipped_without_being_held(tmp_path: Path) -> None:
+    """`open --dump` on a folder orders its logs by their first record's time: that look read
+    line by line, holding a line whole (a 600 MiB line took 1.27 GB). Under an address-space cap
+    that a held copy of the line breaks, the log opens and the line is skipped with a note."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    log = logs / "dedicated_log_torch_trace_long.log"
+    with open(log, "wb") as f:
+        block = b"x" * (1 << 20)
+        for _ in range(250):  # 250 MiB, before any record
+            f.write(block)
+        f.write(b"\n")
+        f.write(next(iter((DATA / "traces" / "mlp").glob("*.log"))).read_bytes())
+    out = tmp_path / "out"
+    cap = 350 << 20
+    limit = f"import resource; resource.setrlimit(resource.RLIMIT_AS, ({cap}, {cap}))"
+    proc = subprocess.run(
+        [sys.executable, "-c", f"{limit}; import sys; from tcdebug.cli import main; sys.exit(main())"]
+        + ["open", str(logs), "--dump", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    log.unlink()
+    assert proc.returncode == 0, proc.stderr
+    assert (
+        "dedicated_log_torch_trace_long.log: 1 lines longer than the limit skipped"
+        in (out / "session.json").read_text()
+    )

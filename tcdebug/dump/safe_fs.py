@@ -11,8 +11,11 @@ import itertools
 import json
 import os
 import re
+import signal
 import stat
 import tempfile
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 MAX_FILE_BYTES_ENV = "TCDEBUG_MAX_FILE_BYTES"
@@ -206,6 +209,24 @@ def write_file(
         raise DumpError(f"{Path(root) / rel}: cannot write it: {reason}") from exc
 
 
+_ENDING_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """Hold SIGINT, SIGTERM and SIGHUP back while the block runs (main thread only): a handler that
+    raises (tcdebug's SIGTERM does) runs after it, never halfway through a write."""
+    previous: set[int | signal.Signals] | None = None
+    if threading.current_thread() is threading.main_thread():
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            previous = signal.pthread_sigmask(signal.SIG_BLOCK, _ENDING_SIGNALS)
+    try:
+        yield
+    finally:
+        if previous is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 class AppendFile:
     """`root/rel` written as a stream: created fresh (exclusively, beside its place, then renamed
     over it, as `write_file` does), then only appended to, so writing N bytes costs N, not the
@@ -243,8 +264,9 @@ class AppendFile:
             return
         view = memoryview(text.encode("utf-8", errors="replace"))
         try:
-            while view:
-                view = view[os.write(self.fd, view) :]
+            with signals_held():  # the text is written whole, or not at all
+                while view:
+                    view = view[os.write(self.fd, view) :]
         except OSError as exc:
             raise self._error(exc) from exc
 

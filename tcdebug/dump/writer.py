@@ -29,6 +29,7 @@ from tcdebug.dump.safe_fs import (
     file_loader,
     is_file,
     safe_name,
+    signals_held,
     write_file,
 )
 from tcdebug.model import stages as stage_catalog
@@ -315,8 +316,9 @@ class DumpWriter:
                 offset = len(text)
                 break
             index, offset = index + 1, 0
-        self._output_at = (index, offset)
-        self._output.write("".join(pieces))
+        with signals_held():  # where it stands moves with what is written, even on SIGTERM
+            self._output.write("".join(pieces))
+            self._output_at = (index, offset)
 
     def on_event(self, event: Event) -> None:
         """Write what `event` (already applied to the session) brought."""

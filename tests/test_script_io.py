@@ -59,8 +59,8 @@ def _dump(
 
 # ----- output ------------------------------------------------------------------------------
 def test_output_txt_is_appended_never_rewritten(tmp_path: Path) -> None:
-    """A live dump rewrote output.txt whole every second (quadratic in the output): the file
-    is now created once and appended to, so its inode never changes while the script prints."""
+    """output.txt is created once and appended to as the script prints (rewriting it whole as
+    it grows is quadratic): its inode never changes during the run."""
     out = tmp_path / "out"
     proc = subprocess.Popen(
         [sys.executable, "-m", "tcdebug", "--dump", str(out), str(SCRIPTS / "prints_slowly.py"), "4"],
@@ -93,8 +93,8 @@ def test_output_txt_is_appended_never_rewritten(tmp_path: Path) -> None:
 
 
 def test_session_output_chunks_stay_bounded() -> None:
-    """`str +=` on a chunk copies it whole: chunks stop growing at OUTPUT_CHUNK_CHARS, so a
-    million writes cost linear time, and the text is the same."""
+    """`str +=` on a chunk copies it whole: chunks stop growing at OUTPUT_CHUNK_CHARS, so
+    appending costs linear time, and the text is the same."""
     session = Session()
     line = "a line of output that is about sixty characters long ......\n"
     for _ in range(20_000):
@@ -203,8 +203,8 @@ def test_sigterm_while_the_script_floods_output_ends_everything(tmp_path: Path) 
 
 
 def test_quit_during_a_rerun_ends_the_scripts_process() -> None:
-    """A Quit that arrives while a re-run runs (before it pauses) used to leave the script's
-    process paused forever at the re-run's first stage, with nobody reading its channel."""
+    """A Quit that arrives while a re-run runs, before it pauses: the script's process must not
+    wait at the re-run's first stage for a command that cannot come (nobody reads its channel)."""
     events: queue.Queue[Event] = queue.Queue()
     controller = TargetController(
         [str(SCRIPTS / "relu_only.py")], mode=protocol.MODE_RUN, on_event=events.put
@@ -265,9 +265,9 @@ def test_the_appended_output_file_never_writes_through_a_planted_symlink(tmp_pat
 
 
 def test_a_huge_line_in_a_trace_folder_is_skipped_without_being_held(tmp_path: Path) -> None:
-    """`open --dump` on a folder orders its logs by their first record's time: that look read
-    line by line, holding a line whole (a 600 MiB line took 1.27 GB). Under an address-space cap
-    that a held copy of the line breaks, the log opens and the line is skipped with a note."""
+    """`open --dump` on a folder orders its logs by their first record's time; that look must
+    stream a huge line by, as the reader does. Under an address-space cap that a held copy of
+    the line breaks, the log opens and the line is skipped with a note."""
     logs = tmp_path / "logs"
     logs.mkdir()
     log = logs / "dedicated_log_torch_trace_long.log"

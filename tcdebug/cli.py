@@ -280,6 +280,8 @@ def run_headless(
         on_event=events.put,
         adopt_orphans=True,
         accuracy=accuracy,
+        block_output=True,
+        pass_stdin=True,
     )
     previous = {sig: signal.signal(sig, _raise_interrupted) for sig in (signal.SIGTERM, signal.SIGHUP)}
     pending_reruns = list(rerun_specs)

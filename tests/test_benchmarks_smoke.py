@@ -26,6 +26,7 @@ BENCHMARKS = [
     "small_logs",
     "live_latency",
     "gpu_overhead",
+    "big_output",
 ]
 
 

@@ -97,7 +97,10 @@ class CommandReader:
         os._exit(0)
 
     def _closed(self) -> None:
-        """The controller went away: nobody is left to answer a pause, so leave."""
+        """The controller went away: nobody is left to answer a pause, so leave. A re-run still
+        running pauses nowhere from now on (no command would come to release it): it ends, and
+        the main thread then takes the `None` and leaves too."""
+        self.pauser.stop()
         self.work.put(None)
         if self.pauser.waiting or not self.script_done:
             _flush()

@@ -37,7 +37,10 @@ class Pauser:
         return False
 
     def pause_point(self, stage_id: str, announce: Callable[[bool], None]) -> float:
-        """Announce a stage (with whether we pause) and wait if pausing. Returns seconds waited."""
+        """Announce a stage (with whether we pause) and wait if pausing. Returns seconds waited.
+        Once the controller asked to stop (or left), every pause point raises `StopRequested`."""
+        if self.stop_requested:
+            raise StopRequested()
         with self._cond:
             paused = self.should_pause(stage_id)
             self._released = False

@@ -8,6 +8,7 @@ the channel.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import os
 import pkgutil
@@ -46,6 +47,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--break", dest="breakpoints", action="append", default=[])
     parser.add_argument("-m", dest="module", action="store_true")
     parser.add_argument("--accuracy", action="store_true")  # keep graphs and inputs for `A`
+    parser.add_argument("--block-output", action="store_true")  # stdout as python's to a file
     parser.add_argument("argv", nargs=argparse.REMAINDER)
     ns = parser.parse_args(argv)
     if ns.argv and ns.argv[0] == "--":
@@ -71,7 +73,8 @@ def one_line_error(exc: BaseException, script: str) -> str:
 
 
 def check_script(path: str) -> str | None:
-    """A one-line error for a missing or unparsable script, else None."""
+    """A one-line error for a missing or unparsable script, else None; a SyntaxError's report
+    goes to stderr as python writes it."""
     if not os.path.exists(path):
         return f"no such script: {path}"
     if os.path.isdir(path) and not os.path.exists(os.path.join(path, "__main__.py")):
@@ -79,8 +82,11 @@ def check_script(path: str) -> str | None:
     if os.path.isfile(path):
         try:
             with open(path, "rb") as fh:
-                compile(fh.read(), path, "exec")
+                compile(fh.read(), os.path.abspath(path), "exec", dont_inherit=True)
         except SyntaxError as exc:
+            # python's own report on stderr (the line and its caret), as `python script.py` prints it
+            sys.stderr.write("".join(traceback.format_exception_only(type(exc), exc)))
+            _flush()
             return f"SyntaxError: {exc.msg} ({path}:{exc.lineno})"
         except ValueError as exc:
             return f"cannot read {path}: {exc}"
@@ -121,11 +127,13 @@ def torch_found() -> bool:
 def main(argv: list[str] | None = None) -> int:
     restore_user_path()  # before torch and the script: the user's sys.path picks their torch
     ns = parse_args(sys.argv[1:] if argv is None else argv)
+    # The user's own PYTHONUNBUFFERED (not tcdebug's) keeps stdout line-buffered under --dump too.
+    users_unbuffered = protocol.UNBUFFERED_MARK_ENV not in os.environ and bool(os.environ.get("PYTHONUNBUFFERED"))
     private = private_env.take()  # the script and its subprocesses never see these
     fd = int(private.channel_fd)
     os.set_inheritable(fd, False)  # nor this descriptor
-    channel = protocol.Channel(socket.socket(fileno=fd))
-    install_tagged_streams(private.output_fd)
+    channel = protocol.Channel(socket.socket(fileno=fd), guarded=True)
+    install_tagged_streams(private.output_fd, block=ns.block_output and not users_unbuffered)
     pauser = Pauser(ns.mode, set(ns.breakpoints))
     reader = CommandReader(channel, pauser)
     reader.start()
@@ -159,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
     _flush()
     torch = sys.modules.get("torch")
     emit(ScriptEnd(exit_code=exit_code, error=error))
+    if channel.lost:
+        return _channel_lost(exit_code, fd)
     service = accuracy = None
     if torch is not None and ctx is not None:
         from tcdebug.capture.graph_inputs import GraphInputs
@@ -249,6 +259,20 @@ def run_captured(
     for err in (ctx.handler.errors if ctx is not None else [])[:5]:
         channel.send(Note(text=f"{note_prefix}capture error: {err}").to_wire())
     return CapturedRun(exit_code, error, recorder, ctx, forked=False)
+
+
+def _channel_lost(exit_code: int, fd: int) -> int:
+    """The script closed tcdebug's channel (`os.closerange(3, N)`, as daemons and launchers do):
+    nothing more can be captured or asked. Say so on the plain stderr (the controller reads it
+    as output) and end with the script's exit code, rather than wait for commands forever."""
+    _flush()
+    note = (
+        f"tcdebug: the script closed tcdebug's channel (file descriptor {fd}, e.g. with "
+        "os.closerange): compiles after that were not captured\n"
+    )
+    with contextlib.suppress(OSError):
+        os.write(2, note.encode())
+    return exit_code
 
 
 def release_user_objects(ctx: CaptureContext | None) -> None:
@@ -403,6 +427,8 @@ def _serve(reader: CommandReader, emit: Emit, exit_code: int, service: Any = Non
             continue
         try:
             service.handle(msg)
+        except StopRequested:  # the controller left while the re-run ran: nobody waits for it
+            break
         except Exception as exc:  # noqa: BLE001 - a failed re-run must not end the target
             emit(Error(message=f"re-run failed: {type(exc).__name__}: {exc}"))
         _flush()

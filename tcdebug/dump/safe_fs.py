@@ -11,8 +11,11 @@ import itertools
 import json
 import os
 import re
+import signal
 import stat
 import tempfile
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 MAX_FILE_BYTES_ENV = "TCDEBUG_MAX_FILE_BYTES"
@@ -204,6 +207,74 @@ def write_file(
     except OSError as exc:
         reason = str(exc) if isinstance(exc, Unreadable) else exc.strerror or str(exc)
         raise DumpError(f"{Path(root) / rel}: cannot write it: {reason}") from exc
+
+
+_ENDING_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """Hold SIGINT, SIGTERM and SIGHUP back while the block runs (main thread only): a handler that
+    raises (tcdebug's SIGTERM does) runs after it, never halfway through a write."""
+    previous: set[int | signal.Signals] | None = None
+    if threading.current_thread() is threading.main_thread():
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            previous = signal.pthread_sigmask(signal.SIG_BLOCK, _ENDING_SIGNALS)
+    try:
+        yield
+    finally:
+        if previous is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+class AppendFile:
+    """`root/rel` written as a stream: created fresh (exclusively, beside its place, then renamed
+    over it, as `write_file` does), then only appended to, so writing N bytes costs N, not the
+    square of N for a file rewritten whole as it grows. The descriptor is the file's own: a
+    symlink planted at its place later is never written through. Errors become `DumpError`."""
+
+    def __init__(self, root: str | os.PathLike[str], rel: str) -> None:
+        self.path = Path(root) / rel
+        self.fd = -1
+        try:
+            parts = split_rel(rel)
+            dfd = open_dir(root, parts[:-1], create=True)
+            try:
+                tmp = f".{parts[-1][:80]}.{os.getpid()}.{next(_tmp_names)}.tmp"
+                flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+                self.fd = os.open(tmp, flags, 0o644, dir_fd=dfd)
+                try:
+                    os.replace(tmp, parts[-1], src_dir_fd=dfd, dst_dir_fd=dfd)
+                except BaseException:
+                    with contextlib.suppress(OSError):
+                        os.unlink(tmp, dir_fd=dfd)
+                    self.close()
+                    raise
+            finally:
+                os.close(dfd)
+        except OSError as exc:
+            raise self._error(exc) from exc
+
+    def _error(self, exc: OSError) -> DumpError:
+        reason = str(exc) if isinstance(exc, Unreadable) else exc.strerror or str(exc)
+        return DumpError(f"{self.path}: cannot write it: {reason}")
+
+    def write(self, text: str) -> None:
+        if self.fd < 0 or not text:
+            return
+        view = memoryview(text.encode("utf-8", errors="replace"))
+        try:
+            with signals_held():  # the text is written whole, or not at all
+                while view:
+                    view = view[os.write(self.fd, view) :]
+        except OSError as exc:
+            raise self._error(exc) from exc
+
+    def close(self) -> None:
+        fd, self.fd = self.fd, -1
+        if fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
 
 def make_dirs(root: str | os.PathLike[str], rel: str) -> Path:

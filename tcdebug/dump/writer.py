@@ -26,12 +26,14 @@ from tcdebug.dump.index import (
     session_index,
 )
 from tcdebug.dump.safe_fs import (
+    AppendFile,
     DirCache,
     DumpError,
     compile_dir,
     file_loader,
     is_file,
     safe_name,
+    signals_held,
     write_file,
 )
 from tcdebug.model import stages as stage_catalog
@@ -119,10 +121,12 @@ def write_dump(
     complete: bool = True,
     provenance_written: frozenset[str] = frozenset(),
     cache: IndexCache | None = None,
+    output_written: bool = False,
 ) -> Path:
     """Write the whole session to `out` (stage files, output.txt, session.json). The compiles of
     `provenance_written` already have their provenance.json as the session holds it; `cache`
-    holds what is known of the compiles (see `IndexCache`), where a live dump kept it."""
+    holds what is known of the compiles (see `IndexCache`), where a live dump kept it;
+    `output_written`: output.txt already holds the session's output (a live dump appends it)."""
     out_path = Path(out)
     out_path.mkdir(parents=True, exist_ok=True)
     if not is_file(out_path, "session.json"):  # openable from the start, whatever happens next
@@ -146,7 +150,8 @@ def write_dump(
         out_path, session, pending, complete=complete, cache=cache, provenance_written=provenance_written
     )
     if index is not None:  # all written but the index, last as always (see `write_index`)
-        write_file(out_path, "output.txt", session.output_text())
+        if not output_written:
+            write_file(out_path, "output.txt", session.output_text())
         write_file(out_path, "session.json", index)
         return out_path
     cache.forget_entries(named)  # entries made on names `_write_in_two` then took back
@@ -165,7 +170,7 @@ def write_dump(
             if comp.compile_id not in provenance_written:
                 write_provenance(out_path, comp, dirs=dirs)
             write_accuracy_files(out_path, comp, dirs=dirs)
-        write_index(session, out_path, complete=complete, dirs=dirs, cache=cache)
+        write_index(session, out_path, complete=complete, dirs=dirs, cache=cache, output=not output_written)
     return out_path
 
 
@@ -264,10 +269,13 @@ def write_index(
     complete: bool = True,
     dirs: DirCache | None = None,
     cache: IndexCache | None = None,
+    output: bool = True,
 ) -> None:
-    """output.txt, then session.json: each replaced whole (see `write_file`). `complete` is false
-    while a live run still writes it: a dump whose tcdebug was killed says so."""
-    write_file(out, "output.txt", session.output_text(), dirs=dirs)
+    """output.txt (unless `output` is false: a live dump appends it), then session.json: each
+    replaced whole (see `write_file`). `complete` is false while a live run still writes it: a
+    dump whose tcdebug was killed says so."""
+    if output:
+        write_file(out, "output.txt", session.output_text(), dirs=dirs)
     text = index_text(session, complete=complete, cache=cache)
     write_file(out, "session.json", text, dirs=dirs)
 
@@ -319,11 +327,35 @@ class DumpWriter:
         self._dirty = False
         self._index = IndexCache(session)  # what the index says of each compile, kept between rewrites
         self._provenance_written: set[str] = set()  # compiles whose provenance.json is up to date
+        # output.txt grows as the script writes: appended, never rewritten. `_output_at` is how
+        # far it holds `session.output` (a chunk's index, and characters of that chunk).
+        self._output = AppendFile(self.out, "output.txt")
+        self._output_at = (0, 0)
+        self._append_output()
         self._write_index()
+
+    def _append_output(self) -> None:
+        """Append what the session's output gained since the last call."""
+        chunks = self.session.output
+        index, offset = self._output_at
+        pieces: list[str] = []
+        while index < len(chunks):
+            text = chunks[index].text
+            pieces.append(text[offset:] if offset else text)
+            if index == len(chunks) - 1:  # it may grow further
+                offset = len(text)
+                break
+            index, offset = index + 1, 0
+        with signals_held():  # where it stands moves with what is written, even on SIGTERM
+            self._output.write("".join(pieces))
+            self._output_at = (index, offset)
 
     def on_event(self, event: Event) -> None:
         """Write what `event` (already applied to the session) brought."""
         kind = event.type
+        if kind == "output":
+            self._append_output()
+            return  # no compile, no index entry: session.json does not name the output
         self._index.forget(event)
         changed = changed_compile(event)
         self._provenance_written.discard(changed or "")  # only a compile's own events change it
@@ -360,7 +392,8 @@ class DumpWriter:
             self._write_index()
 
     def _write_index(self) -> None:
-        write_index(self.session, self.out, complete=False, cache=self._index)
+        self._append_output()
+        write_index(self.session, self.out, complete=False, cache=self._index, output=False)
         self._index_written = time.monotonic()
         self._dirty = False
 
@@ -376,10 +409,15 @@ class DumpWriter:
 
     def finish(self) -> Path:
         """The final index (`"complete": true`): the run ended, or was interrupted and says so."""
+        try:
+            self._append_output()
+        finally:
+            self._output.close()
         return write_dump(
             self.session,
             self.out,
             complete=True,
             provenance_written=frozenset(self._provenance_written),
             cache=self._index,
+            output_written=True,
         )

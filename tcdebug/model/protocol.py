@@ -41,6 +41,7 @@ the next stage whose id is a breakpoint; after `run`, never. A stage event says
 from __future__ import annotations
 
 import json
+import os
 import socket
 import threading
 from typing import Any
@@ -91,19 +92,37 @@ def decode(line: bytes) -> dict[str, Any]:
     return msg
 
 
-class Channel:
-    """Line-framed JSON over a connected socket. `send` is thread-safe."""
+def same_inode(fd: int, inode: int) -> bool:
+    """Is `fd` still open on the file (socket) whose inode is `inode`?"""
+    try:
+        return os.fstat(fd).st_ino == inode
+    except OSError:
+        return False
 
-    def __init__(self, sock: socket.socket) -> None:
+
+class Channel:
+    """Line-framed JSON over a connected socket. `send` is thread-safe.
+
+    `guarded` (the script's side): the script may close the descriptor (`os.closerange(3, N)`)
+    and open something else under its number. Each send first checks that the descriptor is
+    still this socket (its inode), so nothing is ever written into the script's own file or
+    socket; a channel found gone is `lost`, and stays closed."""
+
+    def __init__(self, sock: socket.socket, *, guarded: bool = False) -> None:
         self.sock = sock
         self._reader = sock.makefile("rb")
         self._lock = threading.Lock()
         self.closed = False
+        self.lost = False  # the descriptor was closed or replaced under us
+        self._inode = os.fstat(sock.fileno()).st_ino if guarded else None
 
     def send(self, msg: dict[str, Any]) -> bool:
         data = encode(msg)
         with self._lock:
             if self.closed:
+                return False
+            if self._inode is not None and not same_inode(self.sock.fileno(), self._inode):
+                self.closed = self.lost = True
                 return False
             try:
                 self.sock.sendall(data)
@@ -127,6 +146,8 @@ class Channel:
     def close(self) -> None:
         with self._lock:
             self.closed = True
+            if self.lost:  # the number may be the script's own descriptor now: never touch it
+                return
         for closer in (self._reader.close, lambda: self.sock.shutdown(socket.SHUT_RDWR), self.sock.close):
             try:
                 closer()

@@ -203,6 +203,11 @@ class ProcessInfo:
     device: str = ""  # `cuda (NAME)` once it initialized CUDA, `cpu` at its end otherwise; "" not known
 
 
+# A chunk of output grows to about this many characters, then the next write starts another:
+# `str +=` on an attribute copies the whole string, so an unbounded chunk makes output quadratic.
+OUTPUT_CHUNK_CHARS = 64 * 1024
+
+
 @dataclass
 class OutputChunk:
     stream: str  # "stdout" or "stderr"
@@ -529,8 +534,9 @@ class Session:
 
     def _on_output(self, ev: ev_types.Output) -> Change:
         stream, text, rank = ev.stream, ev.text, ev.rank
-        if self.output and self.output[-1].stream == stream and self.output[-1].rank == rank:
-            self.output[-1].text += text
+        last = self.output[-1] if self.output else None
+        if last is not None and last.stream == stream and last.rank == rank and len(last.text) < OUTPUT_CHUNK_CHARS:
+            last.text += text  # a copy of at most OUTPUT_CHUNK_CHARS: appending stays linear
         else:
             self.output.append(OutputChunk(stream, text, rank))
         return Change(ev, output=True, rank=rank)

@@ -49,6 +49,10 @@ from tcdebug.process.pythonpath import add_tcdebug_path
 
 EventCallback = Callable[[Event], None]
 
+# Output messages waiting on the socket are read together up to this many bytes (see
+# `_read_tagged_output`).
+OUTPUT_BATCH_BYTES = 256 * 1024
+
 
 class TargetController:
     def __init__(
@@ -64,13 +68,19 @@ class TargetController:
         python: str | None = None,
         adopt_orphans: bool = False,
         accuracy: bool = False,
+        block_output: bool = False,
+        pass_stdin: bool = False,
     ) -> None:
         """`argv` is the script (or module, with `module=True`) and its arguments.
 
         `adopt_orphans`: make this process a child subreaper, so that descendants of the
         target whose parent died (even after `setsid`) are re-parented here and can be ended.
         Only for a process that runs nothing else (the `tcdebug` command).
-        `accuracy`: the target keeps each compile's graph and inputs, for `check_accuracy`."""
+        `accuracy`: the target keeps each compile's graph and inputs, for `check_accuracy`.
+        `block_output`: the script's stdout is block-buffered, as python's is when it writes to a
+        file (`--dump`); else line-buffered, as on a terminal (`tcdebug.debuggee.streams`).
+        `pass_stdin`: the script reads tcdebug's own stdin, as under python (`--dump`); else
+        /dev/null (the app owns the terminal)."""
         self.argv = list(argv)
         self.module = module
         self.mode = mode
@@ -81,6 +91,8 @@ class TargetController:
         self.python = python or sys.executable
         self.adopt_orphans = adopt_orphans
         self.accuracy = accuracy
+        self.block_output = block_output
+        self.pass_stdin = pass_stdin
         self.proc: subprocess.Popen[bytes] | None = None
         self.channel: protocol.Channel | None = None
         self.children: dict[int, protocol.Channel] = {}  # forked processes of the script, by pid
@@ -126,6 +138,7 @@ class TargetController:
             cmd += ["--break", bp]
         cmd += ["-m"] if self.module else []
         cmd += ["--accuracy"] if self.accuracy else []
+        cmd += ["--block-output"] if self.block_output else []
         cmd += ["--", *self.argv]
         # tcdebug must be importable even from a checkout; the target takes the entry out again
         # before the script runs (`tcdebug.process.pythonpath`).
@@ -135,7 +148,7 @@ class TargetController:
         try:
             self.proc = subprocess.Popen(
                 cmd,
-                stdin=subprocess.DEVNULL,
+                stdin=None if self.pass_stdin else subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 pass_fds=(fd, *out_fds),
@@ -263,21 +276,44 @@ class TargetController:
                 self.on_event(Output(stream=name, text=text))
 
     def _read_tagged_output(self, sock: socket.socket) -> None:
-        """`sys.stdout` and `sys.stderr` of every process of the script, in the order written."""
+        """`sys.stdout` and `sys.stderr` of every process of the script, in the order written.
+        The messages already waiting are read at once and each run of one stream becomes one
+        `Output` event: a script printing a million lines costs thousands of events, not millions."""
         decoders = {tag: codecs.getincrementaldecoder("utf-8")("replace") for tag in (STDOUT_TAG, STDERR_TAG)}
+        size = MAX_OUTPUT_MESSAGE + 16
         with sock:
             while True:
                 try:
-                    data = sock.recv(MAX_OUTPUT_MESSAGE + 16)
+                    data = sock.recv(size)
                 except OSError:
                     return
                 if not data:
                     return
-                tag = data[:1]
-                text = decoders.get(tag, decoders[STDOUT_TAG]).decode(data[1:])
-                if text:
-                    stream = "stderr" if tag == STDERR_TAG else "stdout"
-                    self.on_event(Output(stream=stream, text=text))
+                batch = [data]
+                total, ended = len(data), False
+                while total < OUTPUT_BATCH_BYTES:
+                    try:
+                        more = sock.recv(size, socket.MSG_DONTWAIT)
+                    except OSError:  # nothing waiting (EAGAIN), or the socket is gone
+                        break
+                    if not more:
+                        ended = True
+                        break
+                    batch.append(more)
+                    total += len(more)
+                tag, texts = batch[0][:1], list[str]()
+                for message in batch:
+                    if message[:1] != tag:
+                        self._emit_output(tag, "".join(texts))
+                        tag, texts = message[:1], []
+                    texts.append(decoders.get(message[:1], decoders[STDOUT_TAG]).decode(message[1:]))
+                self._emit_output(tag, "".join(texts))
+                if ended:
+                    return
+
+    def _emit_output(self, tag: bytes, text: str) -> None:
+        if text:
+            self.on_event(Output(stream="stderr" if tag == STDERR_TAG else "stdout", text=text))
 
     def _watch_tree(self) -> None:
         """Note every descendant while the target runs, so one that leaves the process group

@@ -17,6 +17,7 @@ from tcdebug.trace.rank_logs import (
     normalise,
     rank_label,
     rank_of_file,
+    scan_trace_logs,
 )
 from tcdebug.trace.rank_records import parity
 from tcdebug.trace.reader import PayloadRef, Record, TraceStats, first_record_time, read_records
@@ -36,6 +37,7 @@ __all__ = [
     "apply_event",
     "divergences",
     "find_trace_logs",
+    "scan_trace_logs",
     "iter_trace_events",
     "label_folder",
     "load_log",
@@ -73,8 +75,10 @@ def load_rank_sessions(path: str | Path) -> dict[str, Session]:
     Each log is its own entry: a second log of rank 1 (a restarted rank, two jobs into one folder)
     is "1 (2)", ordered by when its log starts. Logs without a rank get 0, 1, ... in name order.
     """
-    logs = find_trace_logs(path)
+    logs, skipped = scan_trace_logs(path)
     loaded = [(log, load_log(log)) for log in logs]
+    for _, session in loaded:
+        session.notes.extend(skipped)
     used = {s.rank for _, s in loaded if s.rank is not None}
     free = (n for n in range(len(loaded) + len(used) + 1) if n not in used)
     numbered: list[tuple[int, float, str, Session]] = []

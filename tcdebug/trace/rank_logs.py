@@ -9,7 +9,9 @@ second log of one rank (a restarted rank, two jobs into one folder) is labelled 
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
@@ -48,17 +50,58 @@ def label_folder(label: str) -> str:
 
 def find_trace_logs(path: str | Path) -> list[Path]:
     """The log files at `path`: the file itself, or the TORCH_TRACE logs in a folder."""
+    return scan_trace_logs(path)[0]
+
+
+def scan_trace_logs(path: str | Path) -> tuple[list[Path], list[str]]:
+    """The log files at `path` (the file itself, or the TORCH_TRACE logs in a folder), and a note
+    for each file of the folder skipped: a symlink that leads out of the folder, or anything but
+    a regular file (a FIFO, a device), which would hang or drain on reading (a dump's folder is
+    read the same way: `tcdebug.dump.safe_fs.read_confined`)."""
     root = Path(path)
     if root.is_file():
-        return [root]
+        return [root], []
     if not root.is_dir():
         raise FileNotFoundError(f"no such file or folder: {root}")
-    logs = sorted(p for p in root.glob(LOG_GLOB) if p.is_file())
+    notes: list[str] = []
+    logs = _regular_logs(root, LOG_GLOB, notes)
     if not logs:
-        logs = sorted(p for p in root.glob("*.log") if p.is_file())
+        notes = []
+        logs = _regular_logs(root, "*.log", notes)
     if not logs:
         raise ValueError(f"no TORCH_TRACE logs ({LOG_GLOB} or *.log) in {root}")
+    return logs, notes
+
+
+def _regular_logs(root: Path, pattern: str, notes: list[str]) -> list[Path]:
+    inside = root.resolve()
+    logs: list[Path] = []
+    for candidate in sorted(root.glob(pattern)):
+        try:
+            st = os.lstat(candidate)
+            if stat.S_ISLNK(st.st_mode):
+                target = candidate.resolve()
+                if not target.is_relative_to(inside):
+                    notes.append(f"{candidate.name}: skipped: a symbolic link out of the folder ({target})")
+                    continue
+                st = os.stat(candidate)
+        except (OSError, RuntimeError) as exc:  # a dangling link, a loop
+            notes.append(f"{candidate.name}: skipped: {getattr(exc, 'strerror', None) or exc}")
+            continue
+        if stat.S_ISDIR(st.st_mode):
+            continue
+        if not stat.S_ISREG(st.st_mode):
+            notes.append(f"{candidate.name}: skipped: not a regular file ({_kind(st.st_mode)})")
+            continue
+        logs.append(candidate)
     return logs
+
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device")):
+        if test(mode):
+            return name
+    return "a device" if stat.S_ISBLK(mode) else "a special file"
 
 
 # ----- normalising what legitimately differs between processes -------------------------------

@@ -406,10 +406,13 @@ def read_records(
 
 
 def first_record_time(path: str | Path, max_lines: int = 1000) -> float | None:
-    """When the log's first record was written (seconds in the month, as `Record.time_s`)."""
+    """When the log's first record was written (seconds in the month, as `Record.time_s`). Read
+    in chunks, as `read_records` reads: a line over the cap streams by without being held."""
     try:
         with _open_log(str(path)) as f:
-            for n, raw in enumerate(f):
+            for n, (raw, _size) in enumerate(_lines(f, max_line_bytes())):
+                if not isinstance(raw, bytes):  # a payload run, or a line over the cap
+                    continue
                 m = _PREFIX_RE.match(raw)
                 if m is not None:
                     return _time_s(m)

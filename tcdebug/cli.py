@@ -22,7 +22,7 @@ from tcdebug.analysis.summary import summary_text
 from tcdebug.dump.loader import load_dump
 from tcdebug.dump.safe_fs import DumpError, make_dirs, prepare_out
 from tcdebug.dump.writer import DumpWriter, write_dump
-from tcdebug.model import commands, protocol, rerun_spec
+from tcdebug.model import commands, event_breaks, protocol, rerun_spec
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.events import Event, TargetDied
 from tcdebug.model.session import DIED, Session
@@ -62,10 +62,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--break",
         dest="breakpoints",
-        metavar="STAGE",
+        metavar="STAGE|EVENT[:FILTER]",
         action="append",
         default=[],
-        help=f"start with a breakpoint on this stage id (repeatable): {', '.join(stage_catalog.STAGE_IDS)}",
+        help=f"start with a breakpoint on this stage id (repeatable): {', '.join(stage_catalog.STAGE_IDS)}; "
+        f"or on a compiler event, optionally filtered: {', '.join(event_breaks.EVENT_IDS)} "
+        "(e.g. graph_break:GB0170, recompile:forward, guard:L['x'], recompile_limit:4)",
     )
     parser.add_argument(
         "--rerun",
@@ -146,11 +148,10 @@ def cmd_run(parser: argparse.ArgumentParser, argv: list[str]) -> int:
         err(f"no script given, running the bundled sample {target_argv[0]}")
     if ns.force and not ns.dump:
         raise CliError("--force works with --dump OUT")
-    unknown = [b for b in ns.breakpoints if b not in stage_catalog.STAGE_IDS]
-    if unknown:
-        raise CliError(
-            f"unknown stage for --break: {', '.join(unknown)} (stages: {', '.join(stage_catalog.STAGE_IDS)})"
-        )
+    for spec in ns.breakpoints:
+        problem = event_breaks.check(spec)
+        if problem:
+            raise CliError(f"--break: {problem}")
     if ns.rerun and not ns.dump:
         raise CliError("--rerun works with --dump; in the app, press r on a compile")
     for spec in ns.rerun:

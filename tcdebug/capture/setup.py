@@ -33,6 +33,7 @@ UNITS = (
     "tcdebug.capture.decompiled",
     "tcdebug.capture.dynamo_events",
     "tcdebug.capture.ddp_split",
+    "tcdebug.capture.event_points",  # after dynamo_events: a break is shown before its pause
     "tcdebug.capture.compile_times",
     "tcdebug.capture.autotune",
     "tcdebug.capture.guard_provenance",

@@ -130,7 +130,7 @@ def session_index(
 _COMPILE_NEUTRAL = frozenset(
     (
         "hello", "torch", "process", "process_end", "process_exit", "ready", "resumed", "note", "output",
-        "trace_info", "error", "script_end", "calls", "target_died", "target_exited",
+        "trace_info", "error", "script_end", "calls", "target_died", "target_exited", "events_unavailable",
     )
 )
 

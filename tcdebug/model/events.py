@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 from tcdebug.model.payloads import (
     AutotuneTable,
     CallInfo,
+    Frame,
     GuardOrigin,
     Kernel,
     ProvItem,
@@ -273,6 +274,32 @@ class Provenance(Event):
     reset: bool = False
 
 
+@dataclass(kw_only=True)
+class EventPause(Event):
+    """The script's process stopped at a compiler event an event breakpoint asked for
+    (`tcdebug.model.event_breaks`), in the compiling thread, while torch does the thing."""
+
+    TYPE: ClassVar[str] = "event_pause"
+    compile_id: str
+    kind: str  # an `event_breaks.EVENT_IDS` kind
+    breakpoint: str = ""  # the breakpoint that matched (`graph_break:GB0170`)
+    detail: str = ""  # what torch said: the reason, the guard, the symbol and its new value
+    registry_id: str = ""  # a graph break's registry id, where torch gives one
+    registry_title: str = ""  # that entry's title (its gb_type)
+    user: Frame | None = None  # the user's line the event is about (first to show)
+    caller: Frame | None = None  # the user's line that called into torch, where it differs
+    stack: list[Frame] = field(default_factory=list)  # the user stack torch gave, innermost last
+    paused: bool = True
+
+
+@dataclass(kw_only=True)
+class EventsUnavailable(Event):
+    """Event breakpoints this torch cannot give, each with the reason (sent once, at the capture's install)."""
+
+    TYPE: ClassVar[str] = "events_unavailable"
+    kinds: dict[str, str] = field(default_factory=dict)
+
+
 # ----- re-runs ----------------------------------------------------------------------------------
 @dataclass(kw_only=True)
 class RerunEvent(Event):
@@ -336,6 +363,8 @@ EVENT_CLASSES: dict[str, type[Event]] = {
         Autotune,
         GuardProvenance,
         Provenance,
+        EventPause,
+        EventsUnavailable,
         RerunEvent,
         Calls,
         TargetDied,

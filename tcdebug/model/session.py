@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from tcdebug.model import stages as stage_catalog
 from tcdebug.model.payloads import AutotuneTable as AutotuneTable
 from tcdebug.model.payloads import CallInfo as CallInfo
 from tcdebug.model.payloads import EntryCheck as EntryCheck
+from tcdebug.model.payloads import Frame
 from tcdebug.model.payloads import GuardOrigin as GuardOrigin
 from tcdebug.model.payloads import GuardResult as GuardResult
 from tcdebug.model.payloads import Kernel as Kernel
@@ -59,7 +61,9 @@ class Stage:
     elapsed_s: float = 0.0  # seconds since the compile started
     kernels: list[Kernel] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
-    loader: Callable[[], str] | None = field(default=None, repr=False, compare=False, metadata={"wire": False})
+    loader: Callable[[], str] | None = field(
+        default=None, repr=False, compare=False, metadata={"wire": False}
+    )
 
     @property
     def key(self) -> str:
@@ -107,10 +111,14 @@ class Compile:
     times: dict[str, Any] = field(default_factory=dict)  # phase times, see tcdebug.analysis.compile_phases
     autotune_tables: list[AutotuneTable] = field(default_factory=list)  # max-autotune choices
     guard_provenance: list[GuardOrigin] = field(default_factory=list)  # user frame per guard
-    provenance_index: ProvenanceIndex = field(default_factory=ProvenanceIndex, repr=False)  # tcdebug.analysis.provenance_index
+    provenance_index: ProvenanceIndex = field(
+        default_factory=ProvenanceIndex, repr=False
+    )  # tcdebug.analysis.provenance_index
     # A dump's provenance.json, read into `provenance_index` at the first use of `provenance`:
     # opening a dump of a big model does not parse every compile's index up front.
-    provenance_loader: Callable[[ProvenanceIndex], None] | None = field(default=None, repr=False, compare=False)
+    provenance_loader: Callable[[ProvenanceIndex], None] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     @property
     def provenance(self) -> ProvenanceIndex:
@@ -212,6 +220,11 @@ class Session:
     paused_at: tuple[str, str] | None = None  # (compile_id, stage key)
     paused_pid: int | None = None  # the process paused at `paused_at`; None: the main one
     pauses: dict[int, tuple[str, str]] = field(default_factory=dict)  # every paused process (0: main)
+    # the compiler event a process (0: main) waits at, where an event breakpoint stopped it
+    paused_events: dict[int, ev_types.EventPause] = field(default_factory=dict)
+    unavailable_events: dict[str, str] = field(
+        default_factory=dict
+    )  # event kind -> why this torch has it not
     processes: dict[int, ProcessInfo] = field(default_factory=dict)  # by pid, the main one first
     main_pid: int | None = None
     exit_code: int | None = None
@@ -325,6 +338,9 @@ class Session:
     def status_line(self) -> str:
         if self.state == PAUSED and self.paused_at:
             cid, key = self.paused_at
+            event = self.paused_events.get(self.paused_pid or 0)
+            if event is not None:
+                return f"paused at {event_pause_line(event)}"
             return f"paused at {key} of {cid}"
         if self.state in (DIED, FAILED) and self.error:
             return f"{'target died' if self.state == DIED else 'failed'}: {self.error}"
@@ -415,6 +431,7 @@ class Session:
     def _unpause(self, pid: Any) -> None:
         """Process `pid` (0 or None: the main one) no longer waits; show another that does."""
         self.pauses.pop(pid or 0, None)
+        self.paused_events.pop(pid or 0, None)
         if self.pauses:
             key, self.paused_at = next(reversed(self.pauses.items()))
             self.paused_pid = key or None
@@ -474,6 +491,27 @@ class Session:
             paused=ev.paused,
             rank=ev.rank,
         )
+
+    def _on_event_pause(self, ev: ev_types.EventPause) -> Change:
+        """An event breakpoint stopped a process: it waits at the compile's latest stage so far
+        (the compile's row when it has none yet), and the status line names the event."""
+        comp, added = self._compile_change(ev, ev.compile_id)
+        stage_key = next(reversed(comp.stages), "") if comp.stages else ""
+        key = self._pause_key(ev)
+        if not ev.paused:
+            return Change(ev, compile_id=comp.compile_id, added=added, rank=ev.rank)
+        self.pauses.pop(key, None)
+        self.pauses[key] = (comp.compile_id, stage_key)
+        self.paused_events[key] = ev
+        self.state = PAUSED
+        self.paused_at = (comp.compile_id, stage_key)
+        self.paused_pid = key or None
+        return Change(
+            ev, compile_id=comp.compile_id, stage_key=stage_key, added=added, paused=True, rank=ev.rank
+        )
+
+    def _on_events_unavailable(self, ev: ev_types.EventsUnavailable) -> None:
+        self.unavailable_events.update(ev.kinds)
 
     def _on_resumed(self, ev: ev_types.Resumed) -> None:
         self._unpause(self._pause_key(ev))
@@ -609,6 +647,8 @@ _HANDLERS: dict[type[ev_types.Event], _Handler] = {
     ev_types.CompileStart: Session._on_compile_start,
     ev_types.StageEvent: Session._on_stage,
     ev_types.Resumed: Session._on_resumed,
+    ev_types.EventPause: Session._on_event_pause,
+    ev_types.EventsUnavailable: Session._on_events_unavailable,
     ev_types.GraphBreak: Session._on_graph_break,
     ev_types.Recompile: Session._on_recompile,
     ev_types.CompileEnd: Session._on_compile_end,
@@ -624,6 +664,22 @@ _HANDLERS: dict[type[ev_types.Event], _Handler] = {
     ev_types.Note: Session._on_note,
     ev_types.TraceInfo: Session._on_trace_info,
 }
+
+
+def frame_text(frame: Frame | None) -> str:
+    """`file:line` (with the code on that line where known), or "" for none."""
+    if frame is None or not frame.file:
+        return ""
+    where = f"{os.path.basename(frame.file)}:{frame.line}"
+    return f"{where} {frame.code.strip()}" if frame.code.strip() else where
+
+
+def event_pause_line(ev: ev_types.EventPause) -> str:
+    """One line for a pause at a compiler event: the kind, registry id, compile and the user's line."""
+    head = ev.kind + (f" {ev.registry_id}" if ev.registry_id else "")
+    where = frame_text(ev.user) or frame_text(ev.caller)
+    line = f"{head} in {ev.compile_id}"
+    return f"{line} at {where}" if where else line
 
 
 def _id_core(compile_id: str) -> str:

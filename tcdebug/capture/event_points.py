@@ -296,8 +296,10 @@ def install(ctx: CaptureContext) -> None:
                 and str(before) != str(after)
                 and rec.wants_event("specialize")
             ):
-                detail = f"{symbol} range narrowed: {before} -> {after}"
-                pause(None, EventFacts("specialize", detail=detail, names=symbol_names(self, symbol)))
+                names = symbol_names(self, symbol)
+                sources = ", ".join(names[1:]) or "no source"
+                detail = f"{symbol} ({sources}) range narrowed: {before} -> {after}"
+                pause(None, EventFacts("specialize", detail=detail, names=names))
             return result
 
         shape_env._log_guard = _log_guard

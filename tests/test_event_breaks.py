@@ -1,0 +1,198 @@
+"""Event breakpoints (`--break EVENT[:FILTER]`): the spec, the event on the wire and in the session,
+and live pauses through the real pilot at the compiler event, with the user's line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from conftest import SCRIPTS
+from pilot import status_text, wait_until
+
+from tcdebug.model import event_breaks
+from tcdebug.model import session as model
+from tcdebug.model.event_breaks import EventBreak, EventFacts, EventSpecError
+from tcdebug.model.events import EventPause, event_from_wire
+from tcdebug.model.payloads import Frame
+from tcdebug.screens.app import build_live_app
+
+EVENTS_SCRIPT = SCRIPTS / "event_breaks.py"
+FUSION_SCRIPT = SCRIPTS / "fusion_refused.py"
+
+
+def marked_lines(path) -> dict[str, int]:
+    """`# EVENT: <kind>` markers of a test script: kind -> its line."""
+    out = {}
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        _, found, kind = line.partition("# EVENT: ")
+        if found:
+            out[kind.strip()] = number
+    return out
+
+
+# ----- the spec -------------------------------------------------------------------------------
+def test_parse_specs_and_their_errors():
+    assert event_breaks.parse("graph_break:GB0170") == EventBreak("graph_break", "GB0170")
+    assert event_breaks.parse("recompile") == EventBreak("recompile")
+    assert event_breaks.parse("guard:L['x']").filter == "L['x']"
+    assert event_breaks.parse("recompile_limit:4").spec == "recompile_limit:4"
+    for bad, words in (
+        ("nope", "unknown breakpoint"),
+        ("graph_break:", "nothing after ':'"),
+        ("recompile_limit:many", "is a count"),
+    ):
+        with pytest.raises(EventSpecError, match=words):
+            event_breaks.parse(bad)
+    assert event_breaks.check("kernel_source") is None  # a stage id stays a stage breakpoint
+    assert event_breaks.check("cudagraph_skip") is None
+    assert "unknown breakpoint" in (event_breaks.check("kernel") or "")
+    assert event_breaks.event_breaks(["kernel_source", "graph_break", "bad:"]) == [EventBreak("graph_break")]
+
+
+def test_filters_match_registry_ids_names_text_and_counts():
+    gb = EventFacts("graph_break", detail="Failed to trace builtin operator print", registry_id="GB0059")
+    assert event_breaks.matches(EventBreak("graph_break"), gb)
+    assert event_breaks.matches(EventBreak("graph_break", "gb0059"), gb)
+    assert not event_breaks.matches(EventBreak("graph_break", "GB0170"), gb)
+    assert event_breaks.matches(EventBreak("graph_break", "builtin operator"), gb)
+    assert not event_breaks.matches(EventBreak("recompile"), gb)
+    guard = EventFacts("guard", detail="TENSOR_MATCH guard on L['x']", names=("L['x']", "TENSOR_MATCH"))
+    assert event_breaks.matches(EventBreak("guard", "L['x']"), guard)
+    assert not event_breaks.matches(EventBreak("guard", "L['y']"), guard)
+    limit = EventFacts("recompile_limit", count=3, limit=8)
+    assert event_breaks.matches(EventBreak("recompile_limit", "3"), limit)
+    assert not event_breaks.matches(EventBreak("recompile_limit", "4"), limit)
+    assert not event_breaks.matches(EventBreak("recompile_limit"), limit)  # default: at torch's limit
+    assert event_breaks.matches(EventBreak("recompile_limit"), EventFacts("recompile_limit", count=8, limit=8))
+
+
+def test_cli_refuses_a_bad_break_in_one_line():
+    result = subprocess.run(
+        [sys.executable, "-m", "tcdebug", "--break", "graph_break:", str(EVENTS_SCRIPT)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode != 0
+    assert result.stderr.strip().count("\n") == 0
+    assert "nothing after ':'" in result.stderr
+
+
+# ----- the event and the session --------------------------------------------------------------
+def test_event_pause_round_trips_and_pauses_the_session():
+    ev = EventPause(
+        compile_id="0/0",
+        kind="graph_break",
+        breakpoint="graph_break",
+        detail="Failed to trace builtin operator",
+        registry_id="GB0059",
+        registry_title="Failed to trace builtin operator",
+        user=Frame(file="/x/script.py", line=11, name="f", code='print("hi")'),
+        caller=Frame(file="/x/script.py", line=16, name="<module>", code="fc(x)"),
+    )
+    back = event_from_wire(ev.to_wire())
+    assert back == ev
+    session = model.Session()
+    session.apply({"type": "stage", "compile_id": "0/0", "stage": "bytecode_before", "text": "x"})
+    change = session.apply(ev)
+    assert change.paused and change.stage_key == "bytecode_before"
+    assert session.state == model.PAUSED
+    assert session.status_line == 'paused at graph_break GB0059 in 0/0 at script.py:11 print("hi")'
+    session.apply({"type": "resumed", "mode": "continue"})
+    assert session.state == model.RUNNING and not session.paused_events
+
+
+# ----- live, through the pilot ------------------------------------------------------------------
+def _event(app) -> EventPause | None:
+    if app.session.state != model.PAUSED:
+        return None
+    return app.session.paused_events.get(app.session.paused_pid or 0)
+
+
+def _done(app) -> bool:
+    return app.session.state not in (model.STARTING, model.RUNNING, model.PAUSED)
+
+
+async def _collect_pauses(app, pilot, limit: int = 60) -> list[EventPause]:
+    """Press c at every event pause until the script ends; the pauses in order."""
+    seen: list[EventPause] = []
+    while len(seen) < limit:
+        await wait_until(pilot, lambda: _event(app) is not None or _done(app), what="a pause or the end")
+        event = _event(app)
+        if event is None:
+            break
+        seen.append(event)
+        assert event.kind in status_text(app)
+        await pilot.press("c")
+        await wait_until(pilot, lambda: _event(app) is not event, what="the script going on")
+    return seen
+
+
+async def test_event_breakpoints_pause_live_at_the_users_line():
+    """Each event breakpoint stops the script when torch does the thing, at the line the event is about;
+    `c` goes on. A breakpoint this torch can't give (CUDA graphs on a CPU build) says so."""
+    lines = marked_lines(EVENTS_SCRIPT)
+    breaks = [
+        "cache_miss",
+        "guard:L['x']",
+        "specialize:L['x']",
+        "graph_break:GB0059",
+        "graph_break:GB9999",  # a registry id no break has: never stops
+        "recompile:f",
+        "recompile_limit:1",
+        "cudagraph_skip",
+        "cudagraph_rerecord",
+    ]
+    app = build_live_app([str(EVENTS_SCRIPT)], mode="continue", breakpoints=breaks)
+    async with app.run_test(size=(100, 30)) as pilot:
+        pauses = await _collect_pauses(app, pilot)
+        await wait_until(pilot, lambda: _done(app), what="the end of the script")
+        assert app.session.state == model.FINISHED
+        unavailable = dict(app.session.unavailable_events)
+    first: dict[str, EventPause] = {}
+    for event in pauses:
+        first.setdefault(event.kind, event)
+        assert event.breakpoint in breaks
+    assert set(first) == {"cache_miss", "guard", "specialize", "graph_break", "recompile", "recompile_limit"}
+
+    def line(kind: str) -> int:
+        user = first[kind].user
+        assert user is not None and user.file.endswith("event_breaks.py"), (kind, user)
+        return user.line
+
+    # The first compile's cache miss is the user's call; the guard on x and the specialization of its
+    # size are the branch on its shape; the break is the print, registry entry named.
+    assert line("cache_miss") == lines["cache_miss"]
+    assert line("guard") == lines["specialize"]
+    assert line("specialize") == lines["specialize"]
+    assert "L['x']" in first["specialize"].detail
+    assert line("graph_break") == lines["graph_break"]
+    assert first["graph_break"].registry_id == "GB0059" and first["graph_break"].registry_title
+    assert line("recompile") == lines["recompile"]
+    assert "dtype mismatch" in first["recompile"].detail
+    assert line("recompile_limit") == lines["recompile"]
+    assert first["recompile"].compile_id == "0/1"
+    # The break's pause also names the line that called the compiled function.
+    assert first["graph_break"].caller is not None and first["graph_break"].caller.line == lines["cache_miss"]
+    # CUDA graphs: accepted; on a torch without CUDA the session says why they can't be had.
+    import torch
+
+    if not torch.backends.cuda.is_built():
+        assert "without CUDA" in unavailable["cudagraph_skip"]
+        assert "without CUDA" in unavailable["cudagraph_rerecord"]
+
+
+async def test_fusion_refused_pauses_in_inductors_scheduler():
+    lines = marked_lines(FUSION_SCRIPT)
+    app = build_live_app([str(FUSION_SCRIPT)], mode="continue", breakpoints=["fusion_refused:op3"])
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: _event(app) is not None or _done(app), what="the fusion pause")
+        event = _event(app)
+        assert event is not None, app.session.status_line
+        assert event.kind == "fusion_refused" and "cannot fuse" in event.detail and "op3" in event.detail
+        assert event.user is not None and event.user.line == lines["fusion_refused"]
+        assert "fusion_refused" in status_text(app)
+        await pilot.press("g")
+        await wait_until(pilot, lambda: _done(app), what="the end")
+        assert app.session.state == model.FINISHED

@@ -64,7 +64,9 @@ def test_filters_match_registry_ids_names_text_and_counts():
     assert event_breaks.matches(EventBreak("recompile_limit", "3"), limit)
     assert not event_breaks.matches(EventBreak("recompile_limit", "4"), limit)
     assert not event_breaks.matches(EventBreak("recompile_limit"), limit)  # default: at torch's limit
-    assert event_breaks.matches(EventBreak("recompile_limit"), EventFacts("recompile_limit", count=8, limit=8))
+    assert event_breaks.matches(
+        EventBreak("recompile_limit"), EventFacts("recompile_limit", count=8, limit=8)
+    )
 
 
 def test_cli_refuses_a_bad_break_in_one_line():
@@ -125,7 +127,7 @@ async def _collect_pauses(app, pilot, limit: int = 60) -> list[EventPause]:
         seen.append(event)
         assert event.kind in status_text(app)
         await pilot.press("c")
-        await wait_until(pilot, lambda: _event(app) is not event, what="the script going on")
+        await wait_until(pilot, lambda e=event: _event(app) is not e, what="the script going on")
     return seen
 
 

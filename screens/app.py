@@ -43,10 +43,11 @@ from tcdebug.model.events import (
     Ready,
     Resumed,
     ScriptEnd,
+    StanceEvent,
     TargetDied,
     TargetExited,
 )
-from tcdebug.model.session import Change, Session, event_pause_line
+from tcdebug.model.session import Change, Session, event_pause_line, stance_line
 from tcdebug.process.controller import TargetController
 from tcdebug.screens import script_environ
 from tcdebug.screens.diff_screen import DiffScreen
@@ -505,6 +506,9 @@ class TcdebugApp(App[int]):
             self.notify(_one_line(event.text), timeout=5)
         elif isinstance(event, EventPause) and event.paused:
             self.notify(f"● {_one_line(event_pause_line(event))}", timeout=6, markup=False)
+        elif isinstance(event, StanceEvent):
+            level: SeverityLevel = "information" if event.action == "set" else "warning"
+            self.notify(_one_line(stance_line(event)), severity=level, timeout=6, markup=False)
         elif isinstance(event, EventsUnavailable):
             for spec in sorted(self.breakpoints):
                 self._warn_unavailable(spec)

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 from conftest import SCRIPTS
-from pilot import status_text, wait_until
+from pilot import main_screen, status_text, wait_until
 
 from tcdebug.model import event_breaks
 from tcdebug.model import session as model
@@ -198,3 +198,34 @@ async def test_fusion_refused_pauses_in_inductors_scheduler():
         await pilot.press("g")
         await wait_until(pilot, lambda: _done(app), what="the end")
         assert app.session.state == model.FINISHED
+
+
+async def test_stances_are_events_with_the_failing_guard_and_a_breakpoint():
+    """Each change of stance, the call eager_on_recompile ran eagerly and the call fail_on_recompile
+    refused are events naming the failing guard and the user's line; the header shows the stance;
+    `stance:failed` pauses at the refusal."""
+    script = SCRIPTS / "stances.py"
+    lines = marked_lines(script)
+    app = build_live_app([str(script)], mode="continue", breakpoints=["stance:failed"])
+    async with app.run_test(size=(120, 30)) as pilot:
+        await wait_until(pilot, lambda: _event(app) is not None or _done(app), what="the stance pause")
+        event = _event(app)
+        assert event is not None and event.kind == "stance"
+        assert event.user is not None and event.user.line == lines["failed"]
+        assert "dtype mismatch" in event.detail
+        info = main_screen(app).query_one("StatusBar").info_plain
+        assert "stance fail_on_recompile" in info
+        await pilot.press("c")
+        await wait_until(pilot, lambda: _done(app), what="the end")
+        stances = list(app.session.stance_events)
+    by_action = {ev.action: ev for ev in stances}
+    assert [ev.stance for ev in stances if ev.action == "set"] == ["eager_on_recompile", "fail_on_recompile"]
+    assert by_action["set"].user is not None
+    assert stances[0].user is not None and stances[0].user.line == lines["set"]
+    eager = by_action["ran_eager"]
+    assert eager.function == "f" and "dtype mismatch" in eager.guard and eager.compile_id == "0/0"
+    assert eager.user is not None and eager.user.line == lines["ran_eager"]
+    failed = by_action["failed"]
+    assert "dtype mismatch" in failed.guard
+    assert failed.user is not None and failed.user.line == lines["failed"]
+    assert "dtype mismatch" in model.stance_line(failed)

@@ -28,8 +28,9 @@ from tcdebug.capture.base import (
 )
 from tcdebug.capture.frame import find_compile_frame
 from tcdebug.model.event_breaks import EventFacts
-from tcdebug.model.events import EventPause, EventsUnavailable
+from tcdebug.model.events import EventPause, EventsUnavailable, StanceEvent
 from tcdebug.model.payloads import Frame
+from tcdebug.model.session import stance_line
 from tcdebug.process.our_frames import is_ours
 from tcdebug.torchtext.dynamo_text import recompile_reasons, split_graph_break
 
@@ -305,8 +306,112 @@ def install(ctx: CaptureContext) -> None:
         shape_env._log_guard = _log_guard
         shape_env._update_var_to_range = _update_var_to_range
 
+    def stance_point(ev: StanceEvent) -> None:
+        """Send a stance event, and pause there on a `stance` breakpoint."""
+        rec.emit(ev)
+        if rec.wants_event("stance"):
+            detail = stance_line(ev)
+            facts = EventFacts("stance", detail=detail, names=(ev.stance, ev.action, ev.function))
+            pause(ev.compile_id or None, facts, stack=[])
+
+    def wrap_stances() -> None:
+        # PATCH: eval_frame._set_stance (and decorators' name of it) -- each change of stance, with the
+        # user's line; eval_frame._callback_from_stance -- a call under eager_on_recompile whose guards
+        # all fail (run eagerly), and fail_on_recompile's refusal. torch's functions run unchanged.
+        eval_frame = torch._dynamo.eval_frame
+        decorators = torch._dynamo.decorators
+        set_original = eval_frame._set_stance
+        from_stance = eval_frame._callback_from_stance
+
+        @functools.wraps(set_original)
+        def _set_stance(stance: Any) -> Any:
+            prior = set_original(stance)
+            name = str(getattr(stance, "stance", stance))
+            if name != str(getattr(prior, "stance", prior)):
+                stance_point(StanceEvent(stance=name, action="set", user=users.caller()))
+            return prior
+
+        @functools.wraps(from_stance)
+        def _callback_from_stance(callback: Any) -> Any:
+            result = from_stance(callback)
+            stance = str(getattr(eval_frame._stance, "stance", ""))
+            if stance == "eager_on_recompile" and callback not in (False, None):
+                try:
+                    eager_call(sys._getframe(1))
+                except Exception:  # noqa: BLE001 - observing never breaks the call
+                    pass
+            elif stance == "fail_on_recompile" and callable(result) and result is not callback:
+                return failing(result)
+            return result
+
+        def failing(fail_callback: Any) -> Any:
+            @functools.wraps(fail_callback)
+            def watched(frame: Any, *args: Any, **kwargs: Any) -> Any:
+                try:
+                    return fail_callback(frame, *args, **kwargs)
+                except RuntimeError as exc:
+                    message = str(exc)
+                    _, _, failures = message.partition("guard failure(s):")
+                    guard = "\n".join(line.strip().removeprefix("- ") for line in failures.strip().splitlines())
+                    if not guard:
+                        guard = first_failure(frame.f_code, dict(frame.f_locals))
+                    stance_point(
+                        StanceEvent(
+                            stance="fail_on_recompile",
+                            action="failed",
+                            function=frame.f_code.co_name,
+                            guard=guard,
+                            user=users.caller(),
+                            detail=message.splitlines()[0] if message else "",
+                        )
+                    )
+                    raise
+
+            return watched
+
+        def first_failure(code: Any, f_locals: dict[str, Any]) -> str:
+            from tcdebug.capture.guard_check import check_code
+
+            checks = check_code(torch, code, f_locals)
+            return next((c["reason"] for c in checks if not c["passed"] and c["reason"]), "")
+
+        def eager_call(frame: Any) -> None:
+            """`_fn` of a compiled function's context, about to call it in run mode: when no cache
+            entry's guards pass, torch runs the call eagerly."""
+            fn = frame.f_locals.get("fn")
+            code = getattr(fn, "__code__", None)
+            if code is None:
+                return
+            import inspect
+
+            bound = inspect.signature(fn).bind(*frame.f_locals.get("args", ()), **(frame.f_locals.get("kwargs") or {}))
+            bound.apply_defaults()
+            from tcdebug.capture.guard_check import check_code
+
+            checks = check_code(torch, code, dict(bound.arguments))
+            if not checks or any(c["passed"] for c in checks):
+                return
+            guard = next((c["reason"] for c in checks if c["reason"]), "")
+            stance_point(
+                StanceEvent(
+                    stance="eager_on_recompile",
+                    action="ran_eager",
+                    compile_id=rec.key(checks[0]["compile_id"]) if checks[0]["compile_id"] else "",
+                    function=code.co_name,
+                    guard=guard,
+                    user=users.caller(),
+                    detail=f"no compile of {code.co_name} fits this call: eager_on_recompile runs it eagerly",
+                )
+            )
+
+        eval_frame._set_stance = _set_stance
+        if getattr(decorators, "_set_stance", None) is set_original:
+            decorators._set_stance = _set_stance
+        eval_frame._callback_from_stance = _callback_from_stance
+
     guarded("guard", wrap_guards)
     guarded("specialize", wrap_shape_guards)
+    guarded("stance", wrap_stances)
     if not cuda_built(torch):
         for kind in ("cudagraph_skip", "cudagraph_rerecord"):
             unavailable[kind] = "this torch is built without CUDA"

@@ -293,6 +293,22 @@ class EventPause(Event):
 
 
 @dataclass(kw_only=True)
+class StanceEvent(Event):
+    """`torch.compiler.set_stance` changed the stance (`action` "set"), or a call ran under a stance
+    that changed what torch did: sent to eager (`ran_eager`, `eager_on_recompile`) or refused
+    (`failed`, `fail_on_recompile`), with the guard that failed."""
+
+    TYPE: ClassVar[str] = "stance"
+    stance: str = "default"
+    action: str = "set"  # "set", "ran_eager" or "failed"
+    compile_id: str = ""  # the compile whose guards failed ("" for a change of stance)
+    function: str = ""  # the compiled function called
+    guard: str = ""  # the failing guard, as Dynamo words it
+    user: Frame | None = None  # the user's line: the set_stance call, or the call of the function
+    detail: str = ""  # what the stance did, in one line
+
+
+@dataclass(kw_only=True)
 class EventsUnavailable(Event):
     """Event breakpoints this torch cannot give, each with the reason (sent once, at the capture's install)."""
 
@@ -365,6 +381,7 @@ EVENT_CLASSES: dict[str, type[Event]] = {
         Provenance,
         EventPause,
         EventsUnavailable,
+        StanceEvent,
         RerunEvent,
         Calls,
         TargetDied,

@@ -222,9 +222,11 @@ class Session:
     pauses: dict[int, tuple[str, str]] = field(default_factory=dict)  # every paused process (0: main)
     # the compiler event a process (0: main) waits at, where an event breakpoint stopped it
     paused_events: dict[int, ev_types.EventPause] = field(default_factory=dict)
-    unavailable_events: dict[str, str] = field(
-        default_factory=dict
-    )  # event kind -> why this torch has it not
+    # event kind -> why this torch cannot give it
+    unavailable_events: dict[str, str] = field(default_factory=dict)
+    stance: str = "default"  # torch.compiler.set_stance's stance in effect
+    # each change of stance, and each call a stance acted on
+    stance_events: list[ev_types.StanceEvent] = field(default_factory=list)
     processes: dict[int, ProcessInfo] = field(default_factory=dict)  # by pid, the main one first
     main_pid: int | None = None
     exit_code: int | None = None
@@ -510,6 +512,12 @@ class Session:
             ev, compile_id=comp.compile_id, stage_key=stage_key, added=added, paused=True, rank=ev.rank
         )
 
+    def _on_stance(self, ev: ev_types.StanceEvent) -> Change:
+        if ev.action == "set":
+            self.stance = ev.stance
+        self.stance_events.append(ev)
+        return Change(ev, compile_id=ev.compile_id, rank=ev.rank)
+
     def _on_events_unavailable(self, ev: ev_types.EventsUnavailable) -> None:
         self.unavailable_events.update(ev.kinds)
 
@@ -649,6 +657,7 @@ _HANDLERS: dict[type[ev_types.Event], _Handler] = {
     ev_types.Resumed: Session._on_resumed,
     ev_types.EventPause: Session._on_event_pause,
     ev_types.EventsUnavailable: Session._on_events_unavailable,
+    ev_types.StanceEvent: Session._on_stance,
     ev_types.GraphBreak: Session._on_graph_break,
     ev_types.Recompile: Session._on_recompile,
     ev_types.CompileEnd: Session._on_compile_end,
@@ -680,6 +689,18 @@ def event_pause_line(ev: ev_types.EventPause) -> str:
     where = frame_text(ev.user) or frame_text(ev.caller)
     line = f"{head} in {ev.compile_id}"
     return f"{line} at {where}" if where else line
+
+
+def stance_line(ev: ev_types.StanceEvent) -> str:
+    """One line for a change of stance or a call a stance acted on, with the user's line."""
+    where = frame_text(ev.user)
+    if ev.action == "set":
+        text = f"stance set to {ev.stance}"
+    else:
+        did = "ran eagerly" if ev.action == "ran_eager" else "failed"
+        guard = ev.guard.strip().splitlines()[0] if ev.guard.strip() else "no failing guard found"
+        text = f"{ev.stance}: a call of {ev.function or 'a compiled function'} {did} (failing guard: {guard})"
+    return f"{text} at {where}" if where else text
 
 
 def _id_core(compile_id: str) -> str:

@@ -229,3 +229,58 @@ async def test_stances_are_events_with_the_failing_guard_and_a_breakpoint():
     assert "dtype mismatch" in failed.guard
     assert failed.user is not None and failed.user.line == lines["failed"]
     assert "dtype mismatch" in model.stance_line(failed)
+
+
+# ----- the specialization chain -----------------------------------------------------------------
+@pytest.fixture(scope="module")
+def specialized_dump(tmp_path_factory):
+    """`tcdebug --dump` of a script whose branch specializes a mark_dynamic dimension."""
+    out = tmp_path_factory.mktemp("specialized") / "out"
+    script = SCRIPTS / "specialized_dim.py"
+    run = subprocess.run(
+        [sys.executable, "-m", "tcdebug", "--dump", str(out), str(script)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    return out, marked_lines(script)["branch"]
+
+
+def test_the_chain_of_a_specialized_dimension_names_the_branchs_line(specialized_dump):
+    from tcdebug.dump.loader import load_dump
+
+    out, branch = specialized_dump
+    comp = load_dump(out).compiles["0/0"]
+    (symbol, steps), *_ = [(s, st) for s, st in comp.symbol_chains.items() if len(st) > 1]
+    assert steps[0].step == "created" and steps[0].text.startswith("L['x'].size()[0] = 8")
+    kinds = [step.step for step in steps]
+    assert "guard" in kinds and "specialized" in kinds
+    assert kinds.index("guard") < kinds.index("specialized")  # in the order torch did them
+    for step in steps:
+        assert step.user is not None and step.user.file.endswith("specialized_dim.py"), step
+        assert step.user.line == branch, step
+    why = (out / "compiles" / "0-0" / "why.md").read_text()
+    assert f"## Specialization of {symbol} (L['x'].size()[0])" in why
+    assert f"specialized: {symbol} = 8" in why and f"specialized_dim.py:{branch}" in why
+    assert f"Final: static: {symbol} = 8" in why
+
+
+async def test_the_symbols_screen_shows_the_chain(specialized_dump):
+    from pilot import wait_until as wait
+
+    from tcdebug.dump.loader import load_dump
+    from tcdebug.screens.app import TcdebugApp
+    from tcdebug.screens.symbols_screen import SymbolsScreen
+    from tcdebug.screens.widgets.timeline import Ref
+
+    out, branch = specialized_dump
+    app = TcdebugApp(load_dump(out), read_only=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.jump_to(Ref("0/0", "source"))
+        await pilot.pause()
+        await pilot.press("S")
+        await wait(pilot, lambda: isinstance(app.screen, SymbolsScreen))
+        detail = str(app.screen.query_one("#symbols-detail").render())
+        assert "L['x'].size()[0]" in detail
+        assert "chain" in detail and f"specialized_dim.py:{branch}" in detail and "Final: static" in detail

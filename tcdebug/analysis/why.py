@@ -16,7 +16,7 @@ from typing import Any
 from tcdebug.analysis import compile_phases as compile_times
 from tcdebug.analysis.provenance_index import SUBGRAPH_PREFIX
 from tcdebug.model import stages as stage_catalog
-from tcdebug.model.payloads import AutotuneTable, Frame
+from tcdebug.model.payloads import AutotuneTable, ChainStep, Frame
 from tcdebug.model.schema import to_json
 from tcdebug.model.session import Compile, GraphBreak, Session, Stage
 from tcdebug.model.trace_format import capture_of
@@ -35,6 +35,7 @@ EXISTS, FAILED, BREAK, FUSION, KERNELS, CUDAGRAPH, CHOICE, TIME = (
     "kernel_choice",
     "time",
 )
+CHAIN = "specialization"
 
 
 @dataclass
@@ -166,7 +167,9 @@ def exists_parts(session: Session, comp: Compile) -> list[WhyPart]:
             frame = _user_frame(prev, guard) if prev is not None else None
             if frame is not None:
                 where = f"{frame.file}:{frame.line} in {frame.name}"
-                lines.append(f"User line (innermost frame of your code in Dynamo's stack): {frame.code}   ({where})")
+                lines.append(
+                    f"User line (innermost frame of your code in Dynamo's stack): {frame.code}   ({where})"
+                )
                 data["user_frame"] = to_json(frame)
             if guard.user_line and not _is_internal(guard.where):
                 lines.append(f"Installed by: {guard.user_line}   ({guard.where})")
@@ -248,14 +251,22 @@ def failure_parts(comp: Compile) -> list[WhyPart]:
     kind = str(comp.metrics.get("fail_type") or "").strip()
     lines = [ln.rstrip() for ln in reason.splitlines() if ln.strip()]
     lines[0] = f"{kind}: {lines[0].strip()}" if kind else lines[0].strip()
-    return [WhyPart(FAILED, "Why it failed", lines, comp.compile_id, "", {"fail_type": kind, "fail_reason": reason})]
+    return [
+        WhyPart(
+            FAILED, "Why it failed", lines, comp.compile_id, "", {"fail_type": kind, "fail_reason": reason}
+        )
+    ]
 
 
 def options_parts(session: Session, comp: Compile) -> list[WhyPart]:
     """A compile a re-run made under other compile options (@backend, @mode, @fullgraph),
     compared stage by stage with the entry the same inputs would have reused."""
     for rerun in session.reruns:
-        options = [p.strip() for p in rerun.spec.split(";") if p.strip().startswith(("@backend", "@mode", "@fullgraph"))]
+        options = [
+            p.strip()
+            for p in rerun.spec.split(";")
+            if p.strip().startswith(("@backend", "@mode", "@fullgraph"))
+        ]
         if comp.compile_id not in rerun.produced or not options:
             continue
         original_id = next((c.compile_id for c in rerun.checks if c.passed), "") or rerun.compile_id
@@ -275,7 +286,9 @@ def options_parts(session: Session, comp: Compile) -> list[WhyPart]:
 def compare_stages(old: Compile, new: Compile) -> dict[str, str]:
     """stage key -> "same", "differs", "only in the original", "only here", "not captured here"."""
     out: dict[str, str] = {}
-    keys = [s.key for s in old.ordered_stages()] + [s.key for s in new.ordered_stages() if s.key not in old.stages]
+    keys = [s.key for s in old.ordered_stages()] + [
+        s.key for s in new.ordered_stages() if s.key not in old.stages
+    ]
     for key in keys:
         a, b = old.stages.get(key), new.stages.get(key)
         if b is None or (a is not None and a.captured and not b.captured):
@@ -292,7 +305,12 @@ def compare_stages(old: Compile, new: Compile) -> dict[str, str]:
 def _user_frame(prev: Compile, guard: Guard) -> Frame | None:
     """The user's frame Dynamo recorded for `guard` (`tcdebug.capture.guard_provenance`)."""
     for entry in prev.guard_provenance:
-        if entry.kind == guard.kind and entry.source and entry.source in guard.code and entry.user is not None:
+        if (
+            entry.kind == guard.kind
+            and entry.source
+            and entry.source in guard.code
+            and entry.user is not None
+        ):
             return entry.user
     return None
 
@@ -313,7 +331,9 @@ def _rerun_guard(session: Session, cid: str, entry: str) -> str:
             for g in check.guards:
                 if g.checked and not g.passed:
                     why = g.reason.removeprefix("failed: ") if g.reason else g.text
-                    return f"re-run #{rerun.rerun_id} [{rerun.spec}]: the {g.kind or 'guard'} guard failed: {why}"[:400]
+                    return f"re-run #{rerun.rerun_id} [{rerun.spec}]: the {g.kind or 'guard'} guard failed: {why}"[
+                        :400
+                    ]
     return ""
 
 
@@ -381,6 +401,48 @@ def _stack_lines(gb: GraphBreak) -> list[str]:
     for frame in gb.user_stack:
         out += ["  " + ln.strip() for ln in frame.splitlines() if ln.strip() and set(ln.strip()) != {"^"}]
     return out
+
+
+# ----- specialization chains --------------------------------------------------------------------
+def _where(frame: Frame | None) -> str:
+    if frame is None or not frame.file:
+        return ""
+    name = frame.file.replace("\\", "/").rsplit("/", 1)[-1]
+    code = f"  {frame.code.strip()}" if frame.code.strip() else ""
+    return f"  at {name}:{frame.line}{code}"
+
+
+def chain_lines(steps: list[ChainStep]) -> list[str]:
+    """A symbol's chain, one line per step with the user's line, then its final state."""
+    lines = [f"{i}. {step.step}: {step.text}{_where(step.user)}" for i, step in enumerate(steps, 1)]
+    fixed = next((s for s in reversed(steps) if s.step in ("specialized", "replaced")), None)
+    narrowed = next((s for s in reversed(steps) if s.step == "range"), None)
+    if fixed is not None:
+        final = f"{'static' if fixed.step == 'specialized' else 'replaced'}: {fixed.text.split(' (')[0]}"
+    elif narrowed is not None:
+        final = f"dynamic, {narrowed.text.removeprefix('range narrowed: ').split(' -> ')[-1]}"
+    else:
+        final = "dynamic"
+    return [*lines, f"Final: {final}"]
+
+
+def chain_source(steps: list[ChainStep]) -> str:
+    created = next((s for s in steps if s.step == "created"), None)
+    if created is None:
+        return ""
+    return created.text.split(" = ")[0]
+
+
+def chain_parts(comp: Compile) -> list[WhyPart]:
+    """One part per symbol something narrowed or specialized (a symbol only created is left out)."""
+    parts = []
+    for symbol, steps in comp.symbol_chains.items():
+        if all(step.step == "created" for step in steps):
+            continue
+        source = chain_source(steps)
+        title = f"Specialization of {symbol}" + (f" ({source})" if source else "")
+        parts.append(WhyPart(CHAIN, title, chain_lines(steps), comp.compile_id, "guards", {"symbol": symbol}))
+    return parts
 
 
 # ----- fusion ---------------------------------------------------------------------------------
@@ -605,7 +667,9 @@ def cudagraph_parts(comp: Compile) -> list[WhyPart]:
                 lines.append(f"{head}: re-recorded because {rec['rerecord_reason'].splitlines()[0]}")
             elif i == 0:
                 dynamic = [f"{n} {d}" for n, d in inputs.items() if d and not _static(rec, n)]
-                lines.append(f"{head}: first recording" + (f"; inputs {', '.join(dynamic)}" if dynamic else ""))
+                lines.append(
+                    f"{head}: first recording" + (f"; inputs {', '.join(dynamic)}" if dynamic else "")
+                )
             elif changed:
                 lines.append(f"{head}: a new size: " + "; ".join(changed))
             else:
@@ -617,7 +681,10 @@ def cudagraph_parts(comp: Compile) -> list[WhyPart]:
 
 
 def _static(record: dict[str, Any], label: str) -> bool:
-    return any(label.startswith(str(x.get("name", x.get("index")))) and x.get("static") for x in record.get("inputs", []))
+    return any(
+        label.startswith(str(x.get("name", x.get("index")))) and x.get("static")
+        for x in record.get("inputs", [])
+    )
 
 
 _SIG = re.compile(r"def forward\(self, (.*?)\):", re.DOTALL)
@@ -702,13 +769,15 @@ def choice_parts(comp: Compile) -> list[WhyPart]:
             continue
         for kernel in stage.kernels:
             if kernel.configs and kernel.chosen_config is not None:
-                lines = [f"{kernel.name}: {len(kernel.configs)} configs tried; chosen: {kernel.chosen_config}"]
-                parts.append(WhyPart(CHOICE, f"Kernel choice: {kernel.name}", lines, comp.compile_id, stage.key))
+                lines = [
+                    f"{kernel.name}: {len(kernel.configs)} configs tried; chosen: {kernel.chosen_config}"
+                ]
+                parts.append(
+                    WhyPart(CHOICE, f"Kernel choice: {kernel.name}", lines, comp.compile_id, stage.key)
+                )
     for table in tables:
         lines = choice_table_lines(table)
-        parts.append(
-            WhyPart(CHOICE, f"Autotune: {table.name or '?'}", lines, comp.compile_id, table.stage)
-        )
+        parts.append(WhyPart(CHOICE, f"Autotune: {table.name or '?'}", lines, comp.compile_id, table.stage))
     return parts
 
 
@@ -736,7 +805,11 @@ def _has_backward(comp: Compile) -> bool:
 def time_parts(comp: Compile) -> list[WhyPart]:
     times = times_of(comp)
     if not times:
-        return [WhyPart(TIME, "Compile time", ["torch reported no phase times for this compile."], comp.compile_id)]
+        return [
+            WhyPart(
+                TIME, "Compile time", ["torch reported no phase times for this compile."], comp.compile_id
+            )
+        ]
     lines = [f"Wall time {times['wall_s']:.3f}s ({times.get('source', '')}):"]
     paused = compile_times.paused_note(times)
     if paused:
@@ -757,6 +830,7 @@ def explain(session: Session, compile_id: str) -> list[WhyPart]:
         *exists_parts(session, comp),
         *failure_parts(comp),
         *break_parts(comp),
+        *chain_parts(comp),
         *time_parts(comp),
         *fusion_parts(comp),
         *cudagraph_parts(comp),
@@ -769,7 +843,14 @@ def why_dict(session: Session, compile_id: str, parts: list[WhyPart] | None = No
     `asdict` of each part, but sharing its lists and dicts (asdict copies them, deeply: most of
     a live dump's index cost): encode it, do not keep it."""
     return [
-        {"kind": p.kind, "title": p.title, "lines": p.lines, "compile_id": p.compile_id, "stage": p.stage, "data": p.data}
+        {
+            "kind": p.kind,
+            "title": p.title,
+            "lines": p.lines,
+            "compile_id": p.compile_id,
+            "stage": p.stage,
+            "data": p.data,
+        }
         for p in (explain(session, compile_id) if parts is None else parts)
     ]
 
@@ -823,7 +904,9 @@ def top_reasons(session: Session, n: int = 3) -> list[str]:
             phases = times_of(c).get("phases") or {}
             top = f"  mostly {max(phases.items(), key=lambda kv: kv[1])[0]}" if phases else ""
             note = first_call_note(c)
-            lines.append(f"    {c.compile_id:<6} {c.shown_name:<24} {secs:7.2f}s{top}" + (f" ({note})" if note else ""))
+            lines.append(
+                f"    {c.compile_id:<6} {c.shown_name:<24} {secs:7.2f}s{top}" + (f" ({note})" if note else "")
+            )
     causes: dict[str, int] = {}
     for cause in recompile_causes(session):
         causes[cause] = causes.get(cause, 0) + 1

@@ -9,7 +9,7 @@ from typing import Any
 
 from tcdebug.model import schema
 from tcdebug.model.events import Event
-from tcdebug.model.payloads import AutotuneTable, CallInfo, GuardOrigin, Rerun
+from tcdebug.model.payloads import AutotuneTable, CallInfo, ChainStep, GuardOrigin, Rerun
 from tcdebug.model.session import Compile, ProcessInfo, Session, Stage, stage_to_dict
 from tcdebug.model.trace_format import capture_of
 from tcdebug.torchtext.stage_text import FUSION_LOG_IN_FILE
@@ -47,6 +47,7 @@ class CompileEntry:
     times: dict[str, Any] = field(default_factory=dict)  # phase times, see tcdebug.analysis.compile_phases
     autotune_tables: list[AutotuneTable] = field(default_factory=list)
     guard_provenance: list[GuardOrigin] = field(default_factory=list)
+    symbol_chains: dict[str, list[ChainStep]] = field(default_factory=dict)
     why: list[dict[str, Any]] = field(default_factory=list)
     graph_breaks: list[BreakEntry] = field(default_factory=list)
     stages: list[Stage] = field(default_factory=list)

@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 from tcdebug.model.payloads import (
     AutotuneTable,
     CallInfo,
+    ChainStep,
     Frame,
     GuardOrigin,
     Kernel,
@@ -309,6 +310,16 @@ class StanceEvent(Event):
 
 
 @dataclass(kw_only=True)
+class SymbolChains(Event):
+    """Per symbol of a compile's shape environment: where it was created and every guard,
+    replacement or range refinement that narrowed or specialized it, in order."""
+
+    TYPE: ClassVar[str] = "symbol_chains"
+    compile_id: str
+    chains: dict[str, list[ChainStep]] = field(default_factory=dict)
+
+
+@dataclass(kw_only=True)
 class EventsUnavailable(Event):
     """Event breakpoints this torch cannot give, each with the reason (sent once, at the capture's install)."""
 
@@ -382,6 +393,7 @@ EVENT_CLASSES: dict[str, type[Event]] = {
         EventPause,
         EventsUnavailable,
         StanceEvent,
+        SymbolChains,
         RerunEvent,
         Calls,
         TargetDied,

@@ -21,6 +21,7 @@ from tcdebug.model import schema
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.payloads import AutotuneTable as AutotuneTable
 from tcdebug.model.payloads import CallInfo as CallInfo
+from tcdebug.model.payloads import ChainStep as ChainStep
 from tcdebug.model.payloads import EntryCheck as EntryCheck
 from tcdebug.model.payloads import Frame
 from tcdebug.model.payloads import GuardOrigin as GuardOrigin
@@ -111,6 +112,7 @@ class Compile:
     times: dict[str, Any] = field(default_factory=dict)  # phase times, see tcdebug.analysis.compile_phases
     autotune_tables: list[AutotuneTable] = field(default_factory=list)  # max-autotune choices
     guard_provenance: list[GuardOrigin] = field(default_factory=list)  # user frame per guard
+    symbol_chains: dict[str, list[ChainStep]] = field(default_factory=dict)  # per symbol, its specialization
     provenance_index: ProvenanceIndex = field(
         default_factory=ProvenanceIndex, repr=False
     )  # tcdebug.analysis.provenance_index
@@ -518,6 +520,11 @@ class Session:
         self.stance_events.append(ev)
         return Change(ev, compile_id=ev.compile_id, rank=ev.rank)
 
+    def _on_symbol_chains(self, ev: ev_types.SymbolChains) -> Change:
+        comp, added = self._compile_change(ev, ev.compile_id)
+        comp.symbol_chains = dict(ev.chains)
+        return Change(ev, compile_id=comp.compile_id, added=added, rank=ev.rank)
+
     def _on_events_unavailable(self, ev: ev_types.EventsUnavailable) -> None:
         self.unavailable_events.update(ev.kinds)
 
@@ -658,6 +665,7 @@ _HANDLERS: dict[type[ev_types.Event], _Handler] = {
     ev_types.EventPause: Session._on_event_pause,
     ev_types.EventsUnavailable: Session._on_events_unavailable,
     ev_types.StanceEvent: Session._on_stance,
+    ev_types.SymbolChains: Session._on_symbol_chains,
     ev_types.GraphBreak: Session._on_graph_break,
     ev_types.Recompile: Session._on_recompile,
     ev_types.CompileEnd: Session._on_compile_end,

@@ -284,3 +284,22 @@ async def test_the_symbols_screen_shows_the_chain(specialized_dump):
         detail = str(app.screen.query_one("#symbols-detail").render())
         assert "L['x'].size()[0]" in detail
         assert "chain" in detail and f"specialized_dim.py:{branch}" in detail and "Final: static" in detail
+
+
+def test_the_chain_from_a_torch_trace_log_names_the_branchs_line(tmp_path):
+    """A TORCH_TRACE log's `create_symbol` and `symbolic_shape_specialization` records give the chain."""
+    import os
+
+    from tcdebug.analysis.why import why_markdown
+    from tcdebug.trace import load_trace_session
+
+    script = SCRIPTS / "specialized_dim.py"
+    branch = marked_lines(script)["branch"]
+    env = {**os.environ, "TORCH_TRACE": str(tmp_path / "trace")}
+    run = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    session = load_trace_session(tmp_path / "trace")
+    (symbol, steps), *_ = session.compiles["0/0"].symbol_chains.items()
+    assert [step.step for step in steps] == ["created", "specialized"]
+    assert all(step.user is not None and step.user.line == branch for step in steps), steps
+    assert f"Final: static: {symbol} = 8" in why_markdown(session, "0/0")

@@ -98,9 +98,7 @@ class CudagraphStages:
             "graph_nodes": latest.get("nodes", []),
         }
         text = format_stage(records, skips)
-        self.rec.stage(
-            cid, "cudagraph", text, part=part, kernels=[copy.deepcopy(k) for k in kernels], meta=meta
-        )
+        self.rec.stage(cid, "cudagraph", text, part=part, kernels=[copy.deepcopy(k) for k in kernels], meta=meta)
 
     def subgraph_part(self, cid: str, mode: str, function_id: Any, model_file: str) -> str:
         """The part (`forward_1`) of the function CUDA graphs wrap: the one whose output code file

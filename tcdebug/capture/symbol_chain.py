@@ -17,6 +17,7 @@ from tcdebug.capture.base import CaptureContext, current_compile_key
 from tcdebug.capture.event_points import UserFrames, frames_of
 from tcdebug.model.events import SymbolChains
 from tcdebug.model.payloads import ChainStep, Frame
+from tcdebug.torchtext.dynamo_text import symbol_created
 
 STAGES: tuple[str, ...] = ()
 MAX_SYMBOLS = 64
@@ -52,7 +53,7 @@ def install(ctx: CaptureContext) -> None:
     def on_create(cid: str, md: dict[str, Any], payload: str | None) -> None:
         info = md.get("create_symbol") or {}
         symbol = str(info.get("symbol", ""))
-        text = f"{info.get('source', '?')} = {info.get('val', '?')}, range {info.get('vr', '?')}"
+        text = symbol_created(info)
         add(cid, symbol, "created", text)
 
     def on_metrics(cid: str, md: dict[str, Any], payload: str | None) -> None:

@@ -238,11 +238,7 @@ class Recorder:
         elapsed = time.perf_counter() - st.started - st.paused_s
         self.emit(
             CompileEnd(
-                compile_id=compile_id,
-                status=status,
-                error=error,
-                elapsed_s=round(elapsed, 6),
-                metrics=metrics,
+                compile_id=compile_id, status=status, error=error, elapsed_s=round(elapsed, 6), metrics=metrics
             )
         )
 
@@ -291,9 +287,7 @@ class Recorder:
                 self.not_captured(compile_id, stage_id, stage_catalog.missing_reason(stage_id), part=graph)
         # Only stages torch reported count: the forward's own `not captured` marks must not make
         # an aot_eager backward look like an Inductor compile that never ran.
-        ran_inductor = any(
-            stage_catalog.split_key(k)[0] in stage_catalog.INDUCTOR_PRODUCED for k in st.captured
-        )
+        ran_inductor = any(stage_catalog.split_key(k)[0] in stage_catalog.INDUCTOR_PRODUCED for k in st.captured)
         no_inductor = (
             f"backend {st.backend} does not run Inductor"
             if st.backend and st.backend != "inductor"

@@ -44,6 +44,7 @@ DDP_SPLIT = "ddp_split"  # DDPOptimizer's bucket split: a break of the compile, 
 RECOMPILE = "recompile"  # why Dynamo's cache missed
 CA_RECOMPILE = "ca_recompile"  # why compiled autograd's cache missed
 CACHE_RESULT = "cache_result"  # a cache's hit / miss / bypass, counted in the compile's metrics
+SYMBOL_CHAIN = "symbol_chain"  # a step of a symbol's specialization chain: created, guarded, specialized
 COMPILE_TIMES = "compile_times"  # chromium events: the compile's phase times
 LINK = "link"  # a link torch logs (a note)
 TORCH_VERSION = "torch_version"
@@ -54,7 +55,7 @@ IGNORED = "ignored"  # read by nothing: `reason` says why
 HANDLERS = (
     STAGE, OUTPUT_CODE, GUARDS, BYTECODE, EXPORTED_PROGRAM, EXPORT_START, GRAPH_DUMP_FILE,
     DATA_DEPENDENT_ERROR, COMPILE_START, COMPILE_END, BACKWARD_END, GRAPH_BREAK, DDP_SPLIT, RECOMPILE,
-    CA_RECOMPILE,    CACHE_RESULT, COMPILE_TIMES, LINK, TORCH_VERSION, ARTIFACT_STAGE, PAYLOAD, INTERNED, IGNORED,
+    CA_RECOMPILE,    CACHE_RESULT, SYMBOL_CHAIN, COMPILE_TIMES, LINK, TORCH_VERSION, ARTIFACT_STAGE, PAYLOAD, INTERNED, IGNORED,
 )  # fmt: skip
 
 # ----- how a record's part is found -------------------------------------------------------------
@@ -209,12 +210,12 @@ _OTHER_RECORDS: tuple[RecordKind, ...] = (
     _ignored("describe_tensor", "meta-tensor descriptions of the inputs (tlparse's tensor metadata)"),
     _ignored("describe_storage", "meta-tensor descriptions of the inputs"),
     _ignored("describe_source", "meta-tensor descriptions of the inputs"),
-    _ignored("create_symbol", "symbolic shapes: the guards stage shows what they became"),
+    RecordKind("create_symbol", SYMBOL_CHAIN, global_record=False),
     _ignored("create_unbacked_symbol", "symbolic shapes: the guards stage shows what they became"),
     _ignored("expression_created", "symbolic shapes: the guards stage shows what they became"),
-    _ignored("guard_added", "one guard at a time: the guards stage holds them all"),
+    RecordKind("guard_added", SYMBOL_CHAIN, global_record=False),
     _ignored("guard_added_fast", "one guard at a time: the guards stage holds them all"),
-    _ignored("symbolic_shape_specialization", "symbolic shapes: the guards stage shows what they became"),
+    RecordKind("symbolic_shape_specialization", SYMBOL_CHAIN, global_record=False),
     _ignored("dump_file", "a source file torch copies into the log (tlparse shows it; no stage of a compile)"),
     _ignored("propagate_real_tensors", "real-tensor propagation of draft export"),
     _ignored("propagate_real_tensors_provenance", "real-tensor propagation of draft export"),

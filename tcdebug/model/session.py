@@ -62,9 +62,7 @@ class Stage:
     elapsed_s: float = 0.0  # seconds since the compile started
     kernels: list[Kernel] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
-    loader: Callable[[], str] | None = field(
-        default=None, repr=False, compare=False, metadata={"wire": False}
-    )
+    loader: Callable[[], str] | None = field(default=None, repr=False, compare=False, metadata={"wire": False})
 
     @property
     def key(self) -> str:
@@ -113,14 +111,10 @@ class Compile:
     autotune_tables: list[AutotuneTable] = field(default_factory=list)  # max-autotune choices
     guard_provenance: list[GuardOrigin] = field(default_factory=list)  # user frame per guard
     symbol_chains: dict[str, list[ChainStep]] = field(default_factory=dict)  # per symbol, its specialization
-    provenance_index: ProvenanceIndex = field(
-        default_factory=ProvenanceIndex, repr=False
-    )  # tcdebug.analysis.provenance_index
+    provenance_index: ProvenanceIndex = field(default_factory=ProvenanceIndex, repr=False)  # tcdebug.analysis.provenance_index
     # A dump's provenance.json, read into `provenance_index` at the first use of `provenance`:
     # opening a dump of a big model does not parse every compile's index up front.
-    provenance_loader: Callable[[ProvenanceIndex], None] | None = field(
-        default=None, repr=False, compare=False
-    )
+    provenance_loader: Callable[[ProvenanceIndex], None] | None = field(default=None, repr=False, compare=False)
 
     @property
     def provenance(self) -> ProvenanceIndex:

@@ -614,8 +614,9 @@ def _intern(value: Any, table: dict[int, str], stats: TraceStats) -> None:
 def _resolve_interned(record: Record, table: dict[int, str], unresolved: Any = None) -> None:
     """Stack frames name their file by an interned index; put the string back."""
     stacks = []
-    if isinstance(record.meta, dict) and isinstance(record.meta.get("stack"), list):
-        stacks.append(record.meta["stack"])
+    for name in ("stack", "user_stack"):  # user_stack: the specialization chain's records
+        if isinstance(record.meta, dict) and isinstance(record.meta.get(name), list):
+            stacks.append(record.meta[name])
     if isinstance(record.envelope.get("stack"), list):
         stacks.append(record.envelope["stack"])
     for stack in stacks:

@@ -303,3 +303,50 @@ def test_the_chain_from_a_torch_trace_log_names_the_branchs_line(tmp_path):
     assert [step.step for step in steps] == ["created", "specialized"]
     assert all(step.user is not None and step.user.line == branch for step in steps), steps
     assert f"Final: static: {symbol} = 8" in why_markdown(session, "0/0")
+
+
+# ----- hints ---------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def hints_dump(tmp_path_factory):
+    """`tcdebug --dump` of a script that triggers every hint (`# HINT: <id>` marks each)."""
+    out = tmp_path_factory.mktemp("hints") / "out"
+    run = subprocess.run(
+        [sys.executable, "-m", "tcdebug", "--dump", str(out), str(SCRIPTS / "hints.py")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    return out, run.stdout
+
+
+def test_each_hint_is_stated_once_in_the_summary_and_in_w(hints_dump):
+    from tcdebug.analysis.hints import KINDS, session_hints
+    from tcdebug.analysis.why import HINT, explain
+    from tcdebug.dump.loader import load_dump
+
+    out, stdout = hints_dump
+    script = (SCRIPTS / "hints.py").read_text()
+    marked = {line.partition("# HINT: ")[2].strip() for line in script.splitlines() if "  # HINT: " in line}
+    assert marked == set(KINDS)  # the script triggers every hint
+    summary = stdout[stdout.index("\nhints:\n") :]
+    for kind in KINDS.values():
+        assert summary.count(kind.title) == 1, kind.id
+    session = load_dump(out)
+    found = {h.kind.id: h for h in session_hints(session)}
+    assert set(found) == set(KINDS)
+    # the break inside torch.optim names the user's `opt.step()` line first
+    step_line = next(i for i, line in enumerate(script.splitlines(), 1) if "HINT: library_break" in line)
+    assert found["library_break"].detail.startswith(f"your line hints.py:{step_line} opt.step()")
+    assert f"at hints.py:{step_line} opt.step()" in stdout and "inside optimizer.py:" in stdout
+    # recompile causes are readable, not raw guard text cut off
+    recompiles = stdout[stdout.index("\nrecompiles:") : stdout.index("\nnote:")]
+    assert "(a Python scalar) was" in recompiles and "  # " not in recompiles and "…" not in recompiles
+    # `w` on the scalar's recompile carries its hints
+    scalar = found["scalar"].compiles[0]
+    titles = [p.title for p in explain(session, scalar) if p.kind == HINT]
+    assert f"Hint: {KINDS['scalar'].title}" in titles
+    assert (
+        "Hint: a Python float or int is a constant in the graph"
+        in (out / "compiles" / scalar.replace("/", "-") / "why.md").read_text()
+    )

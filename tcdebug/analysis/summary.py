@@ -5,10 +5,12 @@ from __future__ import annotations
 import os
 
 from tcdebug.analysis.compile_phases import bar_lines, paused_note, run_totals
+from tcdebug.analysis.hints import break_where, hint_lines, readable_cause
 from tcdebug.analysis.why import times_of, top_reasons
 from tcdebug.errors import first_line
 from tcdebug.model.session import Compile, Rerun, Session
 from tcdebug.textsafe import safe_line
+from tcdebug.torchtext.dynamo_text import split_recompile_reasons
 
 
 def short_reason(reason: str) -> str:
@@ -91,12 +93,14 @@ def summary_text(session: Session, *, out: str | None = None) -> str:
     lines.append(f"graph breaks: {len(breaks)}")
     for gb in breaks:
         lines.append(f"  {gb.compile_id:<6} {short_reason(gb.reason)}")
-        if gb.user_stack:
-            lines.append(f"         at {first_line(str(gb.user_stack[-1]))}")
+        where = break_where(gb)
+        if where:
+            lines.append(f"         at {where}")
     recompiles = session.recompiles()
     lines.append(f"recompiles: {len(recompiles)}")
     for comp in recompiles:
-        lines.append(f"  {comp.compile_id:<6} {first_line(comp.recompile_reason)}")
+        causes = [f"{r.entry}: {readable_cause(r.text)}" for r in split_recompile_reasons(comp.recompile_reason)]
+        lines.append(f"  {comp.compile_id:<6} {'; '.join(causes) or first_line(comp.recompile_reason)}")
     lines.extend(_cudagraph_lines(compiles))
     if session.reruns:
         lines.append(f"re-runs: {len(session.reruns)}")
@@ -112,7 +116,8 @@ def summary_text(session: Session, *, out: str | None = None) -> str:
         files = sum(1 for c in compiles for s in c.stages.values() if s.file)
         lines.append(f"dump: {out}/ (session.json, output.txt, {files} stage files, why.md per compile)")
     lines.extend(_time_lines(session, compiles))
-    lines.extend(top_reasons(session))  # the summary ends with the top reasons
+    lines.extend(top_reasons(session))
+    lines.extend(hint_lines(session))  # the summary ends with the top reasons and the hints
     # Names, reasons and notes come from scripts, logs and dumps: one sanitizer for all of it.
     return "\n".join(safe_line(line) for line in lines)
 

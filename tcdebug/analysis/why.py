@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tcdebug.analysis import compile_phases as compile_times
+from tcdebug.analysis.hints import compile_hints, readable_cause
 from tcdebug.analysis.provenance_index import SUBGRAPH_PREFIX
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.payloads import AutotuneTable, ChainStep, Frame
@@ -36,6 +37,7 @@ EXISTS, FAILED, BREAK, FUSION, KERNELS, CUDAGRAPH, CHOICE, TIME = (
     "time",
 )
 CHAIN = "specialization"
+HINT = "hint"
 
 
 @dataclass
@@ -382,6 +384,15 @@ def _stack_lines(gb: GraphBreak) -> list[str]:
     for frame in gb.user_stack:
         out += ["  " + ln.strip() for ln in frame.splitlines() if ln.strip() and set(ln.strip()) != {"^"}]
     return out
+
+
+# ----- hints ---------------------------------------------------------------------------------
+def hint_parts(session: Session, comp: Compile) -> list[WhyPart]:
+    """The common causes this compile shows (`tcdebug.analysis.hints`), each with what to do."""
+    return [
+        WhyPart(HINT, f"Hint: {h.kind.title}", [h.detail, h.kind.advice] if h.detail else [h.kind.advice], comp.compile_id)
+        for h in compile_hints(session, comp)
+    ]
 
 
 # ----- specialization chains --------------------------------------------------------------------
@@ -800,6 +811,7 @@ def explain(session: Session, compile_id: str) -> list[WhyPart]:
         *exists_parts(session, comp),
         *failure_parts(comp),
         *break_parts(comp),
+        *hint_parts(session, comp),
         *chain_parts(comp),
         *time_parts(comp),
         *fusion_parts(comp),
@@ -845,7 +857,7 @@ def recompile_causes(session: Session) -> list[str]:
             continue
         seen: set[str] = set()
         for reason in split_recompile_reasons(c.recompile_reason):
-            text = reason.text
+            text = readable_cause(reason.text)
             cause = re.sub(r"expected .*", "", text).strip(" .") if "expected" in text else text
             if cause and cause not in seen:
                 seen.add(cause)
@@ -874,7 +886,7 @@ def top_reasons(session: Session, n: int = 3) -> list[str]:
     if causes:
         lines.append("  recompile causes:")
         for cause, k in sorted(causes.items(), key=lambda kv: -kv[1])[:n]:
-            lines.append(f"    {k}x {cause[:100]}")
+            lines.append(f"    {k}x {cause}")
     types: dict[str, int] = {}
     for gb in session.graph_breaks():
         info = parse_graph_break(gb.reason)

@@ -350,3 +350,39 @@ def test_each_hint_is_stated_once_in_the_summary_and_in_w(hints_dump):
         "Hint: a Python float or int is a constant in the graph"
         in (out / "compiles" / scalar.replace("/", "-") / "why.md").read_text()
     )
+
+
+async def test_b_on_a_break_row_and_the_palette_set_event_breakpoints():
+    """`b` on a graph break's row breaks on every graph break; the palette's `break on recompile` sets
+    that one; the script then stops at each."""
+    from tcdebug.screens.widgets.timeline import Ref
+
+    lines = marked_lines(EVENTS_SCRIPT)
+    app = build_live_app([str(EVENTS_SCRIPT)], mode="continue", breakpoints=["graph_break:GB0059"])
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: _event(app) is not None or _done(app), what="the first break")
+        assert _event(app) is not None and _event(app).kind == "graph_break"
+        app.main_screen.refresh_session()
+        await pilot.pause()
+        app.jump_to(Ref("0/0", item="break:0"))
+        await pilot.pause()
+        await pilot.press("b")
+        assert "graph_break" in app.breakpoints
+        await pilot.press("ctrl+p")
+        await pilot.press(*"break on recompile")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await wait_until(
+            pilot, lambda: "recompile" in app.breakpoints, timeout=30, what="the palette's breakpoint"
+        )
+        await pilot.press("c")
+        await wait_until(
+            pilot,
+            lambda: (_event(app) is not None and _event(app).kind == "recompile") or _done(app),
+            what="recompile",
+        )
+        event = _event(app)
+        assert event is not None and event.breakpoint == "recompile"
+        assert event.user is not None and event.user.line == lines["recompile"]
+        await pilot.press("g")
+        await wait_until(pilot, lambda: _done(app), what="the end")

@@ -229,6 +229,10 @@ async def test_stances_are_events_with_the_failing_guard_and_a_breakpoint():
     assert "dtype mismatch" in failed.guard
     assert failed.user is not None and failed.user.line == lines["failed"]
     assert "dtype mismatch" in model.stance_line(failed)
+    from tcdebug.analysis.summary import summary_text
+
+    summary = summary_text(app.session)
+    assert "stances: 4" in summary and "ran eagerly (failing guard: 0/0: tensor 'x' dtype mismatch" in summary
 
 
 # ----- the specialization chain -----------------------------------------------------------------

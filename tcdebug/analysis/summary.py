@@ -8,7 +8,7 @@ from tcdebug.analysis.compile_phases import bar_lines, paused_note, run_totals
 from tcdebug.analysis.hints import break_where, hint_lines, readable_cause
 from tcdebug.analysis.why import times_of, top_reasons
 from tcdebug.errors import first_line
-from tcdebug.model.session import Compile, Rerun, Session
+from tcdebug.model.session import Compile, Rerun, Session, stance_line
 from tcdebug.textsafe import safe_line
 from tcdebug.torchtext.dynamo_text import split_recompile_reasons
 
@@ -102,6 +102,9 @@ def summary_text(session: Session, *, out: str | None = None) -> str:
         causes = [f"{r.entry}: {readable_cause(r.text)}" for r in split_recompile_reasons(comp.recompile_reason)]
         lines.append(f"  {comp.compile_id:<6} {'; '.join(causes) or first_line(comp.recompile_reason)}")
     lines.extend(_cudagraph_lines(compiles))
+    if session.stance_events:  # torch.compiler.set_stance: each change, and each call a stance acted on
+        lines.append(f"stances: {len(session.stance_events)}")
+        lines += [f"  {stance_line(ev)}" for ev in session.stance_events]
     if session.reruns:
         lines.append(f"re-runs: {len(session.reruns)}")
         for rerun in session.reruns:

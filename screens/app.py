@@ -31,6 +31,7 @@ from tcdebug.analysis.live_ranks import (
     rank_processes,
 )
 from tcdebug.analysis.provenance_from_log import ensure_trace_provenance
+from tcdebug.model import event_breaks
 from tcdebug.model import session as model
 from tcdebug.model.commands import CheckAccuracy
 from tcdebug.model.events import (
@@ -38,15 +39,18 @@ from tcdebug.model.events import (
     CompileEnd,
     Error,
     Event,
+    EventPause,
+    EventsUnavailable,
     Note,
     Ready,
     Resumed,
     ScriptEnd,
+    StanceEvent,
     TargetDied,
     TargetExited,
 )
 from tcdebug.model.payloads import Accuracy
-from tcdebug.model.session import Change, Session
+from tcdebug.model.session import Change, Session, event_pause_line, stance_line
 from tcdebug.process.controller import TargetController
 from tcdebug.screens import script_environ
 from tcdebug.screens.accuracy_screen import AccuracyScreen
@@ -68,6 +72,9 @@ from tcdebug.screens.widgets.highlight import warm_lexers
 from tcdebug.screens.widgets.timeline import LIVE_STATES, Ref
 from tcdebug.textsafe import safe_line, safe_text
 from tcdebug.trace.worker import ChildStream
+
+# Timeline rows of a compiler event (`Ref.item`): `b` there breaks on every event of that kind.
+ROW_EVENTS = {"break": "graph_break", "recompile": "recompile"}
 
 READ_ONLY_MESSAGE = "nothing to step: opened from a dump"
 
@@ -499,6 +506,8 @@ class TcdebugApp(App[int]):
                 main.on_paused(change.compile_id, change.stage_key)
             else:
                 main.on_stage_arrived(change.compile_id, change.stage_key)
+        elif change.paused:  # an event breakpoint in a compile with no stage yet
+            main.on_paused(change.compile_id, "")
         self._notify_for(change)
         self._notify_ranks(change, diverged)
 
@@ -546,6 +555,26 @@ class TcdebugApp(App[int]):
                 self.notify(text, severity=severity, timeout=6)  # type: ignore[arg-type]
         elif isinstance(event, Note) and event.text:
             self.notify(_one_line(event.text), timeout=5)
+        elif isinstance(event, EventPause) and event.paused:
+            self.notify(f"● {_one_line(event_pause_line(event))}", timeout=6, markup=False)
+        elif isinstance(event, StanceEvent):
+            level: SeverityLevel = "information" if event.action == "set" else "warning"
+            self.notify(_one_line(stance_line(event)), severity=level, timeout=6, markup=False)
+        elif isinstance(event, EventsUnavailable):
+            for spec in sorted(self.breakpoints):
+                self._warn_unavailable(spec)
+
+    def _warn_unavailable(self, spec: str) -> None:
+        """Say so when an event breakpoint can't be had on the script's torch."""
+        kind = spec.partition(":")[0]
+        reason = self.session.unavailable_events.get(kind)
+        if reason:
+            self.notify(
+                f"breakpoint {spec}: this breakpoint can't be had on this torch: {_one_line(reason)}",
+                severity="warning",
+                timeout=10,
+                markup=False,
+            )
 
     def _flush_output(self) -> None:
         if self._output_dirty and isinstance(self.screen, OutputScreen):
@@ -680,19 +709,36 @@ class TcdebugApp(App[int]):
 
     def action_toggle_breakpoint(self) -> None:
         ref = self.main_screen.selected
+        event_kind = ROW_EVENTS.get(ref.item.partition(":")[0]) if ref is not None else None
+        if event_kind is not None:
+            self.toggle_breakpoint(event_kind)
+            return
         if ref is None or not ref.key:
-            self.notify("select a stage first: b breaks on every stage of its kind", severity="warning")
+            self.notify(
+                "select a stage, a graph break or a recompile first: b breaks on every one of its kind",
+                severity="warning",
+            )
             return
         self.toggle_breakpoint(ref.stage_id)
 
-    def toggle_breakpoint(self, stage_id: str) -> None:
-        """Break at every stage of kind `stage_id`, or stop doing so."""
-        if stage_id in self.breakpoints:
-            self.breakpoints.discard(stage_id)
-            self.notify(f"breakpoint removed: {stage_id}", timeout=3)
+    def toggle_breakpoint(self, spec: str) -> None:
+        """Break at every stage of kind `spec`, or at the compiler event it names
+        (`tcdebug.model.event_breaks`), or stop doing so."""
+        if spec in self.breakpoints:
+            self.breakpoints.discard(spec)
+            self.notify(f"breakpoint removed: {spec}", timeout=3)
         else:
-            self.breakpoints.add(stage_id)
-            self.notify(f"breakpoint: stop at every {stage_id}", timeout=3)
+            problem = event_breaks.check(spec)
+            if problem:
+                self.notify(problem, severity="error", timeout=8, markup=False)
+                return
+            self.breakpoints.add(spec)
+            if event_breaks.is_event_spec(spec):
+                kind = event_breaks.KINDS[spec.partition(":")[0]]
+                self.notify(f"breakpoint: stop when {kind.title} ({spec})", timeout=3, markup=False)
+                self._warn_unavailable(spec)
+            else:
+                self.notify(f"breakpoint: stop at every {spec}", timeout=3)
         if self.controller is not None and self.is_live:
             self.controller.set_breakpoints(self.breakpoints)
         self.main_screen.refresh_session()

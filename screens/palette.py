@@ -11,6 +11,7 @@ from textual.content import Content
 from textual.markup import escape
 
 from tcdebug.analysis.live_ranks import is_rank_job
+from tcdebug.model import event_breaks
 from tcdebug.model import stages as stage_catalog
 from tcdebug.screens.ref import Ref
 from tcdebug.textsafe import safe_line
@@ -110,6 +111,18 @@ class JumpCommands(Provider):
                     f"{verb} on {kind.id}",
                     f"stop at every {kind.title}",
                     partial(app.toggle_breakpoint, kind.id),
+                )
+            )
+        for event in event_breaks.EVENT_KINDS:
+            verb = "remove breakpoint" if event.id in app.breakpoints else "break"
+            unavailable = app.session.unavailable_events.get(event.id)
+            note = f" (can't be had on this torch: {unavailable})" if unavailable else ""
+            flt = f"; --break {event.id}:FILTER filters by {event.filter}" if event.filter else ""
+            entries.append(
+                (
+                    f"{verb} on {event.id}",
+                    f"stop when {event.title}{flt}{note}",
+                    partial(app.toggle_breakpoint, event.id),
                 )
             )
         return entries

@@ -2,7 +2,9 @@
 
 For each symbol, from the compile's ShapeEnv (recorded in the target): its origin
 (`L['x'].size()[0]`, from `var_to_sources`), its value range (`var_to_range`), its hint (the
-value seen when it was created) and the guards that mention it. Up/down pick a symbol.
+value seen when it was created), the guards that mention it, and its specialization chain: where it
+was created, then each guard, replacement or range refinement that narrowed or specialized it, with
+the user's line, and its final state. Up/down pick a symbol.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tcdebug.model.payloads import ProvSymbol
+from tcdebug.analysis.why import chain_lines, chain_source
+from tcdebug.model.payloads import ChainStep, ProvSymbol
 from tcdebug.model.session import Compile
 from tcdebug.textsafe import safe_line
 
@@ -30,7 +33,7 @@ def symbol_summary(name: str, info: ProvSymbol) -> Text:
     return text
 
 
-def symbol_detail(name: str, info: ProvSymbol) -> Text:
+def symbol_detail(name: str, info: ProvSymbol, chain: list[ChainStep] | None = None) -> Text:
     text = Text(f"{safe_line(name)}\n", "bold")
     sources = info.sources
     text.append("origin   ", "dim")
@@ -43,6 +46,10 @@ def symbol_detail(name: str, info: ProvSymbol) -> Text:
     text.append(f"\nguards   {len(guards)} mention it", "dim")
     for guard in guards[:40]:
         text.append(f"\n  {safe_line(guard)}")
+    if chain:
+        text.append("\nchain    how it was narrowed or specialized, in order", "dim")
+        for line in chain_lines(chain):
+            text.append(f"\n  {safe_line(line)}", "bold" if line.startswith("Final:") else "")
     return text
 
 
@@ -56,7 +63,12 @@ class SymbolsScreen(Screen[None]):
     def __init__(self, comp: Compile) -> None:
         super().__init__()
         self.comp = comp
-        self.symbols = dict(sorted(comp.provenance.symbols.items(), key=lambda kv: _symbol_order(kv[0])))
+        known = dict(comp.provenance.symbols)
+        for symbol, steps in comp.symbol_chains.items():  # a symbol specialized away has only its chain
+            if symbol not in known:
+                source = chain_source(steps)
+                known[symbol] = ProvSymbol(sources=[source] if source else [])
+        self.symbols = dict(sorted(known.items(), key=lambda kv: _symbol_order(kv[0])))
 
     def compose(self) -> ComposeResult:
         yield Static(id="symbols-title")
@@ -84,7 +96,8 @@ class SymbolsScreen(Screen[None]):
     def _show(self, name: str) -> None:
         info = self.symbols.get(name)
         if info is not None:
-            self.query_one("#symbols-detail", Static).update(symbol_detail(name, info))
+            chain = self.comp.symbol_chains.get(name)
+            self.query_one("#symbols-detail", Static).update(symbol_detail(name, info, chain))
 
 
 def _symbol_order(name: str) -> tuple[str, int]:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from tcdebug import __version__
 from tcdebug.dump.safe_fs import DumpError, make_dirs, prepare_out
-from tcdebug.model import protocol
+from tcdebug.model import event_breaks, protocol
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.session import DIED, Session
 from tcdebug.textsafe import safe_line
@@ -63,10 +63,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--break",
         dest="breakpoints",
-        metavar="STAGE",
+        metavar="STAGE|EVENT[:FILTER]",
         action="append",
         default=[],
-        help=f"start with a breakpoint on this stage id (repeatable): {', '.join(stage_catalog.STAGE_IDS)}",
+        help=f"start with a breakpoint on this stage id (repeatable): {', '.join(stage_catalog.STAGE_IDS)}; "
+        f"or on a compiler event, optionally filtered: {', '.join(event_breaks.EVENT_IDS)} "
+        "(e.g. graph_break:GB0170, recompile:forward, guard:L['x'], recompile_limit:4)",
     )
     parser.add_argument(
         "--rerun",
@@ -153,11 +155,10 @@ def cmd_run(parser: argparse.ArgumentParser, argv: list[str]) -> int:
         err(f"no script given, running the bundled sample {target_argv[0]}")
     if ns.force and not ns.dump:
         raise CliError("--force works with --dump OUT")
-    unknown = [b for b in ns.breakpoints if b not in stage_catalog.STAGE_IDS]
-    if unknown:
-        raise CliError(
-            f"unknown stage for --break: {', '.join(unknown)} (stages: {', '.join(stage_catalog.STAGE_IDS)})"
-        )
+    for spec in ns.breakpoints:
+        problem = event_breaks.check(spec)
+        if problem:
+            raise CliError(f"--break: {problem}")
     if ns.rerun and not ns.dump:
         raise CliError("--rerun works with --dump; in the app, press r on a compile")
     from tcdebug.model import rerun_spec

@@ -149,7 +149,9 @@ def test_mlp_chart_has_five_phases_summing_to_the_wall_time(mlp_session, mlp_dum
     assert "compile time:" in mlp_dump.stdout and "C++/Triton compile" in mlp_dump.stdout
     tail = mlp_dump.stdout[mlp_dump.stdout.index("\ntop reasons:") + 1 :].splitlines()
     assert tail[1] == "  most expensive compiles:" and "forward" in tail[2] and "mostly " in tail[2]
-    assert tail[-2:] == ["  recompile causes:", "    1x GLOBAL_STATE changed: grad_mode"]  # it ends there
+    hints = tail.index("hints:")  # the top reasons, then the hints end it
+    assert tail[hints - 2 : hints] == ["  recompile causes:", "    1x GLOBAL_STATE changed: grad_mode"]
+    assert [line for line in tail[hints + 1 :] if line.startswith("  - grad mode changed")]
     # the training compile's backward is compiled at .backward(): its time says which part came when
     [training] = [line for line in tail if line.startswith("    0/1 ")]
     assert "before its first call returned, the rest its backward, compiled at .backward())" in training
@@ -322,7 +324,9 @@ def test_each_failed_entry_of_a_recompile_is_one_reason_with_its_guard_and_user_
         assert part.data["user_stack"][0].endswith('recompile_limit.py", line 10, in scale')
         assert part.data["user_stack"][1] == "return x * n + 1"
     causes = recompile_limit.stdout.split("recompile causes:")[1]
-    assert "3x n == 0 " in causes and "2x n == 1 " in causes and "1x n == 2 " in causes
+    causes = causes.split("\nhints:")[0]  # readable: the value a scalar had, not the guard's text
+    assert "3x n (a Python scalar) was 0" in causes and "2x n (a Python scalar) was 1" in causes
+    assert "1x n (a Python scalar) was 2" in causes and "  #" not in causes
     assert "User stack trace" not in causes and "File " not in causes
 
 

@@ -103,6 +103,8 @@ class StatusBar(Static):
         device = session.shown_device()
         if device:
             info.append(safe_line(f" · {device}"))
+        if session.stance != "default":
+            info.append(safe_line(f" · stance {session.stance}"), "yellow")
         if breakpoints:
             info.append(" · ")
             info.append("● " + ",".join(sorted(breakpoints)), "red")

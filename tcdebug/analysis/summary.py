@@ -6,11 +6,13 @@ import os
 
 from tcdebug.analysis import accuracy_report
 from tcdebug.analysis.compile_phases import bar_lines, paused_note, run_totals, timeline_lines
+from tcdebug.analysis.hints import break_where, hint_lines, readable_cause
 from tcdebug.analysis.stack_trie import trie_lines
 from tcdebug.analysis.why import times_of, top_reasons
 from tcdebug.errors import first_line
-from tcdebug.model.session import Compile, Rerun, Session
+from tcdebug.model.session import Compile, Rerun, Session, stance_line
 from tcdebug.textsafe import safe_line
+from tcdebug.torchtext.dynamo_text import split_recompile_reasons
 
 
 def short_reason(reason: str) -> str:
@@ -93,13 +95,18 @@ def summary_text(session: Session, *, out: str | None = None) -> str:
     lines.append(f"graph breaks: {len(breaks)}")
     for gb in breaks:
         lines.append(f"  {gb.compile_id:<6} {short_reason(gb.reason)}")
-        if gb.user_stack:
-            lines.append(f"         at {first_line(str(gb.user_stack[-1]))}")
+        where = break_where(gb)
+        if where:
+            lines.append(f"         at {where}")
     recompiles = session.recompiles()
     lines.append(f"recompiles: {len(recompiles)}")
     for comp in recompiles:
-        lines.append(f"  {comp.compile_id:<6} {first_line(comp.recompile_reason)}")
+        causes = [f"{r.entry}: {readable_cause(r.text)}" for r in split_recompile_reasons(comp.recompile_reason)]
+        lines.append(f"  {comp.compile_id:<6} {'; '.join(causes) or first_line(comp.recompile_reason)}")
     lines.extend(_cudagraph_lines(compiles))
+    if session.stance_events:  # torch.compiler.set_stance: each change, and each call a stance acted on
+        lines.append(f"stances: {len(session.stance_events)}")
+        lines += [f"  {stance_line(ev)}" for ev in session.stance_events]
     if session.reruns:
         lines.append(f"re-runs: {len(session.reruns)}")
         for rerun in session.reruns:
@@ -119,7 +126,8 @@ def summary_text(session: Session, *, out: str | None = None) -> str:
         lines.append(f"dump: {out}/ (session.json, output.txt, {files} stage files, why.md per compile)")
     lines.extend(timeline_and_call_sites(compiles))
     lines.extend(_time_lines(session, compiles))
-    lines.extend(top_reasons(session))  # the summary ends with the top reasons
+    lines.extend(top_reasons(session))
+    lines.extend(hint_lines(session))  # the summary ends with the top reasons and the hints
     # Names, reasons and notes come from scripts, logs and dumps: one sanitizer for all of it.
     return "\n".join(safe_line(line) for line in lines)
 

@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tcdebug.analysis import compile_phases as compile_times
+from tcdebug.analysis.hints import compile_hints, readable_cause
 from tcdebug.analysis.provenance_index import SUBGRAPH_PREFIX
 from tcdebug.model import stages as stage_catalog
-from tcdebug.model.payloads import AutotuneTable, Frame
+from tcdebug.model.payloads import AutotuneTable, ChainStep, Frame
 from tcdebug.model.schema import to_json
 from tcdebug.model.session import Compile, GraphBreak, Session, Stage
 from tcdebug.model.trace_format import capture_of
@@ -35,6 +36,8 @@ EXISTS, FAILED, BREAK, FUSION, KERNELS, CUDAGRAPH, CHOICE, TIME = (
     "kernel_choice",
     "time",
 )
+CHAIN = "specialization"
+HINT = "hint"
 
 
 @dataclass
@@ -381,6 +384,57 @@ def _stack_lines(gb: GraphBreak) -> list[str]:
     for frame in gb.user_stack:
         out += ["  " + ln.strip() for ln in frame.splitlines() if ln.strip() and set(ln.strip()) != {"^"}]
     return out
+
+
+# ----- hints ---------------------------------------------------------------------------------
+def hint_parts(session: Session, comp: Compile) -> list[WhyPart]:
+    """The common causes this compile shows (`tcdebug.analysis.hints`), each with what to do."""
+    return [
+        WhyPart(HINT, f"Hint: {h.kind.title}", [h.detail, h.kind.advice] if h.detail else [h.kind.advice], comp.compile_id)
+        for h in compile_hints(session, comp)
+    ]
+
+
+# ----- specialization chains --------------------------------------------------------------------
+def _where(frame: Frame | None) -> str:
+    if frame is None or not frame.file:
+        return ""
+    name = frame.file.replace("\\", "/").rsplit("/", 1)[-1]
+    code = f"  {frame.code.strip()}" if frame.code.strip() else ""
+    return f"  at {name}:{frame.line}{code}"
+
+
+def chain_lines(steps: list[ChainStep]) -> list[str]:
+    """A symbol's chain, one line per step with the user's line, then its final state."""
+    lines = [f"{i}. {step.step}: {step.text}{_where(step.user)}" for i, step in enumerate(steps, 1)]
+    fixed = next((s for s in reversed(steps) if s.step in ("specialized", "replaced")), None)
+    narrowed = next((s for s in reversed(steps) if s.step == "range"), None)
+    if fixed is not None:
+        final = f"{'static' if fixed.step == 'specialized' else 'replaced'}: {fixed.text.split(' (')[0]}"
+    elif narrowed is not None:
+        final = f"dynamic, {narrowed.text.removeprefix('range narrowed: ').split(' -> ')[-1]}"
+    else:
+        final = "dynamic"
+    return [*lines, f"Final: {final}"]
+
+
+def chain_source(steps: list[ChainStep]) -> str:
+    created = next((s for s in steps if s.step == "created"), None)
+    if created is None:
+        return ""
+    return created.text.split(" = ")[0]
+
+
+def chain_parts(comp: Compile) -> list[WhyPart]:
+    """One part per symbol something narrowed or specialized (a symbol only created is left out)."""
+    parts = []
+    for symbol, steps in comp.symbol_chains.items():
+        if all(step.step == "created" for step in steps):
+            continue
+        source = chain_source(steps)
+        title = f"Specialization of {symbol}" + (f" ({source})" if source else "")
+        parts.append(WhyPart(CHAIN, title, chain_lines(steps), comp.compile_id, "guards", {"symbol": symbol}))
+    return parts
 
 
 # ----- fusion ---------------------------------------------------------------------------------
@@ -757,6 +811,8 @@ def explain(session: Session, compile_id: str) -> list[WhyPart]:
         *exists_parts(session, comp),
         *failure_parts(comp),
         *break_parts(comp),
+        *hint_parts(session, comp),
+        *chain_parts(comp),
         *time_parts(comp),
         *fusion_parts(comp),
         *cudagraph_parts(comp),
@@ -801,7 +857,7 @@ def recompile_cause_rows(session: Session) -> list[tuple[str, str]]:
             continue
         seen: set[str] = set()
         for reason in split_recompile_reasons(c.recompile_reason):
-            text = reason.text
+            text = readable_cause(reason.text)
             cause = re.sub(r"expected .*", "", text).strip(" .") if "expected" in text else text
             if cause and cause not in seen:
                 seen.add(cause)
@@ -897,5 +953,5 @@ def top_reasons(session: Session, n: int = 3) -> list[str]:
             if section.kind == "expensive":
                 lines.append(f"    {row.text}")
             else:
-                lines.append(f"    {row.count}x {row.text[:100]}")
+                lines.append(f"    {row.count}x {row.text}")
     return [safe_line(line) for line in lines]  # reasons and names come from logs: printable only

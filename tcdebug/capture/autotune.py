@@ -11,6 +11,8 @@ import re
 from typing import Any
 
 from tcdebug.capture.base import CaptureContext, current_compile_key
+from tcdebug.capture.event_points import EventPoints
+from tcdebug.model.event_breaks import EventFacts
 from tcdebug.model.events import Autotune
 from tcdebug.model.payloads import AutotuneChoice, AutotuneTable
 
@@ -69,6 +71,7 @@ def install_inductor(ctx: CaptureContext) -> None:
     cache = select_algorithm.AlgorithmSelectorCache
     original = cache.__dict__["log_results"].__func__  # a staticmethod
     rec = ctx.recorder
+    points = ctx.options.shared(EventPoints)
 
     def log_results(name: str, input_nodes: Any, timings: Any, *args: Any, **kwargs: Any) -> Any:
         try:
@@ -78,6 +81,11 @@ def install_inductor(ctx: CaptureContext) -> None:
                 part = rec.inductor_part(cid)
                 table.stage = "kernel_source" + (f".{part}" if part else "")
                 rec.emit(Autotune(compile_id=cid, table=table))
+                if points is not None and rec.wants_event("autotune"):
+                    detail = f"autotuning {name} chose {table.winner}"
+                    points.pause(
+                        cid, EventFacts("autotune", detail=detail, names=(name, table.winner)), stack=[]
+                    )
         except Exception:  # noqa: BLE001 - capture never breaks the compile
             pass
         return original(name, input_nodes, timings, *args, **kwargs)

@@ -23,9 +23,11 @@ from dataclasses import asdict
 from typing import Any
 
 from tcdebug.capture.base import CaptureContext, artifact_logger_handler, cuda_built
+from tcdebug.capture.event_points import EventPoints
 from tcdebug.capture.recording import Recording
 from tcdebug.capture.triton_info import compile_id_str
 from tcdebug.model import stages as stage_catalog
+from tcdebug.model.event_breaks import EventFacts
 from tcdebug.model.session import Kernel
 from tcdebug.torchtext.cudagraph_text import NODE_FIELDS, GraphNode, demangle, format_stage, parse_dot
 from tcdebug.torchtext.output_code import split_output_code
@@ -63,8 +65,9 @@ def describe(t: Any) -> str:
 class CudagraphStages:
     """Per (compile id, part): the recordings and skips seen so far, sent as one stage."""
 
-    def __init__(self, rec: Recording) -> None:
+    def __init__(self, rec: Recording, points: EventPoints | None = None) -> None:
         self.rec = rec
+        self.points = points  # event breakpoints: a skip or a re-recording may pause there
         self.requested: dict[tuple[str, str], bool] = {}
         self.records: dict[tuple[str, str], list[dict[str, Any]]] = {}
         self.skips: dict[tuple[str, str], list[str]] = {}
@@ -118,12 +121,17 @@ class CudagraphStages:
             return
         reasons.append(reason)
         self.send(cid, part)
+        if self.points is not None and self.rec.wants_event("cudagraph_skip"):
+            self.points.pause(cid, EventFacts("cudagraph_skip", detail=reason), stack=[])
 
     def recorded(self, cid: str, part: str, record: dict[str, Any]) -> None:
         records = self.records.setdefault((cid, part), [])
         record["recording"] = len(records) + 1
         records.append(record)
         self.send(cid, part)
+        reason = record.get("rerecord_reason")
+        if reason and self.points is not None and self.rec.wants_event("cudagraph_rerecord"):
+            self.points.pause(cid, EventFacts("cudagraph_rerecord", detail=str(reason)), stack=[])
 
     def finish(self) -> None:
         for (cid, part), wanted in self.requested.items():
@@ -156,7 +164,7 @@ def graph_kernel(graph_id: Any, node: dict[str, Any], sources: dict[str, str]) -
 
 def install_inductor(ctx: CaptureContext) -> None:
     torch, rec = ctx.torch, ctx.recorder
-    stages = CudagraphStages(rec)
+    stages = CudagraphStages(rec, ctx.options.shared(EventPoints))
     local = threading.local()
 
     @functools.cache

@@ -63,6 +63,9 @@ def install(ctx: CaptureContext) -> None:
         metrics = md.get("compilation_metrics") or {}
         kept = {k: metrics.get(k) for k in _METRIC_KEYS if metrics.get(k) not in (None, [], "")}
         failed, error = compile_outcome(metrics)
+        limit = getattr(torch._dynamo.config, "recompile_limit", None)
+        if isinstance(limit, int):  # the hints' "near its recompile limit" (tcdebug.analysis.hints)
+            kept["recompile_limit"] = limit
         if cid not in started and md.get("frame_id") is not None:  # a Dynamo frame's compile
             started.add(cid)
             start_unannounced(cid)

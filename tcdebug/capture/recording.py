@@ -9,7 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from tcdebug.model.events import Event
+from tcdebug.model.event_breaks import EventFacts
+from tcdebug.model.events import Event, EventPause
 from tcdebug.model.payloads import Kernel
 from tcdebug.model.trace_format import Subgraphs
 
@@ -60,6 +61,13 @@ class Recording(Protocol):
         kernels: list[Kernel] | None = None,
         meta: dict[str, Any] | None = None,
     ) -> None: ...
+
+    # Is there an event breakpoint on this kind (`tcdebug.model.event_breaks`)? Units skip the
+    # work of an event's facts when not.
+    def wants_event(self, kind: str) -> bool: ...
+
+    # A compiler event happens now; pause there (sending `make(spec)`) if a breakpoint matches.
+    def event_point(self, facts: EventFacts, make: Callable[[str], EventPause]) -> bool: ...
 
     def update_stage(self, compile_id: str, key: str, **changes: Any) -> bool: ...
 

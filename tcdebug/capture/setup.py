@@ -33,6 +33,8 @@ UNITS = (
     "tcdebug.capture.decompiled",
     "tcdebug.capture.dynamo_events",
     "tcdebug.capture.ddp_split",
+    "tcdebug.capture.event_points",  # after dynamo_events: a break is shown before its pause
+    "tcdebug.capture.symbol_chain",
     "tcdebug.capture.compile_times",
     "tcdebug.capture.autotune",
     "tcdebug.capture.guard_provenance",

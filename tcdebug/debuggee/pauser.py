@@ -10,7 +10,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from tcdebug.model import protocol
+from tcdebug.model import event_breaks, protocol
 
 
 class StopRequested(BaseException):
@@ -21,6 +21,7 @@ class Pauser:
     def __init__(self, mode: str, breakpoints: set[str]) -> None:
         self.mode = mode
         self.breakpoints = set(breakpoints)
+        self.event_breaks = event_breaks.event_breaks(self.breakpoints)
         self._cond = threading.Condition()
         self._waiting = False
         self._released = False
@@ -61,13 +62,42 @@ class Pauser:
         with self._cond:
             self.mode = mode
             if breakpoints is not None:
-                self.breakpoints = set(breakpoints)
+                self._set(breakpoints)
             self._released = True
             self._cond.notify_all()
 
     def set_breakpoints(self, breakpoints: list[str]) -> None:
         with self._cond:
-            self.breakpoints = set(breakpoints)
+            self._set(breakpoints)
+
+    def _set(self, breakpoints: list[str]) -> None:
+        self.breakpoints = set(breakpoints)
+        self.event_breaks = event_breaks.event_breaks(self.breakpoints)
+
+    def wants_event(self, kind: str) -> bool:
+        """Is there a breakpoint on this event kind, so a unit should work out its facts?"""
+        return self.enabled and not self.stop_requested and any(b.kind == kind for b in self.event_breaks)
+
+    def event_break(self, facts: event_breaks.EventFacts) -> event_breaks.EventBreak | None:
+        """The event breakpoint that stops at this event, if any (none once `g` ran the script free)."""
+        if not self.enabled or self.stop_requested or self.mode == protocol.MODE_RUN:
+            return None
+        return event_breaks.first_match(list(self.event_breaks), facts)
+
+    def event_pause(self, announce: Callable[[], None]) -> float:
+        """Announce an event a breakpoint matched and wait for the next command. Seconds waited."""
+        with self._cond:
+            self._released = False
+            self._waiting = True
+        announce()
+        start = time.perf_counter()
+        with self._cond:
+            while not self._released:
+                self._cond.wait()
+            self._waiting = False
+        if self.stop_requested:
+            raise StopRequested()
+        return time.perf_counter() - start
 
     def stop(self) -> None:
         with self._cond:

@@ -16,7 +16,8 @@ from tcdebug.capture.recording import CompileState
 from tcdebug.debuggee.pauser import Pauser
 from tcdebug.model import protocol, trace_format
 from tcdebug.model import stages as stage_catalog
-from tcdebug.model.events import CompileEnd, CompileStart, Event, StageEvent
+from tcdebug.model.event_breaks import EventFacts
+from tcdebug.model.events import CompileEnd, CompileStart, Event, EventPause, StageEvent
 from tcdebug.model.payloads import Kernel
 
 ALWAYS = stage_catalog.ALWAYS_STAGES  # sent for every compile: `not captured` with the reason when missing
@@ -139,6 +140,24 @@ class Recorder:
         if waited > 0:
             end = time.time_ns() / 1000
             self.pauses.append((end - waited * 1e6, end))
+
+    def wants_event(self, kind: str) -> bool:
+        return self.pauser.wants_event(kind)
+
+    def event_point(self, facts: EventFacts, make: Callable[[str], EventPause]) -> bool:
+        """A compiler event happens now: if an event breakpoint matches `facts`, send the event
+        `make(spec)` builds and wait there, in torch's own thread, like a stage's pause. True if it paused."""
+        brk = self.pauser.event_break(facts)
+        if brk is None:
+            return False
+        event = make(brk.spec)
+        st = self.state(event.compile_id) if event.compile_id else None
+        waited = self.pauser.event_pause(lambda: self.emit(event))
+        if st is not None:
+            st.paused_s += waited
+        end = time.time_ns() / 1000
+        self.pauses.append((end - waited * 1e6, end))
+        return True
 
     def update_stage(self, compile_id: str, key: str, **changes: Any) -> bool:
         """Re-send a captured stage with some fields changed (e.g. kernels autotuned at the

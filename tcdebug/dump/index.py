@@ -9,7 +9,7 @@ from typing import Any
 
 from tcdebug.model import schema
 from tcdebug.model.events import Event
-from tcdebug.model.payloads import Accuracy, AutotuneTable, CallInfo, Frame, GuardOrigin, Rerun
+from tcdebug.model.payloads import Accuracy, AutotuneTable, CallInfo, ChainStep, Frame, GuardOrigin, Rerun
 from tcdebug.model.session import Compile, ProcessInfo, Session, Stage, stage_to_dict
 from tcdebug.model.trace_format import capture_of
 from tcdebug.torchtext.stage_text import FUSION_LOG_IN_FILE
@@ -49,6 +49,7 @@ class CompileEntry:
     guard_provenance: list[GuardOrigin] = field(default_factory=list)
     stack: list[Frame] = field(default_factory=list)
     accuracy: Accuracy | None = None
+    symbol_chains: dict[str, list[ChainStep]] = field(default_factory=dict)
     why: list[dict[str, Any]] = field(default_factory=list)
     graph_breaks: list[BreakEntry] = field(default_factory=list)
     stages: list[Stage] = field(default_factory=list)
@@ -132,7 +133,7 @@ def session_index(
 _COMPILE_NEUTRAL = frozenset(
     (
         "hello", "torch", "process", "process_end", "process_exit", "ready", "resumed", "note", "output",
-        "trace_info", "error", "script_end", "calls", "target_died", "target_exited",
+        "trace_info", "error", "script_end", "calls", "target_died", "target_exited", "events_unavailable",
     )
 )
 

@@ -21,6 +21,7 @@ from tcdebug.model.payloads import (
     Accuracy,
     AutotuneTable,
     CallInfo,
+    ChainStep,
     Frame,
     GuardOrigin,
     Kernel,
@@ -276,6 +277,58 @@ class Provenance(Event):
     reset: bool = False
 
 
+@dataclass(kw_only=True)
+class EventPause(Event):
+    """The script's process stopped at a compiler event an event breakpoint asked for
+    (`tcdebug.model.event_breaks`), in the compiling thread, while torch does the thing."""
+
+    TYPE: ClassVar[str] = "event_pause"
+    compile_id: str
+    kind: str  # an `event_breaks.EVENT_IDS` kind
+    breakpoint: str = ""  # the breakpoint that matched (`graph_break:GB0170`)
+    detail: str = ""  # what torch said: the reason, the guard, the symbol and its new value
+    registry_id: str = ""  # a graph break's registry id, where torch gives one
+    registry_title: str = ""  # that entry's title (its gb_type)
+    user: Frame | None = None  # the user's line the event is about (first to show)
+    caller: Frame | None = None  # the user's line that called into torch, where it differs
+    stack: list[Frame] = field(default_factory=list)  # the user stack torch gave, innermost last
+    paused: bool = True
+
+
+@dataclass(kw_only=True)
+class StanceEvent(Event):
+    """`torch.compiler.set_stance` changed the stance (`action` "set"), or a call ran under a stance
+    that changed what torch did: sent to eager (`ran_eager`, `eager_on_recompile`) or refused
+    (`failed`, `fail_on_recompile`), with the guard that failed."""
+
+    TYPE: ClassVar[str] = "stance"
+    stance: str = "default"
+    action: str = "set"  # "set", "ran_eager" or "failed"
+    compile_id: str = ""  # the compile whose guards failed ("" for a change of stance)
+    function: str = ""  # the compiled function called
+    guard: str = ""  # the failing guard, as Dynamo words it
+    user: Frame | None = None  # the user's line: the set_stance call, or the call of the function
+    detail: str = ""  # what the stance did, in one line
+
+
+@dataclass(kw_only=True)
+class SymbolChains(Event):
+    """Per symbol of a compile's shape environment: where it was created and every guard,
+    replacement or range refinement that narrowed or specialized it, in order."""
+
+    TYPE: ClassVar[str] = "symbol_chains"
+    compile_id: str
+    chains: dict[str, list[ChainStep]] = field(default_factory=dict)
+
+
+@dataclass(kw_only=True)
+class EventsUnavailable(Event):
+    """Event breakpoints this torch cannot give, each with the reason (sent once, at the capture's install)."""
+
+    TYPE: ClassVar[str] = "events_unavailable"
+    kinds: dict[str, str] = field(default_factory=dict)
+
+
 # ----- re-runs ----------------------------------------------------------------------------------
 @dataclass(kw_only=True)
 class RerunEvent(Event):
@@ -351,6 +404,10 @@ EVENT_CLASSES: dict[str, type[Event]] = {
         Autotune,
         GuardProvenance,
         Provenance,
+        EventPause,
+        EventsUnavailable,
+        StanceEvent,
+        SymbolChains,
         RerunEvent,
         AccuracyEvent,
         Calls,

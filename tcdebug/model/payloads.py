@@ -105,6 +105,17 @@ class Frame:
 
 
 @dataclass
+class ChainStep:
+    """One step of a symbol's specialization chain (`tcdebug.capture.symbol_chain`): `created`,
+    `guard`, `range` (its range narrowed), `replaced` or `specialized` (made a constant), with the
+    user's line Dynamo was tracing."""
+
+    step: str = ""
+    text: str = ""
+    user: Frame | None = None
+
+
+@dataclass
 class GuardOrigin:
     """Where Dynamo made a guard (`tcdebug.capture.guard_provenance`): the innermost frame of the
     user's code in its stack (None: only torch's) and the innermost frame of all."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from tcdebug.model import stages as stage_catalog
 from tcdebug.model.payloads import Accuracy as Accuracy
 from tcdebug.model.payloads import AutotuneTable as AutotuneTable
 from tcdebug.model.payloads import CallInfo as CallInfo
+from tcdebug.model.payloads import ChainStep as ChainStep
 from tcdebug.model.payloads import EntryCheck as EntryCheck
 from tcdebug.model.payloads import Frame as Frame
 from tcdebug.model.payloads import GuardOrigin as GuardOrigin
@@ -117,6 +119,7 @@ class Compile:
     guard_provenance: list[GuardOrigin] = field(default_factory=list)  # user frame per guard
     stack: list[Frame] = field(default_factory=list)  # the user's frames that led to it (call sites)
     accuracy: Accuracy | None = None  # the comparison with eager (`A`, `--accuracy`), when asked
+    symbol_chains: dict[str, list[ChainStep]] = field(default_factory=dict)  # per symbol, its specialization
     provenance_index: ProvenanceIndex = field(default_factory=ProvenanceIndex, repr=False)  # tcdebug.analysis.provenance_index
     # A dump's provenance.json, read into `provenance_index` at the first use of `provenance`:
     # opening a dump of a big model does not parse every compile's index up front.
@@ -227,6 +230,13 @@ class Session:
     paused_at: tuple[str, str] | None = None  # (compile_id, stage key)
     paused_pid: int | None = None  # the process paused at `paused_at`; None: the main one
     pauses: dict[int, tuple[str, str]] = field(default_factory=dict)  # every paused process (0: main)
+    # the compiler event a process (0: main) waits at, where an event breakpoint stopped it
+    paused_events: dict[int, ev_types.EventPause] = field(default_factory=dict)
+    # event kind -> why this torch cannot give it
+    unavailable_events: dict[str, str] = field(default_factory=dict)
+    stance: str = "default"  # torch.compiler.set_stance's stance in effect
+    # each change of stance, and each call a stance acted on
+    stance_events: list[ev_types.StanceEvent] = field(default_factory=list)
     processes: dict[int, ProcessInfo] = field(default_factory=dict)  # by pid, the main one first
     main_pid: int | None = None
     exit_code: int | None = None
@@ -341,6 +351,9 @@ class Session:
     def status_line(self) -> str:
         if self.state == PAUSED and self.paused_at:
             cid, key = self.paused_at
+            event = self.paused_events.get(self.paused_pid or 0)
+            if event is not None:
+                return f"paused at {event_pause_line(event)}"
             return f"paused at {key} of {cid}"
         if self.state in (DIED, FAILED) and self.error:
             return f"{'target died' if self.state == DIED else 'failed'}: {self.error}"
@@ -431,6 +444,7 @@ class Session:
     def _unpause(self, pid: Any) -> None:
         """Process `pid` (0 or None: the main one) no longer waits; show another that does."""
         self.pauses.pop(pid or 0, None)
+        self.paused_events.pop(pid or 0, None)
         if self.pauses:
             key, self.paused_at = next(reversed(self.pauses.items()))
             self.paused_pid = key or None
@@ -492,6 +506,38 @@ class Session:
             paused=ev.paused,
             rank=ev.rank,
         )
+
+    def _on_event_pause(self, ev: ev_types.EventPause) -> Change:
+        """An event breakpoint stopped a process: it waits at the compile's latest stage so far
+        (the compile's row when it has none yet), and the status line names the event."""
+        comp, added = self._compile_change(ev, ev.compile_id)
+        stage_key = next(reversed(comp.stages), "") if comp.stages else ""
+        key = self._pause_key(ev)
+        if not ev.paused:
+            return Change(ev, compile_id=comp.compile_id, added=added, rank=ev.rank)
+        self.pauses.pop(key, None)
+        self.pauses[key] = (comp.compile_id, stage_key)
+        self.paused_events[key] = ev
+        self.state = PAUSED
+        self.paused_at = (comp.compile_id, stage_key)
+        self.paused_pid = key or None
+        return Change(
+            ev, compile_id=comp.compile_id, stage_key=stage_key, added=added, paused=True, rank=ev.rank
+        )
+
+    def _on_stance(self, ev: ev_types.StanceEvent) -> Change:
+        if ev.action == "set":
+            self.stance = ev.stance
+        self.stance_events.append(ev)
+        return Change(ev, compile_id=ev.compile_id, rank=ev.rank)
+
+    def _on_symbol_chains(self, ev: ev_types.SymbolChains) -> Change:
+        comp, added = self._compile_change(ev, ev.compile_id)
+        comp.symbol_chains = dict(ev.chains)
+        return Change(ev, compile_id=comp.compile_id, added=added, rank=ev.rank)
+
+    def _on_events_unavailable(self, ev: ev_types.EventsUnavailable) -> None:
+        self.unavailable_events.update(ev.kinds)
 
     def _on_resumed(self, ev: ev_types.Resumed) -> None:
         self._unpause(self._pause_key(ev))
@@ -640,6 +686,10 @@ _HANDLERS: dict[type[ev_types.Event], _Handler] = {
     ev_types.CompileStart: Session._on_compile_start,
     ev_types.StageEvent: Session._on_stage,
     ev_types.Resumed: Session._on_resumed,
+    ev_types.EventPause: Session._on_event_pause,
+    ev_types.EventsUnavailable: Session._on_events_unavailable,
+    ev_types.StanceEvent: Session._on_stance,
+    ev_types.SymbolChains: Session._on_symbol_chains,
     ev_types.GraphBreak: Session._on_graph_break,
     ev_types.Recompile: Session._on_recompile,
     ev_types.CompileEnd: Session._on_compile_end,
@@ -656,6 +706,34 @@ _HANDLERS: dict[type[ev_types.Event], _Handler] = {
     ev_types.Note: Session._on_note,
     ev_types.TraceInfo: Session._on_trace_info,
 }
+
+
+def frame_text(frame: Frame | None) -> str:
+    """`file:line` (with the code on that line where known), or "" for none."""
+    if frame is None or not frame.file:
+        return ""
+    where = f"{os.path.basename(frame.file)}:{frame.line}"
+    return f"{where} {frame.code.strip()}" if frame.code.strip() else where
+
+
+def event_pause_line(ev: ev_types.EventPause) -> str:
+    """One line for a pause at a compiler event: the kind, registry id, compile and the user's line."""
+    head = ev.kind + (f" {ev.registry_id}" if ev.registry_id else "")
+    where = frame_text(ev.user) or frame_text(ev.caller)
+    line = f"{head} in {ev.compile_id}"
+    return f"{line} at {where}" if where else line
+
+
+def stance_line(ev: ev_types.StanceEvent) -> str:
+    """One line for a change of stance or a call a stance acted on, with the user's line."""
+    where = frame_text(ev.user)
+    if ev.action == "set":
+        text = f"stance set to {ev.stance}"
+    else:
+        did = "ran eagerly" if ev.action == "ran_eager" else "failed"
+        guard = ev.guard.strip().splitlines()[0] if ev.guard.strip() else "no failing guard found"
+        text = f"{ev.stance}: a call of {ev.function or 'a compiled function'} {did} (failing guard: {guard})"
+    return f"{text} at {where}" if where else text
 
 
 def _id_core(compile_id: str) -> str:

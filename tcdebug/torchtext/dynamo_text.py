@@ -121,3 +121,9 @@ def compiled_autograd_reasons(payload: str | None) -> str:
     if isinstance(reasons, list):
         return "\n".join(str(r).strip() for r in reasons if str(r).strip())
     return str(reasons).strip()
+
+
+def symbol_created(info: dict[str, Any]) -> str:
+    """A `create_symbol` record's metadata as the first step of the symbol's specialization chain:
+    `L['x'].size()[0] = 8, range [2, int_oo]`."""
+    return f"{info.get('source', '?')} = {info.get('val', '?')}, range {info.get('vr', '?')}"

@@ -32,8 +32,10 @@ from tcdebug.model.events import (
     Note,
     Recompile,
     StageEvent,
+    SymbolChains,
     TraceInfo,
 )
+from tcdebug.model.payloads import ChainStep
 from tcdebug.model.session import LOADED, Change, Frame, Kernel, Session
 from tcdebug.model.trace_format import (
     AOT_MODES,
@@ -52,6 +54,7 @@ from tcdebug.torchtext.dynamo_text import (
     compiled_autograd_reasons,
     recompile_reasons,
     split_graph_break,
+    symbol_created,
 )
 from tcdebug.torchtext.output_code import split_output_code
 from tcdebug.trace.reader import PayloadRef, Record, TraceStats
@@ -63,6 +66,8 @@ NOT_IN_TRACE = "not in TORCH_TRACE logs"
 MAYBE_MISSING = stage_catalog.MAYBE_UNTRACED
 
 GLOBAL_ID = "-/-"
+# The symbolic-shapes records that are also steps of a symbol's specialization chain (`w`, `S`).
+CHAIN_RECORDS = frozenset({"create_symbol", "guard_added", "symbolic_shape_specialization"})
 SHAPES_STAGE = "trace_symbolic_shapes"  # symbols, specializations and guards added (`records.SHAPES`)
 EXPORT_REPORT_STAGE = "draft_export_report"  # draft export's problems (`records.DRAFT_EXPORT`)
 MAX_SHAPE_LINES = 2000
@@ -165,6 +170,7 @@ class _CompileState:
     shapes: list[str] = field(default_factory=list)  # symbolic-shapes lines (`records.SHAPES`)
     shape_records: int = 0
     problems: list[tuple[str, str]] = field(default_factory=list)  # draft export's (kind, text)
+    chains: dict[str, list[ChainStep]] = field(default_factory=dict)  # per symbol: its specialization chain
 
 
 class TraceConverter:
@@ -339,6 +345,8 @@ class TraceConverter:
             st.inductor_part = None  # the backward's Inductor compile is over
             yield self._end(cid, st, {"backward": _metrics_dict(record.meta)})
         elif handler in (records.SHAPES, records.DRAFT_EXPORT):
+            if record.key in CHAIN_RECORDS:
+                yield from self._symbol_step(cid, st, record)
             yield from self._shapes(cid, st, record)
         elif kind.carrier == stage_catalog.ARTIFACT:
             yield from self._artifact(cid, st, record, kind)
@@ -351,6 +359,33 @@ class TraceConverter:
         elif record.ref is not None:  # PAYLOAD, and the records of `-/-` compiles in a Dynamo compile
             key = record.key
             yield self._stage(cid, st, f"trace_{key}", record, title=key.replace("_", " "))
+
+    def _symbol_step(self, cid: str, st: _CompileState, record: Record) -> Iterator[Event]:
+        """A step of a symbol's specialization chain, as the live capture records it
+        (`tcdebug.capture.symbol_chain`): the compile's chains so far, sent whole."""
+        md = record.meta if isinstance(record.meta, dict) else {}
+        user = _chain_user(md.get("user_stack"))
+        steps: list[tuple[str, str, str]] = []
+        if record.key == "create_symbol":
+            text = symbol_created(md)
+            steps.append((str(md.get("symbol", "")), "created", text))
+        elif record.key == "symbolic_shape_specialization":
+            symbol = str(md.get("symbol", ""))
+            steps.append(
+                (symbol, "specialized", f"{symbol} = {md.get('value', '?')} ({md.get('reason', '')})")
+            )
+        else:  # guard_added
+            text = f"{md.get('prefix', 'guard')}: {md.get('expr', '')}"
+            symbols = md.get("symbol_to_sources")
+            steps += [(str(sym), "guard", text) for sym in (symbols if isinstance(symbols, dict) else {})]
+        changed = False
+        for symbol, step, text in steps:
+            chain = st.chains.setdefault(symbol, []) if symbol else None
+            if chain is not None and len(chain) < _MAX_CHAIN_STEPS:
+                chain.append(ChainStep(step=step, text=text, user=user))
+                changed = True
+        if changed:
+            yield SymbolChains(compile_id=cid, chains={k: list(v) for k, v in st.chains.items()})
 
     def _open(self, cid: str, record: Record) -> CompileStart:
         ev = CompileStart(compile_id=cid, rank=record.rank)
@@ -875,6 +910,28 @@ def _json(text: str | None) -> dict[str, Any]:
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}
+
+
+_MAX_CHAIN_STEPS = 40
+_NOT_USERS = ("/torch/", "/site-packages/", "/dist-packages/", "/lib/python")
+
+
+def _chain_user(stack: Any) -> Frame | None:
+    """The user's line in a record's `user_stack`: its innermost frame outside torch and installed
+    packages (a log does not say where torch lives), else its innermost frame."""
+    frames = [
+        Frame(
+            file=str(f.get("filename", "")),
+            line=int(f.get("line", 0) or 0),
+            name=str(f.get("name", "")),
+            code=str(f.get("loc", "") or ""),
+        )
+        for f in (stack if isinstance(stack, list) else [])
+        if isinstance(f, dict) and isinstance(f.get("line", 0), int)
+    ]
+    users = [f for f in frames if not any(part in f.file.replace("\\", "/") for part in _NOT_USERS)]
+    found = users or frames
+    return found[-1] if found else None
 
 
 def _graph_meta(record: Record) -> dict[str, Any]:

@@ -60,6 +60,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--force", action="store_true", help=FORCE_HELP)
     parser.add_argument("--no-pause", action="store_true", help="run straight through without pausing")
     parser.add_argument(
+        "--cold",
+        action="store_true",
+        help="run with every compile cache (FX graph, AOTAutograd, autotune) and automatic-dynamic PGO "
+        "off, so that every stage is compiled and shown; by default they stay as your environment sets them",
+    )
+    parser.add_argument(
         "--break",
         dest="breakpoints",
         metavar="STAGE",
@@ -160,13 +166,20 @@ def cmd_run(parser: argparse.ArgumentParser, argv: list[str]) -> int:
             raise CliError(f"--rerun {spec!r}: {'; '.join(exc.messages)}") from exc
     if ns.dump:
         return run_headless(
-            target_argv, module=bool(ns.module), out=ns.dump, rerun_specs=ns.rerun, force=ns.force
+            target_argv,
+            module=bool(ns.module),
+            out=ns.dump,
+            rerun_specs=ns.rerun,
+            force=ns.force,
+            cold=ns.cold,
         )
     mode = live_mode(no_pause=ns.no_pause, breakpoints=ns.breakpoints)
     require_terminal()
     from tcdebug.screens.app import run_live
 
-    return run_live(target_argv, module=bool(ns.module), mode=mode, breakpoints=set(ns.breakpoints))
+    return run_live(
+        target_argv, module=bool(ns.module), mode=mode, breakpoints=set(ns.breakpoints), cold=ns.cold
+    )
 
 
 def live_mode(*, no_pause: bool, breakpoints: list[str]) -> str:
@@ -204,12 +217,12 @@ def cmd_torchrun(parser: argparse.ArgumentParser, options: list[str], torchrun_a
         raise CliError("--rerun does not work with torchrun jobs")
     target_argv = [TORCHRUN_MODULE, *torchrun_args]
     if ns.dump:
-        return run_headless(target_argv, module=True, out=ns.dump, force=ns.force, ranks=True)
+        return run_headless(target_argv, module=True, out=ns.dump, force=ns.force, ranks=True, cold=ns.cold)
     mode = protocol.MODE_RUN if ns.no_pause else protocol.MODE_STEP
     require_terminal()
     from tcdebug.screens.app import run_live
 
-    return run_live(target_argv, module=True, mode=mode, breakpoints=set(ns.breakpoints))
+    return run_live(target_argv, module=True, mode=mode, breakpoints=set(ns.breakpoints), cold=ns.cold)
 
 
 DUMP_NICENESS = 10
@@ -231,6 +244,7 @@ def run_headless(
     rerun_specs: Sequence[str] = (),
     force: bool = False,
     ranks: bool = False,
+    cold: bool = False,
 ) -> int:
     """`--dump`: run without pauses, keep OUT/ up to date, print a summary.
 
@@ -249,7 +263,7 @@ def run_headless(
     write_error = ""
     events: queue.Queue[Event] = queue.Queue()
     controller = TargetController(
-        target_argv, module=module, mode=protocol.MODE_RUN, on_event=events.put, adopt_orphans=True
+        target_argv, module=module, mode=protocol.MODE_RUN, on_event=events.put, adopt_orphans=True, cold=cold
     )
     previous = {sig: signal.signal(sig, _raise_interrupted) for sig in (signal.SIGTERM, signal.SIGHUP)}
     pending_reruns = list(rerun_specs)

@@ -103,6 +103,9 @@ class StatusBar(Static):
         device = session.shown_device()
         if device:
             info.append(safe_line(f" · {device}"))
+        if session.cold:
+            info.append(" · ")
+            info.append("cold", "bold cyan")
         if breakpoints:
             info.append(" · ")
             info.append("● " + ",".join(sorted(breakpoints)), "red")

@@ -15,6 +15,7 @@ from typing import Any
 from tcdebug.capture import trace_records
 from tcdebug.capture.base import CaptureContext, TraceDispatcher, loaded_modules
 from tcdebug.capture.recording import Recording
+from tcdebug.model import protocol
 from tcdebug.model.events import Note
 
 UNITS = (
@@ -34,6 +35,7 @@ UNITS = (
     "tcdebug.capture.dynamo_events",
     "tcdebug.capture.ddp_split",
     "tcdebug.capture.compile_times",
+    "tcdebug.capture.cache_verdicts",
     "tcdebug.capture.autotune",
     "tcdebug.capture.guard_provenance",
     "tcdebug.capture.cudagraph",
@@ -56,13 +58,25 @@ def skipped_units() -> set[str]:
     return names
 
 
-def configure_torch(torch: Any) -> list[str]:
-    """Switch off what hides stages: caches and profile-guided automatic dynamic."""
-    notes = []
+def cold_requested() -> bool:
+    """`tcdebug --cold` asked for a run with every cache and PGO off."""
+    return os.environ.get(protocol.COLD_ENV, "") == "1"
+
+
+def configure_torch(torch: Any, cold: bool = False) -> list[str]:
+    """Leave the user's caches and PGO as their environment sets them; with `cold` (`--cold`),
+    switch every cache and automatic-dynamic PGO off, so that no cache hit skips a stage. Returns
+    what tcdebug changed in torch, one line each, for the session's notes."""
+    if not cold:
+        return []
+    changes = []
     try:
         torch.compiler.config.force_disable_caches = True
+        changes.append(
+            "--cold: torch.compiler.config.force_disable_caches = True (FX graph, AOTAutograd, autotune caches off)"
+        )
     except Exception as exc:  # noqa: BLE001
-        notes.append(f"could not disable compile caches: {exc}")
+        changes.append(f"--cold: could not disable compile caches: {exc}")
         for name in ("fx_graph_cache", "autotune_local_cache"):
             try:
                 setattr(torch._inductor.config, name, False)
@@ -70,9 +84,10 @@ def configure_torch(torch: Any) -> list[str]:
                 pass
     try:
         torch._dynamo.config.automatic_dynamic_local_pgo = False
+        changes.append("--cold: TORCH_DYNAMO_AUTOMATIC_DYNAMIC_LOCAL_PGO=0 (no profile read or written)")
     except Exception:  # noqa: BLE001 - older torch: no PGO to switch off
         pass
-    return notes
+    return changes
 
 
 _SKIPPED_BY_DYNAMO: set[str] = set()  # modules and subpackages put in Dynamo's skip list
@@ -148,10 +163,9 @@ def generated_code(package: str) -> list[CodeType]:
 
 def install_capture(torch: Any, recorder: Recording) -> CaptureContext:
     """The first step: every unit's `install` (the script's torch has imported Dynamo)."""
-    os.environ.setdefault("TORCH_DYNAMO_AUTOMATIC_DYNAMIC_LOCAL_PGO", "0")
     dispatcher = TraceDispatcher(recorder)
     ctx = CaptureContext(recorder=recorder, handler=dispatcher, torch=torch)
-    for note in configure_torch(torch):
+    for note in configure_torch(torch, cold=cold_requested()):
         recorder.emit(Note(text=note))
     skipped = skipped_units()
     for short, module in _units():
@@ -188,7 +202,9 @@ def _keep_dynamo_out(ctx: CaptureContext) -> None:
     try:
         keep_dynamo_out(ctx.torch)
     except Exception as exc:  # noqa: BLE001 - an older torch: said in a note
-        ctx.recorder.emit(Note(text=f"Dynamo may compile tcdebug's own functions: {type(exc).__name__}: {exc}"))
+        ctx.recorder.emit(
+            Note(text=f"Dynamo may compile tcdebug's own functions: {type(exc).__name__}: {exc}")
+        )
 
 
 def _units() -> list[tuple[str, Any]]:
@@ -208,7 +224,9 @@ def _install_unit(ctx: CaptureContext, short: str, module: Any, step: str) -> No
     try:
         install(ctx)
     except Exception as exc:  # noqa: BLE001 - this torch lacks what the unit needs
-        reason = f"not supported by torch {getattr(ctx.torch, '__version__', '?')}: {type(exc).__name__}: {exc}"
+        reason = (
+            f"not supported by torch {getattr(ctx.torch, '__version__', '?')}: {type(exc).__name__}: {exc}"
+        )
         for stage_id in getattr(module, "STAGES", ()):
             ctx.recorder.mark_unavailable(stage_id, reason)
         ctx.recorder.emit(Note(text=f"{short}: {reason}"))

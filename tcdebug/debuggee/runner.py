@@ -104,6 +104,7 @@ def torch_event(torch: Any, final: bool = False, pg_timeout_s: float | None = No
         torch_version=str(getattr(torch, "__version__", "")),
         device=device_name(torch, final=final),
         pg_timeout_s=pg_timeout_s,
+        cold=True if os.environ.get(protocol.COLD_ENV) == "1" else None,
     )
 
 
@@ -192,8 +193,10 @@ def run_captured(
 
     from tcdebug.debuggee.import_watch import DYNAMO, INDUCTOR, ImportWatch
 
-    # tcdebug itself switches PGO off with the caches; torch's warning about it is noise.
-    warnings.filterwarnings("ignore", message="dynamo_pgo force disabled")
+    if (
+        os.environ.get(protocol.COLD_ENV) == "1"
+    ):  # `--cold` switched PGO off with the caches: torch's warning is noise
+        warnings.filterwarnings("ignore", message="dynamo_pgo force disabled")
     main_pid = os.getpid()
     recorder = Recorder(channel, pauser)
     installed: list[CaptureContext] = []
@@ -217,7 +220,9 @@ def run_captured(
 
             install_inductor_capture(installed[0])
         except Exception as exc:  # noqa: BLE001 - the script's import must go on
-            recorder.emit(Note(text=f"{note_prefix}Inductor capture not installed: {type(exc).__name__}: {exc}"))
+            recorder.emit(
+                Note(text=f"{note_prefix}Inductor capture not installed: {type(exc).__name__}: {exc}")
+            )
 
     watch = ImportWatch([(DYNAMO, install), (INDUCTOR, install_inductor)])
     watch.arm()
@@ -271,7 +276,9 @@ def _end_before_torch(
     reader: CommandReader, emit: Emit, ns: argparse.Namespace, exit_code: int, error: str
 ) -> int:
     """The script cannot start: say hello without torch, end it with `error`, serve until closed."""
-    emit(Hello(python=platform.python_version(), script=ns.argv[0], argv=ns.argv, torch_version="", device=""))
+    emit(
+        Hello(python=platform.python_version(), script=ns.argv[0], argv=ns.argv, torch_version="", device="")
+    )
     emit(ScriptEnd(exit_code=exit_code, error=error))
     return _serve(reader, emit, exit_code)
 

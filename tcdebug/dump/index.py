@@ -9,7 +9,7 @@ from typing import Any
 
 from tcdebug.model import schema
 from tcdebug.model.events import Event
-from tcdebug.model.payloads import AutotuneTable, CallInfo, GuardOrigin, Rerun
+from tcdebug.model.payloads import AutotuneTable, CacheVerdict, CallInfo, GuardOrigin, Rerun
 from tcdebug.model.session import Compile, ProcessInfo, Session, Stage, stage_to_dict
 from tcdebug.model.trace_format import capture_of
 from tcdebug.torchtext.stage_text import FUSION_LOG_IN_FILE
@@ -47,6 +47,7 @@ class CompileEntry:
     times: dict[str, Any] = field(default_factory=dict)  # phase times, see tcdebug.analysis.compile_phases
     autotune_tables: list[AutotuneTable] = field(default_factory=list)
     guard_provenance: list[GuardOrigin] = field(default_factory=list)
+    caches: list[CacheVerdict] = field(default_factory=list)  # each compile cache's answer
     why: list[dict[str, Any]] = field(default_factory=list)
     graph_breaks: list[BreakEntry] = field(default_factory=list)
     stages: list[Stage] = field(default_factory=list)
@@ -74,6 +75,7 @@ class SessionIndex:
     torch_version: str = ""
     python: str = ""
     device: str = ""
+    cold: bool = False  # `--cold`: every compile cache and automatic-dynamic PGO off
     state: str = ""
     exit_code: int | None = None
     error: str = ""
@@ -106,6 +108,7 @@ def session_index(
         torch_version=session.torch_version,
         python=session.python,
         device=session.device,
+        cold=session.cold,
         state=session.state,
         exit_code=session.exit_code,
         error=session.error,
@@ -129,8 +132,21 @@ def session_index(
 # other event without a compile id (a rerun) may change any compile's why.
 _COMPILE_NEUTRAL = frozenset(
     (
-        "hello", "torch", "process", "process_end", "process_exit", "ready", "resumed", "note", "output",
-        "trace_info", "error", "script_end", "calls", "target_died", "target_exited",
+        "hello",
+        "torch",
+        "process",
+        "process_end",
+        "process_exit",
+        "ready",
+        "resumed",
+        "note",
+        "output",
+        "trace_info",
+        "error",
+        "script_end",
+        "calls",
+        "target_died",
+        "target_exited",
     )
 )
 

@@ -63,12 +63,14 @@ class TargetController:
         cwd: str | None = None,
         python: str | None = None,
         adopt_orphans: bool = False,
+        cold: bool = False,
     ) -> None:
         """`argv` is the script (or module, with `module=True`) and its arguments.
 
         `adopt_orphans`: make this process a child subreaper, so that descendants of the
         target whose parent died (even after `setsid`) are re-parented here and can be ended.
-        Only for a process that runs nothing else (the `tcdebug` command)."""
+        Only for a process that runs nothing else (the `tcdebug` command).
+        `cold`: run with every compile cache and automatic-dynamic PGO off (`--cold`)."""
         self.argv = list(argv)
         self.module = module
         self.mode = mode
@@ -78,6 +80,7 @@ class TargetController:
         self.cwd = cwd
         self.python = python or sys.executable
         self.adopt_orphans = adopt_orphans
+        self.cold = cold
         self.proc: subprocess.Popen[bytes] | None = None
         self.channel: protocol.Channel | None = None
         self.children: dict[int, protocol.Channel] = {}  # forked processes of the script, by pid
@@ -114,6 +117,9 @@ class TargetController:
         if out_fds:
             env[OUTPUT_FD_ENV] = str(out_fds[0])
         env[CHILD_SOCKET_ENV] = self._listen()
+        if self.cold:
+            env.update(protocol.COLD_TORCH_ENV)
+            env[protocol.COLD_ENV] = "1"
         if "PYTHONUNBUFFERED" in env:  # the user's: the script sees it too
             env.pop(UNBUFFERED_MARK_ENV, None)
         else:  # the target's output reaches us at once; the target takes it out again

@@ -182,6 +182,7 @@ class ProvenanceCapture:
             shape_env = getattr(getattr(tc, "fake_mode", None), "shape_env", None)
             if shape_env is not None:
                 self.shape_envs[cid] = shape_env
+                self.send_symbols(cid, shape_env)  # before the pause at the Dynamo graph
         gm = self.graph_for(payload)
         if gm is None:
             self.send(cid, [], [], notes=[f"{key}: the graph object behind the logged text was not found"])
@@ -585,6 +586,11 @@ class ProvenanceCapture:
         shape_env = self.shape_envs.pop(cid, None)
         if shape_env is None:
             return
+        self.send_symbols(cid, shape_env)
+
+    def send_symbols(self, cid: str, shape_env: Any) -> None:
+        """The symbols of the compile's `ShapeEnv` as they are now: sent with the Dynamo graph
+        (which already names them) and again with the guards (which add theirs)."""
         symbols: dict[str, ProvSymbol] = {}
         guards = [(g.expr, str(g.expr)) for g in getattr(shape_env, "guards", [])]
         # torch 2.13 renamed var_to_val (which now warns) to backed_var_to_val.

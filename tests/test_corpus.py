@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, SCRIPTS, TORCH, SharedDumps, share_dump, share_process
+from observer import compare_logs
 
 import tcdebug
 from tcdebug.analysis.why import explain
@@ -72,7 +73,10 @@ def check_stages_and_files(session: Session) -> None:
     for comp in session.compiles.values():
         keys = set(comp.stages)
         if comp.is_ca_capture:  # compiled autograd's capture of a backward: no Dynamo frame
-            assert keys == set(stage_catalog.expected(stage_catalog.CA_CAPTURE)), (comp.compile_id, sorted(keys))
+            assert keys == set(stage_catalog.expected(stage_catalog.CA_CAPTURE)), (
+                comp.compile_id,
+                sorted(keys),
+            )
         else:
             assert set(FRAME_STAGES) <= keys, (comp.compile_id, sorted(keys))
         if not comp.is_ca_capture and comp.stages["dynamo_graph"].captured and comp.status == "ok":
@@ -112,8 +116,9 @@ def counts_by_case(session: Session, cases: dict[str, list[str]]) -> dict[str, d
 
 
 # ----- the graph-break zoo --------------------------------------------------------------------------
-share_dump("zoo_dump", "zoo", str(ZOO), fixture="zoo")
-share_reference("zoo_logs", "zoo", ZOO)
+# Both with TORCH_TRACE: the observer test compares torch's own logs of the two runs.
+share_dump("zoo_dump", "zoo", str(ZOO), env={"TORCH_TRACE": "{dir}/trace"}, fixture="zoo")
+share_reference("zoo_logs", "zoo", ZOO, env={"TORCH_TRACE": "{dir}/trace"})
 share_reference("zoo_explained", "zoo", ZOO, "--explain", env={"TORCH_LOGS": None})
 
 
@@ -138,6 +143,11 @@ def test_zoo_breaks_and_recompiles_match_torch(zoo) -> None:
     # the zoo has what it claims: breaks, recompiles, and cases with neither
     assert sum(c["breaks"] for c in logs.values()) >= 6 and sum(c["recompiles"] for c in logs.values()) >= 2
     assert logs["rc_dynamic"] == logs["rc_mark"] == {"breaks": 0, "recompiles": 0}
+
+
+def test_observer_zoo_under_tcdebug_is_the_plain_run(zoo, shared_dumps: SharedDumps) -> None:
+    """The graph-break zoo: torch's log of the run under tcdebug equals its log of the plain run."""
+    compare_logs(shared_dumps.folder("zoo_logs") / "trace", shared_dumps.folder("zoo_dump") / "trace")
 
 
 def test_zoo_stages_frames_and_kernel_files(zoo) -> None:
@@ -250,12 +260,18 @@ def test_hf_each_fused_ir_node_leads_to_the_kernel_that_computes_it(hf) -> None:
 CA = SCRIPTS / "compiled_autograd.py"
 # Both runs with compiled autograd's verbose log: torch then logs why its cache missed.
 CA_LOGS = {"TORCH_LOGS": "compiled_autograd_verbose"}
-share_dump("ca_dump", "compiled_autograd", str(CA), env=CA_LOGS, fixture="compiled_autograd")
+share_dump(
+    "ca_dump",
+    "compiled_autograd",
+    str(CA),
+    env={"TORCH_TRACE": "{dir}/trace", **CA_LOGS},
+    fixture="compiled_autograd",
+)
 share_process(
     "ca_trace",
     sys.executable,
     str(CA),
-    env={"TORCH_TRACE": "{dir}/trace", "TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1", **CA_LOGS},
+    env={"TORCH_TRACE": "{dir}/trace", **CA_LOGS},
     fixture="compiled_autograd",
 )
 
@@ -277,12 +293,23 @@ def test_compiled_autograd_compiles_what_plain_torch_compiles(compiled_autograd)
     nor of the classes it defines."""
     session, plain = compiled_autograd
     ours = {c.compile_id: c.function for c in session.ordered_compiles()}
-    theirs = {c.compile_id.split("_")[0]: c.function for c in plain.ordered_compiles() if c.status != "restarted"}
+    theirs = {
+        c.compile_id.split("_")[0]: c.function for c in plain.ordered_compiles() if c.status != "restarted"
+    }
     assert ours == theirs
     assert {"!0", "!1"} <= set(ours) and any(cid.startswith("!0/") for cid in ours), ours
     for comp in session.compiles.values():
         assert not ours_in(comp.filename) and not comp.filename.startswith("<string>"), comp.compile_id
     check_stages_and_files(session)
+
+
+def test_observer_compiled_autograd_under_tcdebug_is_the_plain_run(
+    compiled_autograd, shared_dumps: SharedDumps
+) -> None:
+    """torch's own log of the run under tcdebug equals its log of the plain run (each with an
+    empty cache): compiles, graphs (compiled autograd's backward inlined with the cache on), kernel
+    names, cache hits and misses, recompile reasons."""
+    compare_logs(shared_dumps.folder("ca_trace") / "trace", shared_dumps.folder("ca_dump") / "trace")
 
 
 def test_compiled_autograds_capture_in_a_trace_log_is_not_a_failed_compile(compiled_autograd) -> None:
@@ -309,13 +336,20 @@ def test_compiled_autograds_captures_are_compiles_with_their_graphs_live_and_in_
         live, logged = session.compiles[cid], plain.compiles[cid]
         assert live.status == "ok" and live.shown_name == "compiled autograd" and not live.function
         for comp in (live, logged):
-            assert sorted(comp.stages) == ["ca_graph", "ca_graph_pre_reordering"], (comp.compile_id, sorted(comp.stages))
+            assert sorted(comp.stages) == ["ca_graph", "ca_graph_pre_reordering"], (
+                comp.compile_id,
+                sorted(comp.stages),
+            )
             assert comp.times["wall_s"] > 0, comp.times  # torch's `compiled_autograd` timer
             assert f"class CompiledAutograd{n}(torch.nn.Module)" in comp.stages["ca_graph"].get_text()
-            assert comp.recompile_reason.startswith(f"{cid}: Cache miss due to new autograd node"), comp.recompile_reason
+            assert comp.recompile_reason.startswith(f"{cid}: Cache miss due to new autograd node"), (
+                comp.recompile_reason
+            )
         for stage in ("ca_graph", "ca_graph_pre_reordering"):
             assert live.stages[stage].get_text() == logged.stages[stage].get_text(), stage
-        compiled = next(c.compile_id for c in session.ordered_compiles() if c.compile_id.startswith(f"{cid}/"))
+        compiled = next(
+            c.compile_id for c in session.ordered_compiles() if c.compile_id.startswith(f"{cid}/")
+        )
         for sess, comp in ((session, live), (plain, logged)):
             (part,) = [p for p in explain(sess, comp.compile_id) if p.kind == "exists"]
             assert part.data["reasons"] == [comp.recompile_reason] and part.data["compiled_as"] == [compiled]
@@ -323,7 +357,9 @@ def test_compiled_autograds_captures_are_compiles_with_their_graphs_live_and_in_
             (back,) = [p for p in explain(sess, compiled) if p.kind == "exists"]
             assert (back.compile_id, back.stage, back.data["capture"]) == (cid, "ca_graph", cid), back
         call = live.stages["ca_graph"].meta["backward_call"]
-        assert (call["file"], call["code"]) == (str(CA), line) and lines[call["line"] - 1].strip() == line, call
+        assert (call["file"], call["code"]) == (str(CA), line) and lines[call["line"] - 1].strip() == line, (
+            call
+        )
         assert "backward_call" not in logged.stages["ca_graph"].meta  # a log holds no such stack
         # the dump's why.md, written before Dynamo's compile of the graph came, names it
         why_md = (Path(shared_dumps.get("ca_dump").out) / "compiles" / f"ca{n}" / "why.md").read_text()
@@ -339,12 +375,16 @@ def test_compiled_autograds_captures_are_compiles_with_their_graphs_live_and_in_
         recompiled = sess.recompiles()
         if TORCH >= (2, 14):
             assert [c.function for c in recompiled] == ["_check_class"], [c.compile_id for c in recompiled]
-            assert "attr == '_initialize_hook'" in recompiled[0].recompile_reason, recompiled[0].recompile_reason
+            assert "attr == '_initialize_hook'" in recompiled[0].recompile_reason, recompiled[
+                0
+            ].recompile_reason
         else:
             assert [c.compile_id for c in recompiled] == [], [c.compile_id for c in recompiled]
 
 
-async def test_the_app_shows_a_capture_as_compiled_autograd_with_its_cache_miss_and_graph(compiled_autograd) -> None:
+async def test_the_app_shows_a_capture_as_compiled_autograd_with_its_cache_miss_and_graph(
+    compiled_autograd,
+) -> None:
     from pilot import header_text, main_screen, shown_text
 
     from tcdebug.screens.app import TcdebugApp
@@ -383,7 +423,9 @@ def test_dynamo_skips_tcdebugs_files_but_not_the_bundled_samples() -> None:
         "print(json.dumps([root, skipped, trace_rules._recompile_re.__module__]))\n"
     )
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env, cwd=tree)
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env, cwd=tree
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     root, skipped, recompile_module = json.loads(proc.stdout.strip().splitlines()[-1])
     assert Path(root) == tree / "tcdebug" and (tree / "tcdebug" / "samples" / "mlp.py").is_file()
@@ -393,4 +435,6 @@ def test_dynamo_skips_tcdebugs_files_but_not_the_bundled_samples() -> None:
         "analysis/why.py": True,
         "debuggee/runner.py": True,
     }
-    assert recompile_module == "torch._dynamo.trace_rules"  # the skip list's pattern compiled once, by torch's own
+    assert (
+        recompile_module == "torch._dynamo.trace_rules"
+    )  # the skip list's pattern compiled once, by torch's own

@@ -138,6 +138,7 @@ def _stage_view(comp: Compile, stage: Stage, *, paused: bool) -> View:
     header.append(safe_line(stage.key), "cyan")
     if not stage.captured and stage.reason.startswith(SKIPPED):
         header.append("\n" + safe_line(stage.reason), "bold cyan")
+        header.append("\nK restarts a live run cold: every cache off, every stage compiled", "cyan")
         return View(header, stage.get_text(), "text", key=("stage", comp.compile_id, stage.key, "nc"))
     if not stage.captured:
         header.append("\nnot captured: ", "bold yellow")

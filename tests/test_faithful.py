@@ -162,3 +162,45 @@ def test_cold_flag_reaches_the_script_only_when_asked(tmp_path: Path, cold: bool
     text = "".join(chunk.text for chunk in session.output)
     assert ("ENV 1 0 True" if cold else "ENV None None False") in text, text
     assert session.cold is cold
+
+
+async def test_the_app_shows_a_hit_its_row_and_the_stage_it_skipped() -> None:
+    """A compile cache's answers as the timeline's glyph and row, the row's view, and a stage a hit
+    skipped saying so with the key that restarts cold (mlp's recorded dump, plus the verdicts a
+    warm run sends)."""
+    from pilot import header_text, screen_lines, shown_text
+
+    from tcdebug.model.events import CacheResult, StageEvent
+    from tcdebug.model.payloads import CacheVerdict
+    from tcdebug.screens.app import TcdebugApp
+    from tcdebug.screens.widgets.timeline import Ref
+
+    session = load_dump(Path(__file__).parent / "data" / "mlp_cpu")
+    hit = CacheVerdict(cache="fx_graph", result="hit", key="fabc123def456ghi789", part="inference")
+    session.apply(CacheResult(compile_id="0/0", verdict=hit))
+    session.apply(
+        StageEvent(
+            compile_id="0/0",
+            stage="inductor_ir_post_fusion",
+            part="inference",
+            status="not_captured",
+            reason="x",
+        )
+    )
+    stage = session.compiles["0/0"].stages["inductor_ir_post_fusion.inference"]
+    assert stage.reason == "skipped: FX graph cache hit [inference] (key fabc123def456ghi7…)"
+    app = TcdebugApp(session, read_only=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        assert any("◆ cache: FX graph hit (" in line for line in screen_lines(app)), screen_lines(
+            app
+        )
+        app.jump_to(Ref("0/0", item="cache"))
+        await pilot.pause()
+        assert "FX graph cache hit [inference]" in shown_text(app)
+        app.jump_to(Ref("0/0", "inductor_ir_post_fusion.inference"))
+        await pilot.pause()
+        assert "skipped: FX graph cache hit" in header_text(app) and "K restarts" in header_text(app)
+        await pilot.press("K")  # a dump: nothing to restart, said in a notification
+        await pilot.pause()
+        assert not app.restart_cold

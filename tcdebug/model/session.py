@@ -622,7 +622,7 @@ def mark_skipped(comp: Compile, stage: Stage) -> None:
         return
     verdict = skipping_hit(comp, stage)
     if verdict is not None:
-        stage.reason = f"{SKIPPED}{verdict.headline()}; K restarts the run cold"
+        stage.reason = f"{SKIPPED}{verdict.headline()}"
 
 
 @dataclass(frozen=True)

@@ -67,9 +67,14 @@ def configure_torch(torch: Any, cold: bool = False) -> list[str]:
     """Leave the user's caches and PGO as their environment sets them; with `cold` (`--cold`),
     switch every cache and automatic-dynamic PGO off, so that no cache hit skips a stage. Returns
     what tcdebug changed in torch, one line each, for the session's notes."""
+    changes = [
+        "tcdebug's changes to torch: its handlers on the structured-trace logger (torch builds only the "
+        "records tcdebug reads unless TORCH_TRACE is set) and on the IR artifact loggers; Inductor's "
+        "provenance tracking as the environment sets it; compile caches and automatic-dynamic PGO "
+        + ("off (--cold, the notes below)" if cold else "as the environment sets them")
+    ]
     if not cold:
-        return []
-    changes = []
+        return changes
     try:
         torch.compiler.config.force_disable_caches = True
         changes.append(

@@ -188,7 +188,7 @@ async def test_the_app_shows_a_hit_its_row_and_the_stage_it_skipped() -> None:
         )
     )
     stage = session.compiles["0/0"].stages["inductor_ir_post_fusion.inference"]
-    assert stage.reason == "skipped: FX graph cache hit [inference] (key fabc123def456ghi7…)"
+    assert stage.reason == "skipped: FX graph cache hit [inference] (key fabc123def456ghi…)"
     app = TcdebugApp(session, read_only=True)
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()

@@ -192,9 +192,7 @@ async def test_the_app_shows_a_hit_its_row_and_the_stage_it_skipped() -> None:
     app = TcdebugApp(session, read_only=True)
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
-        assert any("◆ cache: FX graph hit (" in line for line in screen_lines(app)), screen_lines(
-            app
-        )
+        assert any("◆ cache: FX graph hit (" in line for line in screen_lines(app)), screen_lines(app)
         app.jump_to(Ref("0/0", item="cache"))
         await pilot.pause()
         assert "FX graph cache hit [inference]" in shown_text(app)
@@ -204,3 +202,20 @@ async def test_the_app_shows_a_hit_its_row_and_the_stage_it_skipped() -> None:
         await pilot.press("K")  # a dump: nothing to restart, said in a notification
         await pilot.pause()
         assert not app.restart_cold
+
+
+async def test_restart_cold_from_the_palette_ends_the_run_for_a_cold_one(tmp_path: Path) -> None:
+    """ "restart cold" is offered in a live run with the user's caches; choosing it ends the run
+    with `restart_cold` set, which `run_live` answers with the same script under `--cold`."""
+    script = tmp_path / "tiny.py"
+    script.write_text("import torch\ntorch.compile(lambda x: x * 2, backend='eager')(torch.ones(2))\n")
+    app = build_live_app([str(script)], mode="run")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: app.target_ready or app.target_exited, what="the script's end")
+        assert app.can_restart_cold and not app.session.cold
+        await pilot.press("ctrl+p")
+        await pilot.press(*"restart cold")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.restart_cold, timeout=30, what="restart cold chosen")
+    assert app.restart_cold

@@ -483,7 +483,6 @@ class TcdebugApp(App[int]):
                     timeout=12,
                     markup=False,
                 )
-
     def _notify_for(self, change: Change) -> None:
         event = change.event
         if isinstance(event, ScriptEnd):

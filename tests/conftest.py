@@ -260,10 +260,7 @@ class SharedDumps:
     def _wait(self, name: str) -> _Running:
         if name not in self.running:  # a test waits on it now: it starts ahead of the queue
             if name not in self.queue:  # its `fixture` is used by no collected test
-                warnings.warn(
-                    f"shared run {name}: no collected test uses its fixture {_SHARED[name].fixture}",
-                    stacklevel=3,
-                )
+                warnings.warn(f"shared run {name}: no collected test uses its fixture {_SHARED[name].fixture}", stacklevel=3)
                 self.queue.append(name)
             self._start(name, 0)
         running = self.running[name]

@@ -73,10 +73,7 @@ def check_stages_and_files(session: Session) -> None:
     for comp in session.compiles.values():
         keys = set(comp.stages)
         if comp.is_ca_capture:  # compiled autograd's capture of a backward: no Dynamo frame
-            assert keys == set(stage_catalog.expected(stage_catalog.CA_CAPTURE)), (
-                comp.compile_id,
-                sorted(keys),
-            )
+            assert keys == set(stage_catalog.expected(stage_catalog.CA_CAPTURE)), (comp.compile_id, sorted(keys))
         else:
             assert set(FRAME_STAGES) <= keys, (comp.compile_id, sorted(keys))
         if not comp.is_ca_capture and comp.stages["dynamo_graph"].captured and comp.status == "ok":
@@ -293,9 +290,7 @@ def test_compiled_autograd_compiles_what_plain_torch_compiles(compiled_autograd)
     nor of the classes it defines."""
     session, plain = compiled_autograd
     ours = {c.compile_id: c.function for c in session.ordered_compiles()}
-    theirs = {
-        c.compile_id.split("_")[0]: c.function for c in plain.ordered_compiles() if c.status != "restarted"
-    }
+    theirs = {c.compile_id.split("_")[0]: c.function for c in plain.ordered_compiles() if c.status != "restarted"}
     assert ours == theirs
     assert {"!0", "!1"} <= set(ours) and any(cid.startswith("!0/") for cid in ours), ours
     for comp in session.compiles.values():
@@ -336,20 +331,13 @@ def test_compiled_autograds_captures_are_compiles_with_their_graphs_live_and_in_
         live, logged = session.compiles[cid], plain.compiles[cid]
         assert live.status == "ok" and live.shown_name == "compiled autograd" and not live.function
         for comp in (live, logged):
-            assert sorted(comp.stages) == ["ca_graph", "ca_graph_pre_reordering"], (
-                comp.compile_id,
-                sorted(comp.stages),
-            )
+            assert sorted(comp.stages) == ["ca_graph", "ca_graph_pre_reordering"], (comp.compile_id, sorted(comp.stages))
             assert comp.times["wall_s"] > 0, comp.times  # torch's `compiled_autograd` timer
             assert f"class CompiledAutograd{n}(torch.nn.Module)" in comp.stages["ca_graph"].get_text()
-            assert comp.recompile_reason.startswith(f"{cid}: Cache miss due to new autograd node"), (
-                comp.recompile_reason
-            )
+            assert comp.recompile_reason.startswith(f"{cid}: Cache miss due to new autograd node"), comp.recompile_reason
         for stage in ("ca_graph", "ca_graph_pre_reordering"):
             assert live.stages[stage].get_text() == logged.stages[stage].get_text(), stage
-        compiled = next(
-            c.compile_id for c in session.ordered_compiles() if c.compile_id.startswith(f"{cid}/")
-        )
+        compiled = next(c.compile_id for c in session.ordered_compiles() if c.compile_id.startswith(f"{cid}/"))
         for sess, comp in ((session, live), (plain, logged)):
             (part,) = [p for p in explain(sess, comp.compile_id) if p.kind == "exists"]
             assert part.data["reasons"] == [comp.recompile_reason] and part.data["compiled_as"] == [compiled]
@@ -357,9 +345,7 @@ def test_compiled_autograds_captures_are_compiles_with_their_graphs_live_and_in_
             (back,) = [p for p in explain(sess, compiled) if p.kind == "exists"]
             assert (back.compile_id, back.stage, back.data["capture"]) == (cid, "ca_graph", cid), back
         call = live.stages["ca_graph"].meta["backward_call"]
-        assert (call["file"], call["code"]) == (str(CA), line) and lines[call["line"] - 1].strip() == line, (
-            call
-        )
+        assert (call["file"], call["code"]) == (str(CA), line) and lines[call["line"] - 1].strip() == line, call
         assert "backward_call" not in logged.stages["ca_graph"].meta  # a log holds no such stack
         # the dump's why.md, written before Dynamo's compile of the graph came, names it
         why_md = (Path(shared_dumps.get("ca_dump").out) / "compiles" / f"ca{n}" / "why.md").read_text()
@@ -375,16 +361,12 @@ def test_compiled_autograds_captures_are_compiles_with_their_graphs_live_and_in_
         recompiled = sess.recompiles()
         if TORCH >= (2, 14):
             assert [c.function for c in recompiled] == ["_check_class"], [c.compile_id for c in recompiled]
-            assert "attr == '_initialize_hook'" in recompiled[0].recompile_reason, recompiled[
-                0
-            ].recompile_reason
+            assert "attr == '_initialize_hook'" in recompiled[0].recompile_reason, recompiled[0].recompile_reason
         else:
             assert [c.compile_id for c in recompiled] == [], [c.compile_id for c in recompiled]
 
 
-async def test_the_app_shows_a_capture_as_compiled_autograd_with_its_cache_miss_and_graph(
-    compiled_autograd,
-) -> None:
+async def test_the_app_shows_a_capture_as_compiled_autograd_with_its_cache_miss_and_graph(compiled_autograd) -> None:
     from pilot import header_text, main_screen, shown_text
 
     from tcdebug.screens.app import TcdebugApp
@@ -423,9 +405,7 @@ def test_dynamo_skips_tcdebugs_files_but_not_the_bundled_samples() -> None:
         "print(json.dumps([root, skipped, trace_rules._recompile_re.__module__]))\n"
     )
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    proc = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env, cwd=tree
-    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env, cwd=tree)
     assert proc.returncode == 0, proc.stderr[-2000:]
     root, skipped, recompile_module = json.loads(proc.stdout.strip().splitlines()[-1])
     assert Path(root) == tree / "tcdebug" and (tree / "tcdebug" / "samples" / "mlp.py").is_file()
@@ -435,6 +415,4 @@ def test_dynamo_skips_tcdebugs_files_but_not_the_bundled_samples() -> None:
         "analysis/why.py": True,
         "debuggee/runner.py": True,
     }
-    assert (
-        recompile_module == "torch._dynamo.trace_rules"
-    )  # the skip list's pattern compiled once, by torch's own
+    assert recompile_module == "torch._dynamo.trace_rules"  # the skip list's pattern compiled once, by torch's own

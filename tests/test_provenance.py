@@ -366,10 +366,7 @@ def test_a_rerun_recompile_explains_its_symbolic_batch(rerun_session):  # noqa: 
 
 
 share_dump(
-    "no_kernel_lines_dump",
-    "no_kernel_lines",
-    str(SCRIPTS / "relu_only.py"),
-    env={"TCDEBUG_SKIP_UNITS": "kernel_lines"},
+    "no_kernel_lines_dump", "no_kernel_lines", str(SCRIPTS / "relu_only.py"), env={"TCDEBUG_SKIP_UNITS": "kernel_lines"}
 )
 
 
@@ -379,9 +376,7 @@ def no_kernel_lines_dump(shared_dumps: SharedDumps) -> DumpRun:
 
 
 @pytest.mark.slow
-def test_without_the_kernel_lines_unit_the_trail_marks_whole_kernels_and_says_so(
-    no_kernel_lines_dump: DumpRun,
-) -> None:
+def test_without_the_kernel_lines_unit_the_trail_marks_whole_kernels_and_says_so(no_kernel_lines_dump: DumpRun) -> None:
     """An older torch (or the unit switched off): kernel-level links, and a note saying why."""
     assert no_kernel_lines_dump.returncode == 0, no_kernel_lines_dump.stderr
     out = no_kernel_lines_dump.out

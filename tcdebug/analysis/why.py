@@ -167,9 +167,7 @@ def exists_parts(session: Session, comp: Compile) -> list[WhyPart]:
             frame = _user_frame(prev, guard) if prev is not None else None
             if frame is not None:
                 where = f"{frame.file}:{frame.line} in {frame.name}"
-                lines.append(
-                    f"User line (innermost frame of your code in Dynamo's stack): {frame.code}   ({where})"
-                )
+                lines.append(f"User line (innermost frame of your code in Dynamo's stack): {frame.code}   ({where})")
                 data["user_frame"] = to_json(frame)
             if guard.user_line and not _is_internal(guard.where):
                 lines.append(f"Installed by: {guard.user_line}   ({guard.where})")
@@ -251,22 +249,14 @@ def failure_parts(comp: Compile) -> list[WhyPart]:
     kind = str(comp.metrics.get("fail_type") or "").strip()
     lines = [ln.rstrip() for ln in reason.splitlines() if ln.strip()]
     lines[0] = f"{kind}: {lines[0].strip()}" if kind else lines[0].strip()
-    return [
-        WhyPart(
-            FAILED, "Why it failed", lines, comp.compile_id, "", {"fail_type": kind, "fail_reason": reason}
-        )
-    ]
+    return [WhyPart(FAILED, "Why it failed", lines, comp.compile_id, "", {"fail_type": kind, "fail_reason": reason})]
 
 
 def options_parts(session: Session, comp: Compile) -> list[WhyPart]:
     """A compile a re-run made under other compile options (@backend, @mode, @fullgraph),
     compared stage by stage with the entry the same inputs would have reused."""
     for rerun in session.reruns:
-        options = [
-            p.strip()
-            for p in rerun.spec.split(";")
-            if p.strip().startswith(("@backend", "@mode", "@fullgraph"))
-        ]
+        options = [p.strip() for p in rerun.spec.split(";") if p.strip().startswith(("@backend", "@mode", "@fullgraph"))]
         if comp.compile_id not in rerun.produced or not options:
             continue
         original_id = next((c.compile_id for c in rerun.checks if c.passed), "") or rerun.compile_id
@@ -286,9 +276,7 @@ def options_parts(session: Session, comp: Compile) -> list[WhyPart]:
 def compare_stages(old: Compile, new: Compile) -> dict[str, str]:
     """stage key -> "same", "differs", "only in the original", "only here", "not captured here"."""
     out: dict[str, str] = {}
-    keys = [s.key for s in old.ordered_stages()] + [
-        s.key for s in new.ordered_stages() if s.key not in old.stages
-    ]
+    keys = [s.key for s in old.ordered_stages()] + [s.key for s in new.ordered_stages() if s.key not in old.stages]
     for key in keys:
         a, b = old.stages.get(key), new.stages.get(key)
         if b is None or (a is not None and a.captured and not b.captured):
@@ -305,12 +293,7 @@ def compare_stages(old: Compile, new: Compile) -> dict[str, str]:
 def _user_frame(prev: Compile, guard: Guard) -> Frame | None:
     """The user's frame Dynamo recorded for `guard` (`tcdebug.capture.guard_provenance`)."""
     for entry in prev.guard_provenance:
-        if (
-            entry.kind == guard.kind
-            and entry.source
-            and entry.source in guard.code
-            and entry.user is not None
-        ):
+        if entry.kind == guard.kind and entry.source and entry.source in guard.code and entry.user is not None:
             return entry.user
     return None
 
@@ -331,9 +314,7 @@ def _rerun_guard(session: Session, cid: str, entry: str) -> str:
             for g in check.guards:
                 if g.checked and not g.passed:
                     why = g.reason.removeprefix("failed: ") if g.reason else g.text
-                    return f"re-run #{rerun.rerun_id} [{rerun.spec}]: the {g.kind or 'guard'} guard failed: {why}"[
-                        :400
-                    ]
+                    return f"re-run #{rerun.rerun_id} [{rerun.spec}]: the {g.kind or 'guard'} guard failed: {why}"[:400]
     return ""
 
 
@@ -625,9 +606,7 @@ def cudagraph_parts(comp: Compile) -> list[WhyPart]:
                 lines.append(f"{head}: re-recorded because {rec['rerecord_reason'].splitlines()[0]}")
             elif i == 0:
                 dynamic = [f"{n} {d}" for n, d in inputs.items() if d and not _static(rec, n)]
-                lines.append(
-                    f"{head}: first recording" + (f"; inputs {', '.join(dynamic)}" if dynamic else "")
-                )
+                lines.append(f"{head}: first recording" + (f"; inputs {', '.join(dynamic)}" if dynamic else ""))
             elif changed:
                 lines.append(f"{head}: a new size: " + "; ".join(changed))
             else:
@@ -639,10 +618,7 @@ def cudagraph_parts(comp: Compile) -> list[WhyPart]:
 
 
 def _static(record: dict[str, Any], label: str) -> bool:
-    return any(
-        label.startswith(str(x.get("name", x.get("index")))) and x.get("static")
-        for x in record.get("inputs", [])
-    )
+    return any(label.startswith(str(x.get("name", x.get("index")))) and x.get("static") for x in record.get("inputs", []))
 
 
 _SIG = re.compile(r"def forward\(self, (.*?)\):", re.DOTALL)
@@ -727,15 +703,13 @@ def choice_parts(comp: Compile) -> list[WhyPart]:
             continue
         for kernel in stage.kernels:
             if kernel.configs and kernel.chosen_config is not None:
-                lines = [
-                    f"{kernel.name}: {len(kernel.configs)} configs tried; chosen: {kernel.chosen_config}"
-                ]
-                parts.append(
-                    WhyPart(CHOICE, f"Kernel choice: {kernel.name}", lines, comp.compile_id, stage.key)
-                )
+                lines = [f"{kernel.name}: {len(kernel.configs)} configs tried; chosen: {kernel.chosen_config}"]
+                parts.append(WhyPart(CHOICE, f"Kernel choice: {kernel.name}", lines, comp.compile_id, stage.key))
     for table in tables:
         lines = choice_table_lines(table)
-        parts.append(WhyPart(CHOICE, f"Autotune: {table.name or '?'}", lines, comp.compile_id, table.stage))
+        parts.append(
+            WhyPart(CHOICE, f"Autotune: {table.name or '?'}", lines, comp.compile_id, table.stage)
+        )
     return parts
 
 
@@ -763,11 +737,7 @@ def _has_backward(comp: Compile) -> bool:
 def time_parts(comp: Compile) -> list[WhyPart]:
     times = times_of(comp)
     if not times:
-        return [
-            WhyPart(
-                TIME, "Compile time", ["torch reported no phase times for this compile."], comp.compile_id
-            )
-        ]
+        return [WhyPart(TIME, "Compile time", ["torch reported no phase times for this compile."], comp.compile_id)]
     lines = [f"Wall time {times['wall_s']:.3f}s ({times.get('source', '')}):"]
     paused = compile_times.paused_note(times)
     if paused:
@@ -822,14 +792,7 @@ def why_dict(session: Session, compile_id: str, parts: list[WhyPart] | None = No
     `asdict` of each part, but sharing its lists and dicts (asdict copies them, deeply: most of
     a live dump's index cost): encode it, do not keep it."""
     return [
-        {
-            "kind": p.kind,
-            "title": p.title,
-            "lines": p.lines,
-            "compile_id": p.compile_id,
-            "stage": p.stage,
-            "data": p.data,
-        }
+        {"kind": p.kind, "title": p.title, "lines": p.lines, "compile_id": p.compile_id, "stage": p.stage, "data": p.data}
         for p in (explain(session, compile_id) if parts is None else parts)
     ]
 
@@ -883,9 +846,7 @@ def top_reasons(session: Session, n: int = 3) -> list[str]:
             phases = times_of(c).get("phases") or {}
             top = f"  mostly {max(phases.items(), key=lambda kv: kv[1])[0]}" if phases else ""
             note = first_call_note(c)
-            lines.append(
-                f"    {c.compile_id:<6} {c.shown_name:<24} {secs:7.2f}s{top}" + (f" ({note})" if note else "")
-            )
+            lines.append(f"    {c.compile_id:<6} {c.shown_name:<24} {secs:7.2f}s{top}" + (f" ({note})" if note else ""))
     causes: dict[str, int] = {}
     for cause in recompile_causes(session):
         causes[cause] = causes.get(cause, 0) + 1

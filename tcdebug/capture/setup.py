@@ -207,9 +207,7 @@ def _keep_dynamo_out(ctx: CaptureContext) -> None:
     try:
         keep_dynamo_out(ctx.torch)
     except Exception as exc:  # noqa: BLE001 - an older torch: said in a note
-        ctx.recorder.emit(
-            Note(text=f"Dynamo may compile tcdebug's own functions: {type(exc).__name__}: {exc}")
-        )
+        ctx.recorder.emit(Note(text=f"Dynamo may compile tcdebug's own functions: {type(exc).__name__}: {exc}"))
 
 
 def _units() -> list[tuple[str, Any]]:
@@ -229,9 +227,7 @@ def _install_unit(ctx: CaptureContext, short: str, module: Any, step: str) -> No
     try:
         install(ctx)
     except Exception as exc:  # noqa: BLE001 - this torch lacks what the unit needs
-        reason = (
-            f"not supported by torch {getattr(ctx.torch, '__version__', '?')}: {type(exc).__name__}: {exc}"
-        )
+        reason = f"not supported by torch {getattr(ctx.torch, '__version__', '?')}: {type(exc).__name__}: {exc}"
         for stage_id in getattr(module, "STAGES", ()):
             ctx.recorder.mark_unavailable(stage_id, reason)
         ctx.recorder.emit(Note(text=f"{short}: {reason}"))

@@ -220,9 +220,7 @@ def run_captured(
 
             install_inductor_capture(installed[0])
         except Exception as exc:  # noqa: BLE001 - the script's import must go on
-            recorder.emit(
-                Note(text=f"{note_prefix}Inductor capture not installed: {type(exc).__name__}: {exc}")
-            )
+            recorder.emit(Note(text=f"{note_prefix}Inductor capture not installed: {type(exc).__name__}: {exc}"))
 
     watch = ImportWatch([(DYNAMO, install), (INDUCTOR, install_inductor)])
     watch.arm()
@@ -276,9 +274,7 @@ def _end_before_torch(
     reader: CommandReader, emit: Emit, ns: argparse.Namespace, exit_code: int, error: str
 ) -> int:
     """The script cannot start: say hello without torch, end it with `error`, serve until closed."""
-    emit(
-        Hello(python=platform.python_version(), script=ns.argv[0], argv=ns.argv, torch_version="", device="")
-    )
+    emit(Hello(python=platform.python_version(), script=ns.argv[0], argv=ns.argv, torch_version="", device=""))
     emit(ScriptEnd(exit_code=exit_code, error=error))
     return _serve(reader, emit, exit_code)
 

@@ -132,21 +132,8 @@ def session_index(
 # other event without a compile id (a rerun) may change any compile's why.
 _COMPILE_NEUTRAL = frozenset(
     (
-        "hello",
-        "torch",
-        "process",
-        "process_end",
-        "process_exit",
-        "ready",
-        "resumed",
-        "note",
-        "output",
-        "trace_info",
-        "error",
-        "script_end",
-        "calls",
-        "target_died",
-        "target_exited",
+        "hello", "torch", "process", "process_end", "process_exit", "ready", "resumed", "note", "output",
+        "trace_info", "error", "script_end", "calls", "target_died", "target_exited",
     )
 )
 

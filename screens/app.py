@@ -112,6 +112,14 @@ class TcdebugApp(App[int]):
             tooltip="Break on every stage of the selected kind, or stop doing so",
         ),
         Binding("B", "clear_breakpoints", "Clear all breakpoints", id="clear_breakpoints", show=False),
+        Binding(
+            "K",
+            "restart_cold",
+            "Restart cold",
+            id="restart_cold",
+            show=False,
+            tooltip="Run the script again with every compile cache and PGO off (--cold): no stage skipped by a cache hit",
+        ),
         Binding("o", "output", "Output", id="output", tooltip="The script's stdout and stderr"),
         Binding(
             "r",
@@ -263,6 +271,7 @@ class TcdebugApp(App[int]):
         self._warned_timeout = False
         self._lockstep_waiting: tuple[Any, ...] | None = None  # what `n` last waited for (lockstep)
         self.signalled: int | None = None  # SIGTERM, SIGHUP or SIGINT ended the app
+        self.restart_cold = False  # quit to start the script again with `--cold` (`run_live` does)
         self._loop: asyncio.AbstractEventLoop | None = None
         if session.script:
             self.title = safe_line(f"tcdebug {os.path.basename(session.script)}")
@@ -959,6 +968,24 @@ class TcdebugApp(App[int]):
             await asyncio.to_thread(controller.close, 0.5)
         self.exit(self.exit_code())
 
+    async def action_restart_cold(self) -> None:
+        """End this run and start the script again with every cache and PGO off (`--cold`), so
+        that no cache hit skips a stage. Only for a live run that is not cold already."""
+        if not self.can_restart_cold:
+            self.notify("restart cold: only a live run of a script, not already cold", severity="warning")
+            return
+        self.restart_cold = True
+        await self.action_quit()
+
+    def request_restart_cold(self) -> None:
+        """`action_restart_cold`, from the palette."""
+        self.run_worker(self.action_restart_cold(), exclusive=True, group="restart-cold")
+
+    @property
+    def can_restart_cold(self) -> bool:
+        """A live session of a script that runs with the user's caches."""
+        return self.controller is not None and not self.read_only and not self.session.cold
+
     async def action_quit(self) -> None:
         """Quit, ending the target cleanly first (it may be busy compiling)."""
         if self._quitting:
@@ -1040,10 +1067,12 @@ def build_live_app(
     breakpoints: Iterable[str] = (),
     adopt: bool = False,
     accuracy: bool = False,
+    cold: bool = False,
 ) -> TcdebugApp:
     """An app wired to a (not yet started) target for `argv`; the app starts it after its first paint.
     `adopt`: this process adopts the script's orphans (see `TargetController`): the CLI only.
-    `accuracy`: the target keeps each compile's graph and inputs, for `A`."""
+    `accuracy`: the target keeps each compile's graph and inputs, for `A`.
+    `cold`: every compile cache and automatic-dynamic PGO off (`--cold`)."""
     session = Session(script=argv[0] if argv else "", argv=list(argv))
     holder: list[TcdebugApp] = []
 
@@ -1060,6 +1089,7 @@ def build_live_app(
         adopt_orphans=adopt,
         env=script_environ(),
         accuracy=accuracy,
+        cold=cold,
     )
     app = TcdebugApp(session, controller, breakpoints=breakpoints)
     holder.append(app)
@@ -1067,16 +1097,22 @@ def build_live_app(
 
 
 def run_live(
-    argv: list[str], *, module: bool, mode: str, breakpoints: set[str], accuracy: bool = False
+    argv: list[str], *, module: bool, mode: str, breakpoints: set[str], accuracy: bool = False, cold: bool = False
 ) -> int:
-    """Run the target under the app; the script's exit code, or 1 when it failed or died."""
-    app = build_live_app(argv, module=module, mode=mode, breakpoints=breakpoints, adopt=True, accuracy=accuracy)
-    try:
-        run_with_exit_signals(app)
-    finally:
-        if app.controller is not None and app.controller.proc is not None:
-            app.controller.close()
-    return app.exit_code()
+    """Run the target under the app; the script's exit code, or 1 when it failed or died. "restart
+    cold" (palette, or `K` on a stage a cache hit skipped) ends the run and starts it again cold."""
+    while True:
+        app = build_live_app(
+            argv, module=module, mode=mode, breakpoints=breakpoints, adopt=True, accuracy=accuracy, cold=cold
+        )
+        try:
+            run_with_exit_signals(app)
+        finally:
+            if app.controller is not None and app.controller.proc is not None:
+                app.controller.close()
+        if not app.restart_cold or app.signalled is not None:
+            return app.exit_code()
+        cold, breakpoints = True, set(app.breakpoints)
 
 
 def run_open(session: Session, *, stream_trace: str | None = None) -> int:

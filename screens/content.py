@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
-from tcdebug.analysis.why import choice_table_lines, first_call_note, tables_for_kernel, times_of
+from tcdebug.analysis.why import cache_lines, choice_table_lines, first_call_note, tables_for_kernel, times_of
 from tcdebug.model import stages as stage_catalog
-from tcdebug.model.session import Compile, Kernel, Session, Stage
+from tcdebug.model.session import SKIPPED, Compile, Kernel, Session, Stage
 from tcdebug.screens.ref import Ref
 from tcdebug.screens.safe_rich import safe_rich
 from tcdebug.textsafe import safe_line
@@ -71,6 +71,12 @@ def _view_for(session: Session, ref: Ref | None, *, paused_at: tuple[str, str] |
         title = "↻ cache miss " if comp.is_ca_capture else "↻ recompile "
         header = Text.assemble((title, "bold magenta"), _compile_title(comp))
         return View(header, comp.recompile_reason)
+    if ref.item == "cache":
+        header = Text.assemble(("compile caches ", "bold"), _compile_title(comp))
+        text = "\n".join(cache_lines(comp))
+        if any(v.result == "hit" for v in comp.caches):
+            text += "\n\nStages a hit skipped say so; K restarts the run cold (every cache off)."
+        return View(header, text)
     if ref.item == "error":
         return View(Text.assemble(("✗ compile failed ", "bold red"), _compile_title(comp)), comp.error)
     if not ref.key:
@@ -130,6 +136,10 @@ def _stage_view(comp: Compile, stage: Stage, *, paused: bool) -> View:
     header.append(safe_line(stage.title or stage.stage_id), "bold")
     header.append(safe_line(f"  {comp.compile_id} {comp.shown_name}  "))
     header.append(safe_line(stage.key), "cyan")
+    if not stage.captured and stage.reason.startswith(SKIPPED):
+        header.append("\n" + safe_line(stage.reason), "bold cyan")
+        header.append("\nK restarts a live run cold: every cache off, every stage compiled", "cyan")
+        return View(header, stage.get_text(), "text", key=("stage", comp.compile_id, stage.key, "nc"))
     if not stage.captured:
         header.append("\nnot captured: ", "bold yellow")
         header.append(safe_line(stage.reason or "no reason given"), "yellow")
@@ -154,6 +164,9 @@ def _stage_view(comp: Compile, stage: Stage, *, paused: bool) -> View:
     fusion_at = fusion_log_line(text)
     if fusion_at:
         hints.append(f"fusion log from line {fusion_at}")
+    lost = stage.meta.get("lost")
+    if isinstance(lost, str) and lost:
+        hints.append(lost)
     if hints:
         header.append("\n" + " · ".join(hints), "cyan")
     key = ("stage", comp.compile_id, stage.key, len(text))

@@ -69,6 +69,14 @@ class JumpCommands(Provider):
                     partial(app.step_new_processes, not new),
                 )
             )
+        if app.can_restart_cold:
+            entries.append(
+                (
+                    "restart cold",
+                    "run the script again with every compile cache and PGO off: no stage skipped by a cache hit (K)",
+                    app.request_restart_cold,
+                )
+            )
         entries.append(
             (
                 "follow op",

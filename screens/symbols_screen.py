@@ -78,7 +78,9 @@ class SymbolsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         title = f"symbolic sizes of {self.comp.compile_id} {self.comp.shown_name}: {len(self.symbols)}"
-        if not self.symbols:
+        if not self.symbols and self.comp.status == "compiling":
+            title += " (none known so far: Dynamo is still compiling this frame)"
+        elif not self.symbols:
             title += " (all sizes static: nothing was made dynamic)"
         self.query_one("#symbols-title", Static).update(Text(safe_line(title), "bold"))
         options = self.query_one("#symbols-list", OptionList)

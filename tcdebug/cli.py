@@ -61,6 +61,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--force", action="store_true", help=FORCE_HELP)
     parser.add_argument("--no-pause", action="store_true", help="run straight through without pausing")
     parser.add_argument(
+        "--cold",
+        action="store_true",
+        help="run with every compile cache (FX graph, AOTAutograd, autotune) and automatic-dynamic PGO "
+        "off, so that every stage is compiled and shown; by default they stay as your environment sets them",
+    )
+    parser.add_argument(
         "--break",
         dest="breakpoints",
         metavar="STAGE|EVENT[:FILTER]",
@@ -176,13 +182,14 @@ def cmd_run(parser: argparse.ArgumentParser, argv: list[str]) -> int:
             rerun_specs=ns.rerun,
             force=ns.force,
             accuracy=ns.accuracy,
+            cold=ns.cold,
         )
     mode = live_mode(no_pause=ns.no_pause, breakpoints=ns.breakpoints)
     require_terminal()
     from tcdebug.screens.app import run_live
 
     return run_live(
-        target_argv, module=bool(ns.module), mode=mode, breakpoints=set(ns.breakpoints), accuracy=ns.accuracy
+        target_argv, module=bool(ns.module), mode=mode, breakpoints=set(ns.breakpoints), accuracy=ns.accuracy, cold=ns.cold
     )
 
 
@@ -221,12 +228,12 @@ def cmd_torchrun(parser: argparse.ArgumentParser, options: list[str], torchrun_a
         raise CliError("--rerun does not work with torchrun jobs")
     target_argv = [TORCHRUN_MODULE, *torchrun_args]
     if ns.dump:
-        return run_headless(target_argv, module=True, out=ns.dump, force=ns.force, ranks=True)
+        return run_headless(target_argv, module=True, out=ns.dump, force=ns.force, ranks=True, cold=ns.cold)
     mode = protocol.MODE_RUN if ns.no_pause else protocol.MODE_STEP
     require_terminal()
     from tcdebug.screens.app import run_live
 
-    return run_live(target_argv, module=True, mode=mode, breakpoints=set(ns.breakpoints))
+    return run_live(target_argv, module=True, mode=mode, breakpoints=set(ns.breakpoints), cold=ns.cold)
 
 
 DUMP_NICENESS = 10
@@ -249,6 +256,7 @@ def run_headless(
     force: bool = False,
     ranks: bool = False,
     accuracy: bool = False,
+    cold: bool = False,
 ) -> int:
     """`--dump`: run without pauses, keep OUT/ up to date, print a summary. With `accuracy`, every
     compile is compared with eager after the script (and after any re-runs).
@@ -283,6 +291,7 @@ def run_headless(
         accuracy=accuracy,
         block_output=True,
         pass_stdin=True,
+        cold=cold,
     )
     previous = {sig: signal.signal(sig, _raise_interrupted) for sig in (signal.SIGTERM, signal.SIGHUP)}
     pending_reruns = list(rerun_specs)

@@ -32,6 +32,27 @@ def pytest_configure(config: pytest.Config) -> None:
     would inherit the ignoring, and the tests that press Ctrl-C on one would wait in vain."""
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    # tcdebug keeps the user's compile caches on: each test (and each shared run) starts with an
+    # empty Inductor cache of its own, so a test sees what a first run compiles, whichever ran
+    # before it. Tests of warm runs fill their own. This one is for session-scoped fixtures.
+    os.environ[INDUCTOR_CACHE_ENV] = tempfile.mkdtemp(prefix="tct-inductor-")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(os.environ.get(INDUCTOR_CACHE_ENV, ""), ignore_errors=True)
+
+
+INDUCTOR_CACHE_ENV = "TORCHINDUCTOR_CACHE_DIR"  # also where automatic-dynamic PGO keeps its profiles
+
+
+@pytest.fixture(autouse=True)
+def fresh_compile_cache(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """An empty Inductor cache (FX graph, AOTAutograd, PGO profiles) for the processes this test
+    starts, removed afterwards."""
+    path = Path(tempfile.mkdtemp(prefix="tct-inductor-"))
+    monkeypatch.setenv(INDUCTOR_CACHE_ENV, str(path))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
 
 
 @dataclass
@@ -131,9 +152,9 @@ def share_process(
 
 
 def share_trace(name: str, script: Path, *, fixture: str, env_var: str = "TORCH_TRACE") -> None:
-    """Declare `python SCRIPT` under plain torch with `env_var`=DIR/trace (caches off), as a shared
-    process: its log is in `shared_dumps.folder(name) / "trace"`."""
-    env = {"TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1", env_var: "{dir}/trace"}
+    """Declare `python SCRIPT` under plain torch with `env_var`=DIR/trace (an empty cache of its own,
+    as every shared run), as a shared process: its log is in `shared_dumps.folder(name) / "trace"`."""
+    env = {env_var: "{dir}/trace"}
     share_process(name, sys.executable, str(script), env=env, fixture=fixture)
 
 
@@ -161,6 +182,7 @@ class _Running:
         self.run, self.where = run, where
         argv = [a.replace("{dir}", str(where)) for a in run.argv]
         env = dict(os.environ)
+        env[INDUCTOR_CACHE_ENV] = str(where / "inductor-cache")  # empty: see `pytest_configure`
         for key, value in run.env.items():
             env.pop(key, None)
             if value is not None:

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, SCRIPTS, TORCH, SharedDumps, share_dump, share_process
+from observer import compare_logs
 
 import tcdebug
 from tcdebug.analysis.why import explain
@@ -112,8 +113,9 @@ def counts_by_case(session: Session, cases: dict[str, list[str]]) -> dict[str, d
 
 
 # ----- the graph-break zoo --------------------------------------------------------------------------
-share_dump("zoo_dump", "zoo", str(ZOO), fixture="zoo")
-share_reference("zoo_logs", "zoo", ZOO)
+# Both with TORCH_TRACE: the observer test compares torch's own logs of the two runs.
+share_dump("zoo_dump", "zoo", str(ZOO), env={"TORCH_TRACE": "{dir}/trace"}, fixture="zoo")
+share_reference("zoo_logs", "zoo", ZOO, env={"TORCH_TRACE": "{dir}/trace"})
 share_reference("zoo_explained", "zoo", ZOO, "--explain", env={"TORCH_LOGS": None})
 
 
@@ -138,6 +140,11 @@ def test_zoo_breaks_and_recompiles_match_torch(zoo) -> None:
     # the zoo has what it claims: breaks, recompiles, and cases with neither
     assert sum(c["breaks"] for c in logs.values()) >= 6 and sum(c["recompiles"] for c in logs.values()) >= 2
     assert logs["rc_dynamic"] == logs["rc_mark"] == {"breaks": 0, "recompiles": 0}
+
+
+def test_observer_zoo_under_tcdebug_is_the_plain_run(zoo, shared_dumps: SharedDumps) -> None:
+    """The graph-break zoo: torch's log of the run under tcdebug equals its log of the plain run."""
+    compare_logs(shared_dumps.folder("zoo_logs") / "trace", shared_dumps.folder("zoo_dump") / "trace")
 
 
 def test_zoo_stages_frames_and_kernel_files(zoo) -> None:
@@ -252,12 +259,18 @@ def test_hf_each_fused_ir_node_leads_to_the_kernel_that_computes_it(hf) -> None:
 CA = SCRIPTS / "compiled_autograd.py"
 # Both runs with compiled autograd's verbose log: torch then logs why its cache missed.
 CA_LOGS = {"TORCH_LOGS": "compiled_autograd_verbose"}
-share_dump("ca_dump", "compiled_autograd", str(CA), env=CA_LOGS, fixture="compiled_autograd")
+share_dump(
+    "ca_dump",
+    "compiled_autograd",
+    str(CA),
+    env={"TORCH_TRACE": "{dir}/trace", **CA_LOGS},
+    fixture="compiled_autograd",
+)
 share_process(
     "ca_trace",
     sys.executable,
     str(CA),
-    env={"TORCH_TRACE": "{dir}/trace", "TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1", **CA_LOGS},
+    env={"TORCH_TRACE": "{dir}/trace", **CA_LOGS},
     fixture="compiled_autograd",
 )
 
@@ -285,6 +298,15 @@ def test_compiled_autograd_compiles_what_plain_torch_compiles(compiled_autograd)
     for comp in session.compiles.values():
         assert not ours_in(comp.filename) and not comp.filename.startswith("<string>"), comp.compile_id
     check_stages_and_files(session)
+
+
+def test_observer_compiled_autograd_under_tcdebug_is_the_plain_run(
+    compiled_autograd, shared_dumps: SharedDumps
+) -> None:
+    """torch's own log of the run under tcdebug equals its log of the plain run (each with an
+    empty cache): compiles, graphs (compiled autograd's backward inlined with the cache on), kernel
+    names, cache hits and misses, recompile reasons."""
+    compare_logs(shared_dumps.folder("ca_trace") / "trace", shared_dumps.folder("ca_dump") / "trace")
 
 
 def test_compiled_autograds_capture_in_a_trace_log_is_not_a_failed_compile(compiled_autograd) -> None:

@@ -100,10 +100,11 @@ def test_mlp_every_kernel_leads_back_to_a_source_line(mlp_dump):
         assert kernels, comp.compile_id
         for kernel in kernels:
             assert comp.provenance.trail([kernel.item_id]).names("source") == ["mlp.py:18"], kernel.item_id
-    extern = session.compiles["0/1"].provenance.items["kernel_source.forward|extern_kernels.addmm:1"]
-    assert extern.kind == "extern_kernel" and "extern kernel" in extern.detail
-    trail = session.compiles["0/1"].provenance.trail([extern.item_id])
-    assert trail.names("dynamo_graph") == ["linear"]  # the first nn.Linear, not the second
+    # Inductor's provenance tracking stays off (it renames kernels): its debug handles, which name
+    # each extern kernel call, are not there, and the notes say what that costs.
+    items = session.compiles["0/1"].provenance.items
+    assert not any(i.kind == "extern_kernel" for i in items.values())
+    assert any("provenance tracking is off" in n for n in session.compiles["0/1"].provenance.notes)
 
 
 @pytest.mark.slow
@@ -298,7 +299,7 @@ def test_transformer_every_kernel_of_every_part_leads_back_to_user_source(transf
             sources = comp.provenance.trail([kernel.item_id]).stage("source")
             # ... and each leads back to a line of transformer_block.py, or the index says why not
             assert sources or any(kernel.name in note for note in comp.provenance.notes), kernel.name
-            assert all(i.name.startswith("transformer_block.py:") for i in sources.items)
+            assert sources is None or all(i.name.startswith("transformer_block.py:") for i in sources.items)
 
 
 # ----- TORCH_TRACE logs ------------------------------------------------------------------
@@ -441,12 +442,11 @@ def _text_without(session, key: str, marker: str) -> str:
 
 
 @pytest.mark.slow
-def test_graphs_and_ir_keep_torchs_own_stack_traces_with_provenance_tracking_on(loss_in_forward, tmp_path):
-    """tcdebug switches Inductor's provenance tracking on (level 1), which also makes `make_fx`
-    record the Python stack of every node traced without a stack trace: during a compile, that is
-    the compile's caller (`forward`'s `return loss_of(...)`), not the op's source. The backward
-    graphs match the same script's TORCH_TRACE log under plain torch, byte for byte, and the
-    kernels too but for the debug-handle comments provenance tracking adds."""
+def test_graphs_ir_and_kernels_are_torchs_own_without_provenance_tracking(loss_in_forward, tmp_path):
+    """tcdebug never switches Inductor's provenance tracking on: at level 1 it renames kernels, adds
+    debug-handle comments, and makes `make_fx` record the compile's caller as the stack of nodes
+    traced without one. The backward graphs and the kernels match the same script's TORCH_TRACE log
+    under plain torch, byte for byte."""
     dump = loss_in_forward.get("loss_in_forward_dump")
     assert dump.returncode == 0, dump.stderr[-3000:]
     plain = loss_in_forward.process("loss_in_forward_trace")
@@ -462,12 +462,10 @@ def test_graphs_and_ir_keep_torchs_own_stack_traces_with_provenance_tracking_on(
         assert "No stacktrace found for following nodes" in text  # the joint passes' new nodes
         assert caller not in text
         assert text == _text_without(torchs, key, "graph id:")
-    # The kernels are torch's, with the comments provenance tracking adds (as docs/following-an-op.md says).
-    handles = "# [Provenance debug handles]"
+    # The kernels are torch's, names and text (no `# [Provenance debug handles]` comments).
     for key in ("kernel_source.forward", "kernel_source.backward"):
-        assert handles in ours.stage("0/0", key).get_text()
-        assert handles not in torchs.stage("0/0", key).get_text()
-        assert _text_without(ours, key, handles) == _text_without(torchs, key, handles)
+        assert "# [Provenance debug handles]" not in ours.stage("0/0", key).get_text()
+        assert ours.stage("0/0", key).get_text() == torchs.stage("0/0", key).get_text()
     ir_text = ours.stage("0/0", "inductor_ir_post_fusion.backward").get_text()
     assert "stack_traces = {" in ir_text and "F.cross_entropy(logits, labels)" in ir_text
     assert caller not in ir_text

@@ -105,6 +105,9 @@ class StatusBar(Static):
             info.append(safe_line(f" · {device}"))
         if session.stance != "default":
             info.append(safe_line(f" · stance {session.stance}"), "yellow")
+        if session.cold:
+            info.append(" · ")
+            info.append("cold", "bold cyan")
         if breakpoints:
             info.append(" · ")
             info.append("● " + ",".join(sorted(breakpoints)), "red")

@@ -55,6 +55,7 @@ GLYPHS: tuple[tuple[str, str], ...] = (
     ("✗", "the compile failed; a guard that fails"),
     ("↻", "a recompile, with Dynamo's reason on the row below (compiled autograd: a cache miss)"),
     ("⚠N", "N graph breaks, each on a row of its own"),
+    ("◆ ◇", "a compile cache hit / miss (FX graph, AOTAutograd), on a row of its own"),
     ("⊘", "not captured: the stage view says why"),
     ("⟲", "a compile Dynamo restarted; its next attempt (0/0_1) follows"),
     ("■", "a process of the script (when several compiled): how it runs"),
@@ -241,12 +242,31 @@ def compile_label(comp: Compile, *, collapsed: bool, live: bool) -> Text:
         parts.append((" ↻", "magenta"))
     if comp.graph_breaks:
         parts.append((f" ⚠{len(comp.graph_breaks)}", "yellow"))
+    glyph_style = cache_glyph(comp)
+    if glyph_style is not None:
+        parts.append((f" {glyph_style[0]}", glyph_style[1]))
     label = _assemble(*parts)
     times = times_of(comp)
     if times:  # where its compile time went, as a small stacked bar (t: the full chart)
         label.append(" ")
         label.append_text(mini_bar(times, width=6))
     return label
+
+
+def cache_glyph(comp: Compile) -> tuple[str, str] | None:
+    """◆ when a compile cache answered with a hit, ◇ when only misses (bypasses count as misses)."""
+    if not comp.caches:
+        return None
+    if any(v.result == "hit" for v in comp.caches):
+        return "◆", "green"
+    return "◇", "dim"
+
+
+def cache_summary(comp: Compile) -> str:
+    """`FX graph hit (fwd), AOTAutograd miss`: the compile's cache row."""
+    return ", ".join(
+        f"{v.cache_name} {v.result}" + (f" ({part_tag(v.part)})" if v.part else "") for v in comp.caches
+    )
 
 
 # compile id -> (hash of its rows' signature, its rows). The hash, not the tuple: a 1 GB log's
@@ -262,6 +282,7 @@ def _signature(comp: Compile, state: TimelineState) -> tuple[Any, ...]:
         comp.status,
         comp.function,  # with the id (the key), all `shown_name` depends on
         comp.recompile_reason,
+        tuple((v.cache, v.result, v.part) for v in comp.caches),
         comp.error,
         comp.times.get("wall_s"),
         comp.metrics.get("dynamo_cumulative_compile_time_us"),
@@ -360,6 +381,17 @@ def compile_rows(comp: Compile, state: TimelineState) -> list[Row]:
             Row(
                 Ref(cid, item="recompile"),
                 Text(safe_line(f"  ↻ {_recompile_row_text(comp)}"), "magenta"),
+            )
+        )
+    glyph_style = cache_glyph(comp)
+    if glyph_style is not None:
+        rows.append(
+            Row(
+                Ref(cid, item="cache"),
+                Text(
+                    safe_line(f"  {glyph_style[0]} cache: {first_line(cache_summary(comp), 70)}"),
+                    glyph_style[1],
+                ),
             )
         )
     stages = comp.ordered_stages()

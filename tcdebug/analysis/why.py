@@ -38,6 +38,7 @@ EXISTS, FAILED, BREAK, FUSION, KERNELS, CUDAGRAPH, CHOICE, TIME = (
 )
 CHAIN = "specialization"
 HINT = "hint"
+CACHE = "cache"
 
 
 @dataclass
@@ -802,6 +803,27 @@ def time_parts(comp: Compile) -> list[WhyPart]:
     return [WhyPart(TIME, "Compile time", lines, comp.compile_id, "", times)]
 
 
+def cache_lines(comp: Compile) -> list[str]:
+    """Each compile cache's answer for the compile, and for a miss what differs from the nearest
+    entry (`tcdebug.capture.cache_verdicts`)."""
+    lines: list[str] = []
+    for verdict in comp.caches:
+        line = verdict.headline()
+        if verdict.reason:
+            line += f": {verdict.reason}"
+        if verdict.time_saved_s:
+            line += f" · saved {verdict.time_saved_s:.2f}s of compiling"
+        lines.append(line)
+        lines += [f"    {text}" for text in verdict.explanation]
+    return lines
+
+
+def cache_parts(comp: Compile) -> list[WhyPart]:
+    if not comp.caches:
+        return []
+    return [WhyPart(CACHE, "Compile caches", cache_lines(comp), comp.compile_id)]
+
+
 # ----- the whole answer -------------------------------------------------------------------------
 def explain(session: Session, compile_id: str) -> list[WhyPart]:
     comp = session.compiles.get(compile_id)
@@ -809,6 +831,7 @@ def explain(session: Session, compile_id: str) -> list[WhyPart]:
         return []
     return [
         *exists_parts(session, comp),
+        *cache_parts(comp),
         *failure_parts(comp),
         *break_parts(comp),
         *hint_parts(session, comp),

@@ -12,7 +12,6 @@ import copy
 import functools
 import json
 import re
-import sys
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -78,7 +77,9 @@ class KernelStages:
                 self._timer.cancel()
                 self._timer = None
             dirty, self.dirty = self.dirty, set()
-            updates = [(cid, key, [copy.deepcopy(k) for k in self.stages[(cid, key)]]) for cid, key in sorted(dirty)]
+            updates = [
+                (cid, key, [copy.deepcopy(k) for k in self.stages[(cid, key)]]) for cid, key in sorted(dirty)
+            ]
         for cid, key, kernels in updates:
             self.rec.update_stage(cid, key, kernels=kernels)
 
@@ -110,47 +111,25 @@ def provenance_by_kernel(mapping: dict[str, Any]) -> dict[str, dict[str, list[st
     return out
 
 
-def enable_provenance(torch: Any) -> None:
-    """Ask Inductor for its kernel -> FX node mappings (off by default; TORCH_COMPILE_DEBUG sets it)."""
-    trace = getattr(torch._inductor.config, "trace", None)
-    if trace is not None and getattr(trace, "provenance_tracking_level", None) == 0:
-        trace.provenance_tracking_level = 1
-        make_fx_record_stacks_as_asked()
+PROVENANCE_OFF = (
+    "Inductor's provenance tracking is off (turning it on renames kernels: cpp_fused_0 becomes "
+    "cpp_fused_expand_mm_0), so torch gives no kernel -> FX node table: kernels are linked to nodes "
+    "by the lines Inductor wrote for each node, and extern kernel calls are not linked. "
+    "TORCHINDUCTOR_PROVENANCE_TRACKING_LEVEL=1 gives the table, with torch's renamed kernels"
+)
+
+# The stage header's line for the same.
+PROVENANCE_OFF_SHORT = (
+    "provenance tracking off (it renames kernels): kernels linked to FX nodes by their lines"
+)
 
 
-def make_fx_record_stacks_as_asked() -> None:
-    """`make_fx` records stack traces only where its caller asks, as with provenance tracking off.
-
-    At level 1, `make_fx` also records the Python stack of each node traced without a `stack_trace`
-    (`record_stack_traces or provenance_tracking_level == 1`). While Dynamo compiles, that stack is
-    the compile's caller (an eager `forward` that called the compiled function), not the op's
-    source: AOTAutograd's graphs and the IR would name the caller's line where a run without
-    tcdebug prints "No stacktrace found". Each tracer `make_fx` makes keeps its caller's
-    `record_stack_traces`. Left as is where this torch's `make_fx` is not as expected."""
-    try:
-        from torch.fx.experimental import proxy_tensor
-    except ImportError:
-        return
-    tracer = getattr(proxy_tensor, "_MakefxTracer", None)
-    make_fx_code = getattr(getattr(proxy_tensor, "make_fx", None), "__code__", None)
-    if tracer is None or make_fx_code is None:
-        return
-    make_fx_params = make_fx_code.co_varnames[: make_fx_code.co_argcount + make_fx_code.co_kwonlyargcount]
-    if (
-        "record_stack_traces" not in make_fx_params
-        or "record_stack_traces" not in tracer.__init__.__code__.co_varnames
-    ):
-        return
-    original = tracer.__init__
-
-    @functools.wraps(original)
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:  # noqa: N807 - replaces the method
-        original(self, *args, **kwargs)
-        caller = sys._getframe(1)
-        if caller.f_code is make_fx_code and not caller.f_locals.get("record_stack_traces", True):
-            self.record_stack_traces = False
-
-    tracer.__init__ = __init__
+def provenance_tracking(torch: Any) -> bool:
+    """Is Inductor's provenance tracking on, as the user's environment set it? tcdebug never
+    turns it on: at level 1 Inductor names kernels after their nodes, so the run would differ."""
+    trace = getattr(getattr(torch, "_inductor", None), "config", None)
+    trace = getattr(trace, "trace", None)
+    return bool(getattr(trace, "provenance_tracking_level", 0))
 
 
 class BackwardProvenance:
@@ -206,7 +185,7 @@ def install(ctx: CaptureContext) -> None:
     rec = ctx.recorder
     import torch._inductor.config  # noqa: F401 - the provenance switch lives there
 
-    enable_provenance(ctx.torch)
+    tracking = provenance_tracking(ctx.torch)
     stages = KernelStages(rec)
     ctx.options.share(stages)
     early_info: dict[str, dict[str, Any]] = {}  # kernel info that came before its output code
@@ -261,11 +240,15 @@ def install(ctx: CaptureContext) -> None:
                 stages.claim(kernel)
         early_info.clear()
         stages.add(cid, f"kernel_source.{part}" if part else "kernel_source", kernels)
-        meta = {
+        meta: dict[str, Any] = {
             "path": (md.get("inductor_output_code") or {}).get("filename", ""),
             "kernel_count": len(kernels),
         }
-        rec.stage(cid, "kernel_source", code, part=part, kernels=[copy.deepcopy(k) for k in kernels], meta=meta)
+        if not tracking and kernels:
+            meta["lost"] = PROVENANCE_OFF_SHORT
+        rec.stage(
+            cid, "kernel_source", code, part=part, kernels=[copy.deepcopy(k) for k in kernels], meta=meta
+        )
 
     def on_compile_end(cid: str, md: dict[str, Any], payload: str | None) -> None:
         stages.refresh()
@@ -280,6 +263,8 @@ def install(ctx: CaptureContext) -> None:
             return None
 
     def on_post_grad_graph(cid: str, md: dict[str, Any], payload: str | None) -> None:
+        if not tracking:  # no tables to fill: Inductor's provenance globals stay as torch has them
+            return
         provenance = backward_provenance()
         if provenance is not None:
             provenance.post_grad_graph(cid, rec.inductor_part(cid))

@@ -38,7 +38,7 @@ from tcdebug.capture.base import (
 )
 from tcdebug.capture.frame import dis_listing, find_compile_frame, source_text
 from tcdebug.capture.kernel_lines import KernelLineRecorder, NodeLines
-from tcdebug.capture.kernel_source import enable_provenance
+from tcdebug.capture.kernel_source import PROVENANCE_OFF
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.events import Provenance
 from tcdebug.model.payloads import ProvItem, ProvLink, ProvSymbol
@@ -182,6 +182,7 @@ class ProvenanceCapture:
             shape_env = getattr(getattr(tc, "fake_mode", None), "shape_env", None)
             if shape_env is not None:
                 self.shape_envs[cid] = shape_env
+                self.send_symbols(cid, shape_env)  # before the pause at the Dynamo graph
         gm = self.graph_for(payload)
         if gm is None:
             self.send(cid, [], [], notes=[f"{key}: the graph object behind the logged text was not found"])
@@ -455,6 +456,10 @@ class ProvenanceCapture:
                 f"{key}: the lines inside each kernel are not linked (the kernel_lines capture unit is "
                 "not installed: this torch lacks its API, or it was switched off); the trail marks whole kernels"
             )
+        by_lines: dict[str, list[str]] = {}
+        if not mapping and written:  # provenance tracking off: each node's kernel from its lines
+            by_lines = nodes_by_kernel_lines(located, list(dict.fromkeys(defined)), written)
+            notes.append(f"{key}: {PROVENANCE_OFF}")
         for name in dict.fromkeys(defined + list(handles)):
             # An extern kernel (addmm, mm) is one item per call: each call is a different op.
             ids = handles.get(name, []) if name.startswith("extern_kernels.") else [name]
@@ -465,7 +470,7 @@ class ProvenanceCapture:
                     continue
                 iid = item_id(key, one)
                 extern = name.startswith("extern_kernels.")
-                post_nodes = [n for h in hs for n in mapping.get(h, [])]
+                post_nodes = [n for h in hs for n in mapping.get(h, [])] or by_lines.get(name, [])
                 graphs = prov.caller_graphs(located.callers(name, hs), facts.subgraphs.get(post_key, ()))
                 linked = prov.names_in_graphs(graphs, post_nodes, facts.nodes.get(post_key, {}))
                 if not extern and recorder is not None:
@@ -581,6 +586,11 @@ class ProvenanceCapture:
         shape_env = self.shape_envs.pop(cid, None)
         if shape_env is None:
             return
+        self.send_symbols(cid, shape_env)
+
+    def send_symbols(self, cid: str, shape_env: Any) -> None:
+        """The symbols of the compile's `ShapeEnv` as they are now: sent with the Dynamo graph
+        (which already names them) and again with the guards (which add theirs)."""
         symbols: dict[str, ProvSymbol] = {}
         guards = [(g.expr, str(g.expr)) for g in getattr(shape_env, "guards", [])]
         # torch 2.13 renamed var_to_val (which now warns) to backed_var_to_val.
@@ -622,6 +632,27 @@ def _subgraph_args(value: Any) -> list[Any]:
     if isinstance(value, dict):
         return [x for v in value.values() for x in _subgraph_args(v)]
     return [value] if getattr(value, "op", None) == "get_attr" else []
+
+
+def nodes_by_kernel_lines(
+    located: prov.OutputCodeLines, kernels: list[str], written: dict[str, NodeLines]
+) -> dict[str, list[str]]:
+    """Kernel name -> the post-grad nodes it computes, where Inductor's kernel table is off: each
+    scheduler node belongs to the one kernel whose body holds most of the lines written while
+    Inductor generated it (a tie places it nowhere)."""
+    bodies: dict[str, set[str]] = {}
+    for name in kernels:
+        first, last = located.defs.get(name, (0, -1))
+        if last > first:
+            bodies[name] = {text.strip() for text in located.text_lines[first : last - 1]}
+    out: dict[str, list[str]] = {}
+    for node in written.values():
+        scores = sorted(((len(node.texts & body), name) for name, body in bodies.items()), reverse=True)
+        if not scores or scores[0][0] == 0 or (len(scores) > 1 and scores[1][0] == scores[0][0]):
+            continue
+        names = out.setdefault(scores[0][1], [])
+        names += [origin for origin in node.origins if origin not in names]
+    return out
 
 
 def kernel_owners(
@@ -722,7 +753,6 @@ def install(ctx: CaptureContext) -> None:
 
     torch = ctx.torch
 
-    enable_provenance(torch)
     cap = ProvenanceCapture(ctx)
     ctx.options.share(cap)
     gm_class = torch.fx.GraphModule

@@ -15,6 +15,7 @@ from typing import Any
 from tcdebug.capture import trace_records
 from tcdebug.capture.base import CaptureContext, TraceDispatcher, loaded_modules
 from tcdebug.capture.recording import Recording
+from tcdebug.model import protocol
 from tcdebug.model.events import Note
 
 UNITS = (
@@ -36,6 +37,7 @@ UNITS = (
     "tcdebug.capture.event_points",  # after dynamo_events: a break is shown before its pause
     "tcdebug.capture.symbol_chain",
     "tcdebug.capture.compile_times",
+    "tcdebug.capture.cache_verdicts",
     "tcdebug.capture.autotune",
     "tcdebug.capture.guard_provenance",
     "tcdebug.capture.cudagraph",
@@ -59,13 +61,30 @@ def skipped_units() -> set[str]:
     return names
 
 
-def configure_torch(torch: Any) -> list[str]:
-    """Switch off what hides stages: caches and profile-guided automatic dynamic."""
-    notes = []
+def cold_requested() -> bool:
+    """`tcdebug --cold` asked for a run with every cache and PGO off."""
+    return os.environ.get(protocol.COLD_ENV, "") == "1"
+
+
+def configure_torch(torch: Any, cold: bool = False) -> list[str]:
+    """Leave the user's caches and PGO as their environment sets them; with `cold` (`--cold`),
+    switch every cache and automatic-dynamic PGO off, so that no cache hit skips a stage. Returns
+    what tcdebug changed in torch, one line each, for the session's notes."""
+    changes = [
+        "tcdebug's changes to torch: its handlers on the structured-trace logger (torch builds only the "
+        "records tcdebug reads unless TORCH_TRACE is set) and on the IR artifact loggers; Inductor's "
+        "provenance tracking as the environment sets it; compile caches and automatic-dynamic PGO "
+        + ("off (--cold, the notes below)" if cold else "as the environment sets them")
+    ]
+    if not cold:
+        return changes
     try:
         torch.compiler.config.force_disable_caches = True
+        changes.append(
+            "--cold: torch.compiler.config.force_disable_caches = True (FX graph, AOTAutograd, autotune caches off)"
+        )
     except Exception as exc:  # noqa: BLE001
-        notes.append(f"could not disable compile caches: {exc}")
+        changes.append(f"--cold: could not disable compile caches: {exc}")
         for name in ("fx_graph_cache", "autotune_local_cache"):
             try:
                 setattr(torch._inductor.config, name, False)
@@ -73,9 +92,10 @@ def configure_torch(torch: Any) -> list[str]:
                 pass
     try:
         torch._dynamo.config.automatic_dynamic_local_pgo = False
+        changes.append("--cold: TORCH_DYNAMO_AUTOMATIC_DYNAMIC_LOCAL_PGO=0 (no profile read or written)")
     except Exception:  # noqa: BLE001 - older torch: no PGO to switch off
         pass
-    return notes
+    return changes
 
 
 _SKIPPED_BY_DYNAMO: set[str] = set()  # modules and subpackages put in Dynamo's skip list
@@ -151,10 +171,9 @@ def generated_code(package: str) -> list[CodeType]:
 
 def install_capture(torch: Any, recorder: Recording) -> CaptureContext:
     """The first step: every unit's `install` (the script's torch has imported Dynamo)."""
-    os.environ.setdefault("TORCH_DYNAMO_AUTOMATIC_DYNAMIC_LOCAL_PGO", "0")
     dispatcher = TraceDispatcher(recorder)
     ctx = CaptureContext(recorder=recorder, handler=dispatcher, torch=torch)
-    for note in configure_torch(torch):
+    for note in configure_torch(torch, cold=cold_requested()):
         recorder.emit(Note(text=note))
     skipped = skipped_units()
     for short, module in _units():

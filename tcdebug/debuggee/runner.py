@@ -111,6 +111,7 @@ def torch_event(torch: Any, final: bool = False, pg_timeout_s: float | None = No
         torch_version=str(getattr(torch, "__version__", "")),
         device=device_name(torch, final=final),
         pg_timeout_s=pg_timeout_s,
+        cold=True if os.environ.get(protocol.COLD_ENV) == "1" else None,
     )
 
 
@@ -210,8 +211,10 @@ def run_captured(
 
     from tcdebug.debuggee.import_watch import DYNAMO, INDUCTOR, ImportWatch
 
-    # tcdebug itself switches PGO off with the caches; torch's warning about it is noise.
-    warnings.filterwarnings("ignore", message="dynamo_pgo force disabled")
+    if (
+        os.environ.get(protocol.COLD_ENV) == "1"
+    ):  # `--cold` switched PGO off with the caches: torch's warning is noise
+        warnings.filterwarnings("ignore", message="dynamo_pgo force disabled")
     main_pid = os.getpid()
     recorder = Recorder(channel, pauser)
     installed: list[CaptureContext] = []

@@ -9,7 +9,16 @@ from typing import Any
 
 from tcdebug.model import schema
 from tcdebug.model.events import Event
-from tcdebug.model.payloads import Accuracy, AutotuneTable, CallInfo, ChainStep, Frame, GuardOrigin, Rerun
+from tcdebug.model.payloads import (
+    Accuracy,
+    AutotuneTable,
+    CacheVerdict,
+    CallInfo,
+    ChainStep,
+    Frame,
+    GuardOrigin,
+    Rerun,
+)
 from tcdebug.model.session import Compile, ProcessInfo, Session, Stage, stage_to_dict
 from tcdebug.model.trace_format import capture_of
 from tcdebug.torchtext.stage_text import FUSION_LOG_IN_FILE
@@ -50,6 +59,7 @@ class CompileEntry:
     stack: list[Frame] = field(default_factory=list)
     accuracy: Accuracy | None = None
     symbol_chains: dict[str, list[ChainStep]] = field(default_factory=dict)
+    caches: list[CacheVerdict] = field(default_factory=list)  # each compile cache's answer
     why: list[dict[str, Any]] = field(default_factory=list)
     graph_breaks: list[BreakEntry] = field(default_factory=list)
     stages: list[Stage] = field(default_factory=list)
@@ -77,6 +87,7 @@ class SessionIndex:
     torch_version: str = ""
     python: str = ""
     device: str = ""
+    cold: bool = False  # `--cold`: every compile cache and automatic-dynamic PGO off
     state: str = ""
     exit_code: int | None = None
     error: str = ""
@@ -109,6 +120,7 @@ def session_index(
         torch_version=session.torch_version,
         python=session.python,
         device=session.device,
+        cold=session.cold,
         state=session.state,
         exit_code=session.exit_code,
         error=session.error,

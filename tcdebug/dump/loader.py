@@ -98,6 +98,7 @@ def load_dump(path: str | os.PathLike[str]) -> Session:
         torch_version=index.torch_version,
         python=index.python,
         device=index.device,
+        cold=index.cold,
         state=LOADED,
         exit_code=index.exit_code,
         error=index.error,

@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 from tcdebug.model.payloads import (
     Accuracy,
     AutotuneTable,
+    CacheVerdict,
     CallInfo,
     ChainStep,
     Frame,
@@ -102,6 +103,7 @@ class TorchImported(Event):
     torch_version: str = ""
     device: str = ""  # `cuda (NAME)` once the script initialized CUDA, `cpu` at its end if it never did
     pg_timeout_s: float | None = None  # a torchrun rank: see `Process.pg_timeout_s`
+    cold: bool | None = None  # `--cold`: every compile cache and automatic-dynamic PGO off
 
 
 @dataclass(kw_only=True)
@@ -257,6 +259,15 @@ class Autotune(Event):
 
 
 @dataclass(kw_only=True)
+class CacheResult(Event):
+    """A compile cache's answer for a compile (FX graph, AOTAutograd): see `CacheVerdict`."""
+
+    TYPE: ClassVar[str] = "cache_result"
+    compile_id: str
+    verdict: CacheVerdict = field(default_factory=CacheVerdict)
+
+
+@dataclass(kw_only=True)
 class GuardProvenance(Event):
     TYPE: ClassVar[str] = "guard_provenance"
     compile_id: str
@@ -402,6 +413,7 @@ EVENT_CLASSES: dict[str, type[Event]] = {
         CompileEnd,
         CompileTimes,
         Autotune,
+        CacheResult,
         GuardProvenance,
         Provenance,
         EventPause,

@@ -1,6 +1,6 @@
 """What events carry below their envelope, and session.json holds: kernels, re-run results,
 entry checks, guard results, recorded calls, where guards were made, provenance items, links and
-symbols (each compile's provenance.json), autotune tables.
+symbols (each compile's provenance.json), autotune tables, cache verdicts.
 
 One dataclass each, shared by the events (`tcdebug.model.events`), the session model
 (`tcdebug.model.session` uses them as they are) and the dump's index (`tcdebug.dump.index`).
@@ -243,3 +243,35 @@ class Accuracy:
     @property
     def done(self) -> bool:
         return self.status != "running"
+
+
+CACHE_NAMES = {
+    "fx_graph": "FX graph",
+    "aotautograd": "AOTAutograd",
+    "autotune": "autotune",
+    "triton": "Triton",
+}
+
+
+@dataclass
+class CacheVerdict:
+    """What one of torch's compile caches answered for a compile (its `<cache>_cache_<result>`
+    record): hit, miss or bypass, the key, and for a miss what differs from the nearest entry."""
+
+    cache: str = ""  # "fx_graph", "aotautograd" (`CACHE_NAMES`)
+    result: str = ""  # "hit", "miss" or "bypass"
+    key: str = ""
+    part: str = ""  # the graph it was asked for: "forward", "backward", "inference"; "" for all
+    reason: str = ""  # a bypass: torch's reason
+    explanation: list[str] = field(default_factory=list)  # a miss: what differs from the nearest entry
+    time_saved_s: float | None = None  # a hit: the compile time torch says it saved
+
+    @property
+    def cache_name(self) -> str:
+        return CACHE_NAMES.get(self.cache, self.cache)
+
+    def headline(self) -> str:
+        """`FX graph cache hit (key fxxa1b2c3d4e5…)`."""
+        key = f" (key {self.key[:16]}…)" if self.key else ""
+        part = f" [{self.part}]" if self.part else ""
+        return f"{self.cache_name} cache {self.result}{part}{key}"

@@ -59,6 +59,11 @@ CHANNEL_FD_ENV = "TCDEBUG_CHANNEL_FD"  # the target's end of the channel
 # Set beside `PYTHONUNBUFFERED=1` when tcdebug, not the user, set it: the target takes both out
 # (with the three above) before the script runs, which sees its environment as under python.
 UNBUFFERED_MARK_ENV = "TCDEBUG_SET_UNBUFFERED"
+# `tcdebug --cold`: the script's process tree runs with every compile cache and automatic-dynamic PGO
+# off. The torch variables reach Inductor's compile workers and torchrun's ranks as they are;
+# `COLD_ENV` tells tcdebug's capture (the script sees all three).
+COLD_ENV = "TCDEBUG_COLD"
+COLD_TORCH_ENV = {"TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1", "TORCH_DYNAMO_AUTOMATIC_DYNAMIC_LOCAL_PGO": "0"}
 STDOUT_TAG = b"o"
 STDERR_TAG = b"e"
 MAX_OUTPUT_MESSAGE = 32 * 1024  # well under the socket buffer: a message never blocks half-sent

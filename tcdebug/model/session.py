@@ -21,6 +21,7 @@ from tcdebug.model import schema
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.payloads import Accuracy as Accuracy
 from tcdebug.model.payloads import AutotuneTable as AutotuneTable
+from tcdebug.model.payloads import CacheVerdict as CacheVerdict
 from tcdebug.model.payloads import CallInfo as CallInfo
 from tcdebug.model.payloads import ChainStep as ChainStep
 from tcdebug.model.payloads import EntryCheck as EntryCheck
@@ -63,7 +64,9 @@ class Stage:
     elapsed_s: float = 0.0  # seconds since the compile started
     kernels: list[Kernel] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
-    loader: Callable[[], str] | None = field(default=None, repr=False, compare=False, metadata={"wire": False})
+    loader: Callable[[], str] | None = field(
+        default=None, repr=False, compare=False, metadata={"wire": False}
+    )
 
     @property
     def key(self) -> str:
@@ -120,10 +123,13 @@ class Compile:
     stack: list[Frame] = field(default_factory=list)  # the user's frames that led to it (call sites)
     accuracy: Accuracy | None = None  # the comparison with eager (`A`, `--accuracy`), when asked
     symbol_chains: dict[str, list[ChainStep]] = field(default_factory=dict)  # per symbol, its specialization
+    caches: list[CacheVerdict] = field(default_factory=list)  # each compile cache's answer, in order
     provenance_index: ProvenanceIndex = field(default_factory=ProvenanceIndex, repr=False)  # tcdebug.analysis.provenance_index
     # A dump's provenance.json, read into `provenance_index` at the first use of `provenance`:
     # opening a dump of a big model does not parse every compile's index up front.
-    provenance_loader: Callable[[ProvenanceIndex], None] | None = field(default=None, repr=False, compare=False)
+    provenance_loader: Callable[[ProvenanceIndex], None] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     @property
     def provenance(self) -> ProvenanceIndex:
@@ -226,6 +232,7 @@ class Session:
     torch_version: str = ""
     python: str = ""
     device: str = ""
+    cold: bool = False  # `--cold`: run with every compile cache and automatic-dynamic PGO off
     state: str = STARTING
     paused_at: tuple[str, str] | None = None  # (compile_id, stage key)
     paused_pid: int | None = None  # the process paused at `paused_at`; None: the main one
@@ -388,6 +395,8 @@ class Session:
     def _on_torch_imported(self, ev: ev_types.TorchImported) -> None:
         if ev.torch_version:
             self.torch_version = ev.torch_version
+        if ev.cold:
+            self.cold = True
         info = self.processes.get(ev.pid) if ev.pid is not None else None
         if ev.device:
             if info is not None:
@@ -483,6 +492,7 @@ class Session:
         stage = stage_from_event(ev)
         new_stage = stage.key not in comp.stages
         comp.stages[stage.key] = stage
+        mark_skipped(comp, stage)
         if ev.loader is not None:
             stage.loader = ev.loader
         if ev.lazy_kernels is not None:
@@ -573,6 +583,13 @@ class Session:
         comp.autotune_tables.append(ev.table)
         return Change(ev, compile_id=comp.compile_id, added=added, rank=ev.rank)
 
+    def _on_cache_result(self, ev: ev_types.CacheResult) -> Change:
+        comp, added = self._compile_change(ev, ev.compile_id)
+        comp.caches.append(ev.verdict)
+        for stage in comp.stages.values():
+            mark_skipped(comp, stage)
+        return Change(ev, compile_id=comp.compile_id, added=added, rank=ev.rank)
+
     def _on_guard_provenance(self, ev: ev_types.GuardProvenance) -> Change:
         comp, added = self._compile_change(ev, ev.compile_id)
         comp.guard_provenance = list(ev.guards)
@@ -657,6 +674,32 @@ class Session:
             self.extra[EXECUTION_ORDER] = list(ev.execution_order)
 
 
+SKIPPED = "skipped: "  # a stage's reason where a cache hit skipped the work that makes it
+
+
+def skipping_hit(comp: Compile, stage: Stage) -> CacheVerdict | None:
+    """The cache hit that skipped this stage of the compile: an AOTAutograd hit skips every
+    Inductor stage but the output code it loads; an FX graph hit those of its part."""
+    kind = stage_catalog.kind(stage.stage_id) if stage.stage_id in stage_catalog.STAGE_IDS else None
+    if kind is None or not kind.inductor or stage.stage_id == stage_catalog.OUTPUT_CODE:
+        return None
+    for verdict in comp.caches:
+        if verdict.result != "hit":
+            continue
+        if verdict.cache == "aotautograd" or (verdict.cache == "fx_graph" and verdict.part == stage.part):
+            return verdict
+    return None
+
+
+def mark_skipped(comp: Compile, stage: Stage) -> None:
+    """A stage torch never reported because a cache hit skipped it says so (`skipped: ...`)."""
+    if stage.captured or stage.reason.startswith(SKIPPED):
+        return
+    verdict = skipping_hit(comp, stage)
+    if verdict is not None:
+        stage.reason = f"{SKIPPED}{verdict.headline()}"
+
+
 @dataclass(frozen=True)
 class Change:
     """What one applied event changed, so that the UI never reads the event's fields again."""
@@ -696,6 +739,7 @@ _HANDLERS: dict[type[ev_types.Event], _Handler] = {
     ev_types.CompileTimes: Session._on_compile_times,
     ev_types.Autotune: Session._on_autotune,
     ev_types.GuardProvenance: Session._on_guard_provenance,
+    ev_types.CacheResult: Session._on_cache_result,
     ev_types.Output: Session._on_output,
     ev_types.ScriptEnd: Session._on_script_end,
     ev_types.TargetDied: Session._on_target_died,

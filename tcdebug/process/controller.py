@@ -70,6 +70,7 @@ class TargetController:
         accuracy: bool = False,
         block_output: bool = False,
         pass_stdin: bool = False,
+        cold: bool = False,
     ) -> None:
         """`argv` is the script (or module, with `module=True`) and its arguments.
 
@@ -80,7 +81,8 @@ class TargetController:
         `block_output`: the script's stdout is block-buffered, as python's is when it writes to a
         file (`--dump`); else line-buffered, as on a terminal (`tcdebug.debuggee.streams`).
         `pass_stdin`: the script reads tcdebug's own stdin, as under python (`--dump`); else
-        /dev/null (the app owns the terminal)."""
+        /dev/null (the app owns the terminal).
+        `cold`: run with every compile cache and automatic-dynamic PGO off (`--cold`)."""
         self.argv = list(argv)
         self.module = module
         self.mode = mode
@@ -93,6 +95,7 @@ class TargetController:
         self.accuracy = accuracy
         self.block_output = block_output
         self.pass_stdin = pass_stdin
+        self.cold = cold
         self.proc: subprocess.Popen[bytes] | None = None
         self.channel: protocol.Channel | None = None
         self.children: dict[int, protocol.Channel] = {}  # forked processes of the script, by pid
@@ -129,6 +132,9 @@ class TargetController:
         if out_fds:
             env[OUTPUT_FD_ENV] = str(out_fds[0])
         env[CHILD_SOCKET_ENV] = self._listen()
+        if self.cold:
+            env.update(protocol.COLD_TORCH_ENV)
+            env[protocol.COLD_ENV] = "1"
         if "PYTHONUNBUFFERED" in env:  # the user's: the script sees it too
             env.pop(UNBUFFERED_MARK_ENV, None)
         else:  # the target's output reaches us at once; the target takes it out again

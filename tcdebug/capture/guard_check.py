@@ -16,6 +16,9 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from tcdebug.capture import patches
+from tcdebug.capture.calls import ENTER_EXIT_HOOKS
+
 MAX_GUARDS = 5000  # per cache entry; more are left out with a note
 _LOCAL_RE = re.compile(r"L\['([^']+)'\]")
 _TENSOR_EXPECT_RE = re.compile(
@@ -239,8 +242,5 @@ def dynamic_setting(torch: Any, ctx: Any, dynamic: bool | None) -> Iterator[None
         raise GuardCheckUnavailable("cannot find the dynamic setting of this compile to change it")
     if dynamic is not None:
         kept.insert(0, torch._dynamo.eval_frame.make_set_enable_dynamic(dynamic))
-    ctx.enter_exit_hooks = kept
-    try:
+    with patches.swapped(ENTER_EXIT_HOOKS, kept, owner=ctx):
         yield
-    finally:
-        ctx.enter_exit_hooks = hooks

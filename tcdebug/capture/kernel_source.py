@@ -17,6 +17,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from tcdebug.capture import patches
 from tcdebug.capture.base import CaptureContext
 from tcdebug.capture.recording import Recording
 from tcdebug.model import stages as stage_catalog
@@ -27,6 +28,51 @@ from tcdebug.torchtext.output_code import apply_kernel_info, split_output_code, 
 STAGES = ("kernel_source",)
 _HANDLE = re.compile(r":\d+$")  # provenance names kernels `name:debug_handle`
 
+
+_BACKWARD = "provenance (`f`): a lazily compiled backward's kernels get no FX-node mapping"
+PRE_GRAD_GRAPH_ID = patches.declare(
+    "torch._inductor.debug", "_pre_grad_graph_id", unit="kernel_source", breaks=_BACKWARD, kind=patches.SETS
+)
+KERNEL_NODE_INFO = patches.declare(
+    "torch._inductor.debug",
+    "_inductor_triton_kernel_to_post_grad_node_info",
+    unit="kernel_source",
+    breaks=_BACKWARD,
+    kind=patches.SETS,
+)
+DEBUG_HANDLE = patches.declare(
+    "torch._inductor.debug",
+    "_inductor_kernel_provenance_debug_handle",
+    unit="kernel_source",
+    breaks="provenance (`f`): kernels named by debug handle in a backward compiled lazily",
+    kind=patches.SETS,
+)
+PROVENANCE_LEVEL = patches.declare(
+    "torch._inductor.config",
+    "trace.provenance_tracking_level",
+    unit="kernel_source",
+    breaks="provenance (`f`): kernels are not linked to FX nodes",
+    kind=patches.SETS,
+)
+_STACKS = "provenance (`f`): AOT graphs and IR name the compile's caller where torch says no stack trace"
+TRACER_INIT = patches.declare(
+    "torch.fx.experimental.proxy_tensor", "_MakefxTracer.__init__", unit="kernel_source", breaks=_STACKS
+)
+TRACER_RECORD_STACKS = patches.declare(
+    "torch.fx.experimental.proxy_tensor",
+    "_MakefxTracer.record_stack_traces",
+    unit="kernel_source",
+    breaks=_STACKS,
+    kind=patches.SETS,
+    on_instance=True,
+)
+MAKE_FX_RECORD_STACKS = patches.frame_local(
+    "torch.fx.experimental.proxy_tensor",
+    "make_fx",
+    "record_stack_traces",
+    unit="kernel_source",
+    breaks=_STACKS,
+)
 
 REFRESH_DELAY_S = 0.25  # how long `refresh_soon` gathers changes before it sends them
 
@@ -78,7 +124,9 @@ class KernelStages:
                 self._timer.cancel()
                 self._timer = None
             dirty, self.dirty = self.dirty, set()
-            updates = [(cid, key, [copy.deepcopy(k) for k in self.stages[(cid, key)]]) for cid, key in sorted(dirty)]
+            updates = [
+                (cid, key, [copy.deepcopy(k) for k in self.stages[(cid, key)]]) for cid, key in sorted(dirty)
+            ]
         for cid, key, kernels in updates:
             self.rec.update_stage(cid, key, kernels=kernels)
 
@@ -112,9 +160,8 @@ def provenance_by_kernel(mapping: dict[str, Any]) -> dict[str, dict[str, list[st
 
 def enable_provenance(torch: Any) -> None:
     """Ask Inductor for its kernel -> FX node mappings (off by default; TORCH_COMPILE_DEBUG sets it)."""
-    trace = getattr(torch._inductor.config, "trace", None)
-    if trace is not None and getattr(trace, "provenance_tracking_level", None) == 0:
-        trace.provenance_tracking_level = 1
+    if PROVENANCE_LEVEL.get(None) == 0:
+        patches.set_value(PROVENANCE_LEVEL, 1)
         make_fx_record_stacks_as_asked()
 
 
@@ -127,30 +174,28 @@ def make_fx_record_stacks_as_asked() -> None:
     source: AOTAutograd's graphs and the IR would name the caller's line where a run without
     tcdebug prints "No stacktrace found". Each tracer `make_fx` makes keeps its caller's
     `record_stack_traces`. Left as is where this torch's `make_fx` is not as expected."""
-    try:
-        from torch.fx.experimental import proxy_tensor
-    except ImportError:
-        return
-    tracer = getattr(proxy_tensor, "_MakefxTracer", None)
-    make_fx_code = getattr(getattr(proxy_tensor, "make_fx", None), "__code__", None)
-    if tracer is None or make_fx_code is None:
+    make_fx = MAKE_FX_RECORD_STACKS.get(None)
+    tracer_init = TRACER_INIT.get(None)
+    make_fx_code = getattr(make_fx, "__code__", None)
+    if make_fx_code is None or MAKE_FX_RECORD_STACKS.missing() or tracer_init is None:
         return
     make_fx_params = make_fx_code.co_varnames[: make_fx_code.co_argcount + make_fx_code.co_kwonlyargcount]
     if (
         "record_stack_traces" not in make_fx_params
-        or "record_stack_traces" not in tracer.__init__.__code__.co_varnames
+        or "record_stack_traces" not in tracer_init.__code__.co_varnames
     ):
         return
-    original = tracer.__init__
 
-    @functools.wraps(original)
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:  # noqa: N807 - replaces the method
-        original(self, *args, **kwargs)
-        caller = sys._getframe(1)
-        if caller.f_code is make_fx_code and not caller.f_locals.get("record_stack_traces", True):
-            self.record_stack_traces = False
+    def make(original: Any) -> Any:
+        def __init__(self: Any, *args: Any, **kwargs: Any) -> None:  # noqa: N807 - replaces the method
+            original(self, *args, **kwargs)
+            caller = sys._getframe(1)
+            if caller.f_code is make_fx_code and not MAKE_FX_RECORD_STACKS.read_local(caller, True):
+                patches.put(TRACER_RECORD_STACKS, False, owner=self)  # the tracer just made, as asked
 
-    tracer.__init__ = __init__
+        return __init__
+
+    patches.wrap(TRACER_INIT, make)
 
 
 class BackwardProvenance:
@@ -166,40 +211,33 @@ class BackwardProvenance:
     """
 
     def __init__(self, torch: Any) -> None:
-        self.debug = torch._inductor.debug
-        for name in ("_pre_grad_graph_id", "_inductor_triton_kernel_to_post_grad_node_info"):
-            if not hasattr(self.debug, name):
-                raise AttributeError(f"torch._inductor.debug has no {name}")
+        PRE_GRAD_GRAPH_ID.require()
+        KERNEL_NODE_INFO.require()
         # (compile id, subgraph) -> its forward's pre-grad graph id
         self.forward_ids: dict[tuple[str, int], int] = {}
-        self.saved: dict[str, Any] | None = None
+        self.saved: dict[patches.Private, Any] | None = None
 
     def post_grad_graph(self, cid: str, part: str) -> None:
-        debug = self.debug
         base, subgraph = stage_catalog.split_part(part)
+        graph_id = PRE_GRAD_GRAPH_ID.get()
         if base != "backward":
-            graph_id = debug._pre_grad_graph_id
             if isinstance(graph_id, int) and graph_id:
                 self.forward_ids[(cid, subgraph)] = graph_id
             return
-        if debug._pre_grad_graph_id:
+        if graph_id:
             return  # this torch keeps the state itself
-        self.saved = {
-            "_pre_grad_graph_id": debug._pre_grad_graph_id,
-            "_inductor_triton_kernel_to_post_grad_node_info": debug._inductor_triton_kernel_to_post_grad_node_info,
-            "_inductor_kernel_provenance_debug_handle": getattr(
-                debug, "_inductor_kernel_provenance_debug_handle", 0
-            ),
-        }
-        debug._pre_grad_graph_id = self.forward_ids.get((cid, subgraph), -1)
-        debug._inductor_triton_kernel_to_post_grad_node_info = {}
-        if hasattr(debug, "_inductor_kernel_provenance_debug_handle"):
-            debug._inductor_kernel_provenance_debug_handle = 0
+        handle = DEBUG_HANDLE.get(None)
+        self.saved = {PRE_GRAD_GRAPH_ID: graph_id, KERNEL_NODE_INFO: KERNEL_NODE_INFO.get()}
+        patches.put(PRE_GRAD_GRAPH_ID, self.forward_ids.get((cid, subgraph), -1))
+        patches.put(KERNEL_NODE_INFO, {})
+        if handle is not None:
+            self.saved[DEBUG_HANDLE] = handle
+            patches.put(DEBUG_HANDLE, 0)
 
     def restore(self) -> None:
         saved, self.saved = self.saved, None
-        for name, value in (saved or {}).items():
-            setattr(self.debug, name, value)
+        for private, value in (saved or {}).items():
+            patches.put(private, value)
 
 
 def install(ctx: CaptureContext) -> None:
@@ -265,7 +303,9 @@ def install(ctx: CaptureContext) -> None:
             "path": (md.get("inductor_output_code") or {}).get("filename", ""),
             "kernel_count": len(kernels),
         }
-        rec.stage(cid, "kernel_source", code, part=part, kernels=[copy.deepcopy(k) for k in kernels], meta=meta)
+        rec.stage(
+            cid, "kernel_source", code, part=part, kernels=[copy.deepcopy(k) for k in kernels], meta=meta
+        )
 
     def on_compile_end(cid: str, md: dict[str, Any], payload: str | None) -> None:
         stages.refresh()
@@ -275,7 +315,7 @@ def install(ctx: CaptureContext) -> None:
         """Made at the first post-grad graph, not at install: Inductor is imported by then."""
         try:
             return BackwardProvenance(ctx.torch)
-        except AttributeError as exc:
+        except patches.MissingPrivate as exc:
             rec.emit(Note(text=f"kernel_source: backward kernels get no FX-node mapping: {exc}"))
             return None
 

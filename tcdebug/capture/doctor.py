@@ -98,6 +98,8 @@ def unit_stages() -> dict[str, tuple[str, ...]]:
     for name in UNITS:
         module = importlib.import_module(name)
         out[name.rsplit(".", 1)[-1]] = tuple(getattr(module, "STAGES", ()))
+    importlib.import_module("tcdebug.capture.trace_records")
+    out["trace_filter"] = ()  # installed by setup after the units, once the trace handler is attached
     return out
 
 

@@ -19,6 +19,7 @@ import functools
 import importlib
 import inspect
 import os
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import CodeType, FrameType
@@ -269,6 +270,43 @@ def put(private: Private, value: Any, *, owner: Any = None) -> None:
     setattr(obj, attr, value)
 
 
+def replace_everywhere(
+    private: Private, old: Any, new: Any, *, package: str = "torch", keep: bool = True
+) -> int:
+    """Bind `new` wherever a loaded module of `package` binds `old` by name (a function torch's modules
+    import with `from ... import name`), restorably (`keep=False`: torch's own put back, nothing to
+    restore); returns how many names changed."""
+    private.owner()  # missing: raises
+    changed = 0
+    for name, module in list(sys.modules.items()):
+        if module is None or not (name == package or name.startswith(package + ".")):
+            continue
+        namespace = getattr(module, "__dict__", None)
+        if not isinstance(namespace, dict):
+            continue
+        for attr, value in list(namespace.items()):
+            if value is old:
+                if keep:
+                    _set(private, module, attr, new)
+                else:
+                    setattr(module, attr, new)
+                changed += 1
+    return changed
+
+
+def restore(private: Private, value: Any) -> int:
+    """Undo the patches of `private` whose value is `value` (newest first), before `uninstall`;
+    returns how many."""
+    undone = 0
+    for applied in reversed(list(_APPLIED)):
+        if applied.private == private and applied.value is value:
+            _APPLIED.remove(applied)
+            if _own_entry(applied.owner, applied.attr) is value:
+                _put_back(applied)
+            undone += 1
+    return undone
+
+
 def tag(obj: Any, name: str, value: Any) -> None:
     """tcdebug's own attribute (`_tcdebug_*`) on one of torch's objects: no torch symbol changes."""
     assert name.startswith("_tcdebug_"), name
@@ -292,13 +330,17 @@ def uninstall() -> list[str]:
             if now is not applied.value and not (applied.by_value and now == applied.value):
                 left.append(applied.private.name)
                 continue
-            if applied.saved is _ABSENT:
-                delattr(owner, attr)
-            else:
-                setattr(owner, attr, applied.saved)
+            _put_back(applied)
         except Exception:  # noqa: BLE001 - an owner that refuses: said, not raised
             left.append(applied.private.name)
     return left
+
+
+def _put_back(applied: _Applied) -> None:
+    if applied.saved is _ABSENT:
+        delattr(applied.owner, applied.attr)
+    else:
+        setattr(applied.owner, applied.attr, applied.saved)
 
 
 def unavailable_reason(torch_version: str, exc: BaseException) -> str:

@@ -33,6 +33,8 @@ SCREEN_BLOCKS = {
     "keys:times": "compile times (T)",
     "keys:trail": "follow (f)",
     "keys:symbols": "symbols (S)",
+    "keys:help": "help (?)",
+    "keys:doctor": "doctor (D in help)",
 }
 
 # `StageKind.expect` in words (the meanings are the comments on the constants in stages.py).

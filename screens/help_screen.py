@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from tcdebug.screens.diff_screen import DiffScreen
+from tcdebug.screens.doctor_screen import DoctorScreen
 from tcdebug.screens.main_screen import MainScreen
 from tcdebug.screens.output_screen import OutputScreen
 from tcdebug.screens.ranks_screen import RanksScreen
@@ -62,6 +63,8 @@ def key_sections(app_bindings: list[BindingType]) -> list[tuple[str, list[tuple[
         ("compile times (T)", binding_rows(TimesScreen.BINDINGS)),
         ("follow (f)", binding_rows(TrailScreen.BINDINGS)),
         ("symbols (S)", binding_rows(SymbolsScreen.BINDINGS)),
+        ("help (?)", binding_rows(HelpScreen.BINDINGS)),
+        ("doctor (D in help)", binding_rows(DoctorScreen.BINDINGS)),
     ]
 
 
@@ -81,7 +84,17 @@ class HelpScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,question_mark,q", "app.pop_screen", "Close", id="close_help"),
+        Binding(
+            "D",
+            "doctor",
+            "Doctor",
+            id="doctor",
+            tooltip="tcdebug doctor: which stages and features this environment's torch allows",
+        ),
     ]
+
+    def action_doctor(self) -> None:
+        self.app.push_screen(DoctorScreen())
 
     def compose(self) -> ComposeResult:
         keys = Table(box=None, expand=True, show_edge=False, pad_edge=False)
@@ -107,7 +120,8 @@ class HelpScreen(ModalScreen[None]):
                 Text.from_markup(
                     "Step through torch.compile: [b]n[/b] steps to the next stage, [b]c[/b] runs to the "
                     "next breakpoint, [b]b[/b] breaks on every stage of the selected kind. The footer "
-                    "shows the keys that work now; every key is below, then what each glyph means."
+                    "shows the keys that work now; every key is below, then what each glyph means. [b]D[/b] "
+                    "shows what this environment's torch lets tcdebug capture (tcdebug doctor)."
                 ),
                 id="help-intro",
             )

@@ -1,6 +1,6 @@
 """`tcdebug doctor`: what the capture can do with the torch of this environment.
 
-The report comes from a child process (`python -m tcdebug.capture.doctor`), which imports torch and
+The report comes from a child process (`python -m tcdebug.capture.install_check`), which imports torch and
 installs every capture unit as a run would; this side never imports torch, so the app's help screen
 shows the same report. The words for what is unavailable are the capture's own
 (`capture.patches.unavailable_reason`), as in a run's `not captured` notes.
@@ -17,7 +17,7 @@ from typing import Any
 
 from tcdebug.textsafe import safe_line
 
-CHILD_MODULE = "tcdebug.capture.doctor"
+CHILD_MODULE = "tcdebug.capture.install_check"
 TIMEOUT_S = 600.0  # importing torch and Inductor on a busy machine
 
 

@@ -153,7 +153,7 @@ def test_the_ast_walk_finds_a_patch(tmp_path: Path) -> None:
 
 
 def test_every_declaration_says_what_breaks() -> None:
-    from tcdebug.capture.doctor import unit_stages
+    from tcdebug.capture.install_check import unit_stages
 
     units = set(unit_stages()) | {"setup"}
     assert len(patches.DECLARED) >= 40

@@ -11,7 +11,7 @@ import torch
 import torch._inductor.compile_fx  # noqa: F401 - the second step's classes
 
 from tcdebug.capture import patches, setup
-from tcdebug.capture.doctor import DoctorRecording, unit_stages
+from tcdebug.capture.install_check import DoctorRecording, unit_stages
 
 
 def own(private: patches.Private) -> object:

@@ -3,7 +3,7 @@ would, and reports which install, which declared private APIs (`capture.patches`
 which stages and features are therefore available. Prints one JSON object; `tcdebug.doctor` (no
 torch) runs it in a child process and formats it. Everything it patched is put back at the end.
 
-Run as `python -m tcdebug.capture.doctor`.
+Run as `python -m tcdebug.capture.install_check`.
 """
 
 from __future__ import annotations

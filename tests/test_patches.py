@@ -267,8 +267,11 @@ def test_doctor_on_this_torch() -> None:
     for unit in ("provenance", "frame", "inductor_ir", "kernel_source", "calls", "trace_filter"):
         assert any(line.split()[:2] == [unit, "installs"] for line in text.splitlines()), unit
     assert "every feature is available" in text
-    count = len(patches.DECLARED) if patches.DECLARED else 0
-    assert f"private torch APIs: {count} of {count} present" in text or count == 0
+    from tcdebug.capture.install_check import unit_modules
+
+    unit_modules()  # every declaration, as the child has them
+    count = len(patches.DECLARED)
+    assert f"private torch APIs: {count} of {count} present" in text
     assert "result: every core stage is available" in text
     as_json = json.loads(_run("-m", "tcdebug", "doctor", "--json").stdout)
     assert {s["stage"] for s in as_json["stages"] if s["core"]} >= {"source", "dynamo_graph", "kernel_source"}
@@ -309,3 +312,29 @@ def test_a_run_says_the_doctors_words(tmp_path: Path) -> None:
     stages = {s["key"]: s for s in index["compiles"][0]["stages"]}
     assert reason in json.dumps(stages["source"]), stages["source"]
     assert "dynamo_graph" in stages and reason not in json.dumps(stages["dynamo_graph"])
+
+
+def test_doctor_without_torch_and_on_a_torch_without_the_apis(tmp_path: Path) -> None:
+    """No torch: one line, exit 2. A torch with none of the APIs (an old or stripped torch, here a
+    stand-in package): every unit says why it did not install, and the exit code is 1."""
+    absent = tmp_path / "absent"
+    (absent / "torch").mkdir(parents=True)
+    (absent / "torch" / "__init__.py").write_text("raise ImportError('no torch in this environment')\n")
+    done = _run("-m", "tcdebug", "doctor", env={"PYTHONPATH": str(absent)})
+    assert done.returncode == 2 and done.stdout == "", done
+    assert done.stderr == "tcdebug: error: cannot import torch: no torch in this environment\n"
+    bare = tmp_path / "bare"
+    (bare / "torch").mkdir(parents=True)
+    (bare / "torch" / "__init__.py").write_text("__version__ = '2.0.0'\n")
+    done = _run("-m", "tcdebug", "doctor", env={"PYTHONPATH": str(bare)})
+    assert done.returncode == 1, done
+    lines = done.stdout.splitlines()
+    assert lines[0] == "tcdebug doctor: torch 2.0.0 (CPU build), Python " + ".".join(
+        map(str, sys.version_info[:3])
+    )
+    reason = "not on this torch: `torch._dynamo` missing"
+    assert f"  {'frame':<18} {reason}" in lines and f"  {'kernel_source':<26} {reason} (core)" in lines, (
+        done.stdout
+    )
+    assert "Traceback" not in done.stdout + done.stderr
+    assert lines[-1].startswith("result: core stages unavailable on this torch: source, bytecode_before")

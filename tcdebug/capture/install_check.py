@@ -13,9 +13,11 @@ import json
 import platform
 import sys
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 from tcdebug.capture import patches
+from tcdebug.capture.base import cuda_built
 from tcdebug.capture.recording import CompileState
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.events import Event, Note
@@ -27,6 +29,22 @@ CORE_EXPECT = (
     stage_catalog.INFERENCE,
     stage_catalog.INDUCTOR,
     stage_catalog.PER_PART,
+)
+
+
+DYNAMO = patches.declare(
+    "torch._dynamo",
+    "",
+    unit="setup",
+    breaks="every stage: a run installs the capture when the script's torch imports Dynamo",
+    kind=patches.READS,
+)
+INDUCTOR_COMPILER = patches.declare(
+    "torch._inductor.compile_fx",
+    "",
+    unit="setup",
+    breaks="Inductor's stages: a run installs their units when the script's torch imports it",
+    kind=patches.READS,
 )
 
 
@@ -90,17 +108,19 @@ class DoctorRecording:
         return None
 
 
-def unit_stages() -> dict[str, tuple[str, ...]]:
-    """Each unit's short name -> the stages it feeds (`STAGES`)."""
+def unit_modules() -> dict[str, ModuleType]:
+    """Each unit's short name -> its module (`trace_filter`: setup installs it after the units, once
+    the trace handler is attached)."""
     from tcdebug.capture.setup import UNITS
 
-    out: dict[str, tuple[str, ...]] = {}
-    for name in UNITS:
-        module = importlib.import_module(name)
-        out[name.rsplit(".", 1)[-1]] = tuple(getattr(module, "STAGES", ()))
-    importlib.import_module("tcdebug.capture.trace_records")
-    out["trace_filter"] = ()  # installed by setup after the units, once the trace handler is attached
+    out = {name.rsplit(".", 1)[-1]: importlib.import_module(name) for name in UNITS}
+    out["trace_filter"] = importlib.import_module("tcdebug.capture.trace_records")
     return out
+
+
+def unit_stages() -> dict[str, tuple[str, ...]]:
+    """Each unit's short name -> the stages it feeds (`STAGES`)."""
+    return {short: tuple(getattr(module, "STAGES", ())) for short, module in unit_modules().items()}
 
 
 def report() -> dict[str, Any]:
@@ -110,19 +130,35 @@ def report() -> dict[str, Any]:
     from tcdebug.capture import setup
 
     rec = DoctorRecording()
-    owners = unit_stages()  # imports every unit: every declaration is known before anything installs
-    ctx = setup.install_capture(torch, rec)
-    try:
-        importlib.import_module("torch._inductor.compile_fx")
-        setup.install_inductor_capture(ctx)
-    except ImportError as exc:
-        rec.notes.append(f"inductor: {type(exc).__name__}: {exc}")
-    finally:
-        left = patches.uninstall()
+    modules = unit_modules()  # every unit imported: every declaration is known before anything installs
+    owners = unit_stages()
+    version = str(getattr(torch, "__version__", "?"))
     failed: dict[str, str] = {}
+    try:
+        DYNAMO.require()
+    except patches.MissingPrivate as exc:  # a run would install nothing: every unit says why
+        failed = dict.fromkeys(owners, patches.unavailable_reason(version, exc))
+        for stage_ids in owners.values():
+            for stage_id in stage_ids:
+                rec.mark_unavailable(stage_id, failed["frame"])
+        left: list[str] = []
+    else:
+        ctx = setup.install_capture(torch, rec)
+        try:
+            INDUCTOR_COMPILER.require()
+            setup.install_inductor_capture(ctx)
+        except Exception as exc:  # noqa: BLE001 - a torch without Inductor's compiler: its units say why
+            reason = patches.unavailable_reason(version, exc)
+            for short, stage_ids in owners.items():
+                if hasattr(modules[short], "install_inductor"):
+                    rec.notes.append(f"{short}: {reason}")
+                    for stage_id in stage_ids:
+                        rec.unavailable.setdefault(stage_id, reason)
+        finally:
+            left = patches.uninstall()
     for note in rec.notes:
         short, _, reason = note.partition(": ")
-        if short in owners or short in ("trace_filter", "inductor"):
+        if short in owners:
             failed.setdefault(short, reason)
     units = [
         {"unit": short, "stages": list(stage_ids), "reason": failed.get(short, "")}
@@ -146,7 +182,7 @@ def report() -> dict[str, Any]:
     ]
     return {
         "torch": str(torch.__version__),
-        "cuda_built": bool(getattr(torch.backends.cuda, "is_built", lambda: False)()),
+        "cuda_built": cuda_built(torch),
         "python": platform.python_version(),
         "units": units,
         "stages": stage_rows,
@@ -158,9 +194,14 @@ def report() -> dict[str, Any]:
 
 def main() -> int:
     try:
-        data = report()
+        import torch  # noqa: F401
     except ImportError as exc:
         print(json.dumps({"error": f"cannot import torch: {exc}"}))
+        return 0
+    try:
+        data = report()
+    except Exception as exc:  # noqa: BLE001 - one line for the user, not a traceback
+        print(json.dumps({"error": f"the check failed on this torch: {type(exc).__name__}: {exc}"}))
         return 0
     json.dump(data, sys.stdout)
     sys.stdout.write("\n")

@@ -71,7 +71,7 @@ class Private:
     @property
     def short(self) -> str:
         """The symbol as the notes name it: the last part of its path, or the frame local."""
-        last = (self.path or self.module).rsplit(".", 1)[-1]
+        last = self.path.rsplit(".", 1)[-1] if self.path else self.module
         return f"{last}:{self.local}" if self.local else last
 
     def simulated_missing(self) -> bool:

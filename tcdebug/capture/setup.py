@@ -259,4 +259,7 @@ def _keep_attached(torch: Any, ctx: CaptureContext) -> None:
 
         return set_logs
 
-    patches.wrap(SET_LOGS, make, owner=torch._logging)
+    try:
+        patches.wrap(SET_LOGS, make)
+    except patches.MissingPrivate as exc:  # an older torch: nothing clears the handler
+        ctx.recorder.emit(Note(text=f"set_logs: {patches.unavailable_reason(str(torch.__version__), exc)}"))

@@ -19,6 +19,13 @@ from typing import Any
 from tcdebug.capture import patches
 from tcdebug.capture.calls import ENTER_EXIT_HOOKS
 
+CACHE_ENTRIES = patches.declare(
+    "torch._dynamo.eval_frame",
+    "_debug_get_cache_entry_list",
+    unit="calls",
+    breaks="re-runs (`r`): guards are not checked before a run",
+    kind=patches.READS,
+)
 MAX_GUARDS = 5000  # per cache entry; more are left out with a note
 _LOCAL_RE = re.compile(r"L\['([^']+)'\]")
 _TENSOR_EXPECT_RE = re.compile(
@@ -43,8 +50,8 @@ def _strip(torch: Any, text: str) -> str:
 
 def cache_entries(torch: Any, code: Any) -> list[Any]:
     try:
-        getter = torch._dynamo.eval_frame._debug_get_cache_entry_list
-    except AttributeError as exc:
+        getter = CACHE_ENTRIES.get()
+    except patches.MissingPrivate as exc:
         raise GuardCheckUnavailable(f"torch {torch.__version__} cannot list cache entries: {exc}") from exc
     return list(getter(code))
 

@@ -48,6 +48,12 @@ class MissingPrivate(LookupError):
 _RAISE = object()
 
 
+@functools.lru_cache(maxsize=4)
+def _missing_names(value: str) -> frozenset[str]:
+    """`$TCDEBUG_TREAT_AS_MISSING` as a set of names (read on each use: tests set it late)."""
+    return frozenset(n.strip() for n in value.split(",") if n.strip())
+
+
 @dataclass(frozen=True)
 class Private:
     """One declared dependency: `module` (imported to find it), `path` inside it (`Class.method`),
@@ -75,7 +81,7 @@ class Private:
         return f"{last}:{self.local}" if self.local else last
 
     def simulated_missing(self) -> bool:
-        names = {n.strip() for n in os.environ.get(MISSING_ENV, "").split(",") if n.strip()}
+        names = _missing_names(os.environ.get(MISSING_ENV, ""))
         return bool(names) and (self.name in names or self.short in names or self.path in names)
 
     def owner(self, owner: Any = None) -> tuple[Any, str]:

@@ -64,6 +64,13 @@ KERNEL_STACK_TRACE = patches.declare(
     breaks="provenance (`f`): kernels without an FX-node mapping are not linked by stack trace",
     kind=patches.READS,
 )
+TRACING_CONTEXT = patches.declare(
+    "torch._guards",
+    "TracingContext.try_get",
+    unit="provenance",
+    breaks="symbols (`S`): size symbols' origins, ranges and guards",
+    kind=patches.READS,
+)
 PRINT_READABLE = patches.declare(
     "torch.fx", "GraphModule.print_readable", unit="provenance", breaks="provenance (`f`): not captured"
 )
@@ -196,7 +203,7 @@ class ProvenanceCapture:
     def graph(self, cid: str, key: str, payload: str) -> None:
         facts = self.fact(cid)
         if key == "dynamo_graph":
-            tc = self.torch._guards.TracingContext.try_get()
+            tc = TRACING_CONTEXT.get()()
             shape_env = getattr(getattr(tc, "fake_mode", None), "shape_env", None)
             if shape_env is not None:
                 self.shape_envs[cid] = shape_env

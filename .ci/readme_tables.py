@@ -36,6 +36,8 @@ SCREEN_BLOCKS = {
     "keys:trail": "follow (f)",
     "keys:symbols": "symbols (S)",
     "keys:accuracy": "accuracy (A)",
+    "keys:help": "help (?)",
+    "keys:doctor": "doctor (D in help)",
 }
 
 # `StageKind.expect` in words (the meanings are the comments on the constants in stages.py).

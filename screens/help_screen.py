@@ -14,6 +14,7 @@ from textual.widgets import Static
 
 from tcdebug.screens.accuracy_screen import AccuracyScreen
 from tcdebug.screens.diff_screen import DiffScreen
+from tcdebug.screens.doctor_screen import DoctorScreen
 from tcdebug.screens.main_screen import MainScreen
 from tcdebug.screens.output_screen import OutputScreen
 from tcdebug.screens.overview_screen import OverviewScreen
@@ -68,6 +69,8 @@ def key_sections(app_bindings: list[BindingType]) -> list[tuple[str, list[tuple[
         ("follow (f)", binding_rows(TrailScreen.BINDINGS)),
         ("symbols (S)", binding_rows(SymbolsScreen.BINDINGS)),
         ("accuracy (A)", binding_rows(AccuracyScreen.BINDINGS)),
+        ("help (?)", binding_rows(HelpScreen.BINDINGS)),
+        ("doctor (D in help)", binding_rows(DoctorScreen.BINDINGS)),
     ]
 
 
@@ -87,7 +90,17 @@ class HelpScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,question_mark,q", "app.pop_screen", "Close", id="close_help"),
+        Binding(
+            "D",
+            "doctor",
+            "Doctor",
+            id="doctor",
+            tooltip="tcdebug doctor: which stages and features this environment's torch allows",
+        ),
     ]
+
+    def action_doctor(self) -> None:
+        self.app.push_screen(DoctorScreen())
 
     def compose(self) -> ComposeResult:
         keys = Table(box=None, expand=True, show_edge=False, pad_edge=False)
@@ -113,7 +126,8 @@ class HelpScreen(ModalScreen[None]):
                 Text.from_markup(
                     "Step through torch.compile: [b]n[/b] steps to the next stage, [b]c[/b] runs to the "
                     "next breakpoint, [b]b[/b] breaks on every stage of the selected kind. The footer "
-                    "shows the keys that work now; every key is below, then what each glyph means."
+                    "shows the keys that work now; every key is below, then what each glyph means. [b]D[/b] "
+                    "shows what this environment's torch lets tcdebug capture (tcdebug doctor)."
                 ),
                 id="help-intro",
             )

@@ -4,6 +4,7 @@ tcdebug [options] SCRIPT [ARGS...]      step through the compiles of SCRIPT
 tcdebug [options] -m MODULE [ARGS...]   the same for a module
 tcdebug --dump OUT SCRIPT [ARGS...]     run headless, write OUT/
 tcdebug open PATH [--dump OUT]          open a dump or a TORCH_TRACE log
+tcdebug doctor                          what the capture can do with this environment's torch
 """
 
 from __future__ import annotations
@@ -52,7 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="tcdebug",
         description="Step through the torch.compile pipeline of a script: bytecode, Dynamo graph, "
         "guards, AOTAutograd, Inductor IR, kernels and CUDA graphs.",
-        epilog="Also: `tcdebug open PATH [--dump OUT]` opens a dump folder or a TORCH_TRACE log.",
+        epilog="Also: `tcdebug open PATH [--dump OUT]` opens a dump folder or a TORCH_TRACE log; "
+        "`tcdebug doctor` reports what the capture can do with this environment's torch.",
     )
     parser.add_argument("--version", action="version", version=f"tcdebug {__version__}")
     parser.add_argument(
@@ -123,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if argv and argv[0] == "open":
             return cmd_open(build_open_parser().parse_args(argv[1:]))
+        if argv and argv[0] == "doctor":
+            return cmd_doctor(build_doctor_parser().parse_args(argv[1:]))
         return cmd_run(build_parser(), argv)
     except CliError as exc:
         err(f"error: {exc}")
@@ -134,6 +138,34 @@ def main(argv: list[str] | None = None) -> int:
         with contextlib.suppress(OSError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+
+
+def build_doctor_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tcdebug doctor",
+        description="Report, for the torch of this environment (imported in a child process), which "
+        "capture units install, which private torch APIs are present, and which stages and features "
+        "are available. Exits 1 when a core stage is unavailable.",
+    )
+    parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    return parser
+
+
+def cmd_doctor(options: argparse.Namespace) -> int:
+    """`tcdebug doctor [--json]`."""
+    from tcdebug.doctor import DoctorError, doctor
+
+    try:
+        report = doctor()
+    except DoctorError as exc:
+        raise CliError(str(exc)) from exc
+    if options.json:
+        import json
+
+        print(json.dumps(report.data))
+    else:
+        sys.stdout.write(report.text)
+    return report.exit_code
 
 
 def default_script() -> str:

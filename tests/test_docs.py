@@ -76,6 +76,20 @@ def test_the_readme_is_short() -> None:
     assert lines <= README_MAX_LINES, f"README.md has {lines} lines; move details to docs/"
 
 
+def test_the_readme_test_command_is_what_ci_runs_first() -> None:
+    """`.ci/run` runs the README's test command verbatim before its second torch's leg."""
+    readme = (ROOT / "README.md").read_text()
+    block = readme.split("**Run the tests**", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0].strip()
+    script = [
+        line
+        for line in (ROOT / ".ci" / "run").read_text().splitlines()
+        if line.strip() and not line.startswith(("#", "set ", "cd "))
+    ]
+    assert script[0] == block, (script[0], block)
+    assert any("torch==$SECOND_TORCH" in line for line in script) and "SECOND_TORCH=2.14.1" in script
+    assert "torch 2.14.1" in readme
+
+
 LINK = re.compile(r"\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 
 
@@ -97,6 +111,7 @@ def test_every_feature_page_exists() -> None:
         "stepping-and-breakpoints.md", "reruns-and-guards.md", "following-an-op.md", "why.md",
         "logs-and-ranks.md", "gpu-and-cudagraphs.md", "torchrun.md", "dump-format.md",
         "how-tcdebug-runs-your-script.md", "export-and-aoti.md", "security.md", "benchmarks.md",
+        "torch-versions.md",
     ):  # fmt: skip
         assert name in names
 

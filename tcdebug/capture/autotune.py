@@ -10,6 +10,7 @@ import math
 import re
 from typing import Any
 
+from tcdebug.capture import patches
 from tcdebug.capture.base import CaptureContext, current_compile_key
 from tcdebug.capture.event_points import EventPoints
 from tcdebug.model.event_breaks import EventFacts
@@ -19,6 +20,12 @@ from tcdebug.model.payloads import AutotuneChoice, AutotuneTable
 STAGES: tuple[str, ...] = ()
 _PARAM = re.compile(r"(\w+)=('[^']*'|[^,\s]+)")
 MAX_CHOICES = 200
+LOG_RESULTS = patches.declare(
+    "torch._inductor.select_algorithm",
+    "AlgorithmSelectorCache.log_results",
+    unit="autotune",
+    breaks="why (`w`): max-autotune choice tables",
+)
 
 
 def parse_description(text: str) -> dict[str, int | str]:
@@ -66,14 +73,12 @@ def table_of(name: str, input_nodes: Any, timings: dict[Any, float]) -> Autotune
 
 def install_inductor(ctx: CaptureContext) -> None:
     torch = ctx.torch
-    from torch._inductor import select_algorithm
-
-    cache = select_algorithm.AlgorithmSelectorCache
-    original = cache.__dict__["log_results"].__func__  # a staticmethod
     rec = ctx.recorder
     points = ctx.options.shared(EventPoints)
 
-    def log_results(name: str, input_nodes: Any, timings: Any, *args: Any, **kwargs: Any) -> Any:
+    def log_results(
+        original: Any, name: str, input_nodes: Any, timings: Any, *args: Any, **kwargs: Any
+    ) -> Any:
         try:
             cid = current_compile_key(torch, rec)
             if cid is not None and isinstance(timings, dict) and timings:
@@ -90,4 +95,7 @@ def install_inductor(ctx: CaptureContext) -> None:
             pass
         return original(name, input_nodes, timings, *args, **kwargs)
 
-    cache.log_results = staticmethod(log_results)
+    def make(original: Any) -> Any:
+        return lambda *args, **kwargs: log_results(original, *args, **kwargs)
+
+    patches.wrap(LOG_RESULTS, make)

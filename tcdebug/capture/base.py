@@ -15,12 +15,34 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, TypeVar
 
+from tcdebug.capture import patches
 from tcdebug.capture.ir_texts import IrTexts
 from tcdebug.capture.recording import Recording
 from tcdebug.model import records
 from tcdebug.model.trace_format import format_compile_id
 
 TRACE_LOGGER = "torch.__trace"
+CURRENT_COMPILE_ID = patches.declare(
+    "torch._guards",
+    "CompileContext.current_compile_id",
+    unit="setup",
+    breaks="records without a compile id (hooks, autotuning, cudagraph skips) go to the compile in flight",
+    kind=patches.READS,
+)
+LOWERING_GRAPH = patches.declare(
+    "torch._inductor.virtualized",
+    "V.graph",
+    unit="setup",
+    breaks="provenance (`f`), IR stages: a subgraph's (torch.cond's branches) kernels and IR are the graph's",
+    kind=patches.READS,
+)
+BYTECODE_HOOK = patches.declare(
+    "torch._dynamo.convert_frame",
+    "register_bytecode_hook",
+    unit="bytecode",
+    breaks="bytecode_after, bytecode_after_python: not captured",
+    kind=patches.READS,
+)
 _ID_FIELDS = ("frame_id", "frame_compile_id", "attempt", "rank", "compiled_autograd_id", "has_payload")
 
 
@@ -134,7 +156,7 @@ class TraceDispatcher(logging.Handler):
 def current_compile_key(torch: Any, recorder: Recording) -> str | None:
     """The key (`Recording.key`) of the compile torch is in now, else the compile in flight."""
     try:
-        cid = torch._guards.CompileContext.current_compile_id()
+        cid = CURRENT_COMPILE_ID.get()()
     except Exception:  # noqa: BLE001 - outside a compile, or a torch without it
         cid = None
     return recorder.key(str(cid)) if cid is not None else recorder.current
@@ -144,7 +166,7 @@ def lowering_subgraph(torch: Any) -> str | None:
     """The name of the subgraph Inductor is lowering now (`true_graph_0`: a higher-order op's
     graph with a scheduler of its own), None for the compiled graph itself or outside one."""
     try:
-        name = getattr(torch._inductor.virtualized.V.graph, "name", None)
+        name = getattr(LOWERING_GRAPH.get(), "name", None)
     except Exception:  # noqa: BLE001 - no graph set: taken as the compiled graph's
         return None
     return name if isinstance(name, str) else None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import CodeType
 
-from tcdebug.capture.base import CaptureContext
+from tcdebug.capture.base import BYTECODE_HOOK, CaptureContext
 from tcdebug.capture.frame import dis_listing
 
 STAGES = ("bytecode_after",)
@@ -20,4 +20,4 @@ def install(ctx: CaptureContext) -> None:
         rec.defer_bytecode_after(cid, {"text": dis_listing(new_code, "transformed bytecode")})
         return None
 
-    ctx.options.bytecode_hooks.append(ctx.torch._dynamo.convert_frame.register_bytecode_hook(hook))
+    ctx.options.bytecode_hooks.append(BYTECODE_HOOK.get()(hook))

@@ -21,11 +21,42 @@ from dataclasses import dataclass, field
 from types import CodeType
 from typing import Any
 
+from tcdebug.capture import patches
 from tcdebug.capture.base import CaptureContext
 
 STAGES: tuple[str, ...] = ()
 MAX_DEPTH = 2  # containers inside arguments are walked this deep
 MODULE_CALLS = ("__call__", "_call_impl", "_wrapped_call_impl")
+_RERUN = "re-runs (`r`, `--rerun`) and guard checks: no recorded call to run again"
+OPTIMIZE_CALL = patches.declare(
+    "torch._dynamo.eval_frame", "OptimizeContext.__call__", unit="calls", breaks=_RERUN
+)
+OPTIMIZED_FORWARD = patches.declare(
+    "torch._dynamo.eval_frame",
+    "OptimizedModule.forward",
+    unit="calls",
+    breaks=_RERUN,
+    kind=patches.REPLACES,
+    on_instance=True,
+)
+ENTER_EXIT_HOOKS = patches.declare(
+    "torch._dynamo.eval_frame",
+    "_TorchDynamoContext.enter_exit_hooks",
+    unit="calls",
+    breaks="re-runs: calls are recorded by a wrapper whose frame is on the call path",
+    kind=patches.READS,
+    on_instance=True,
+)
+_CALL_ARGS = "re-runs: calls recorded from a wrapper, not from Dynamo's enter hook"
+DYNAMO_FN_ARGS = patches.frame_local(
+    "torch._dynamo.eval_frame", "_TorchDynamoContext.__call__", "args", unit="calls", breaks=_CALL_ARGS
+)
+DYNAMO_FN_KWARGS = patches.frame_local(
+    "torch._dynamo.eval_frame", "_TorchDynamoContext.__call__", "kwargs", unit="calls", breaks=_CALL_ARGS
+)
+DYNAMO_FN_FN = patches.frame_local(
+    "torch._dynamo.eval_frame", "_TorchDynamoContext.__call__", "fn", unit="calls", breaks=_CALL_ARGS
+)
 _SKIP = object()
 
 
@@ -495,7 +526,7 @@ def add_enter_hook(ctx: Any, result: Any, target: CallTarget, log: CallLog) -> b
     `stack_trace`, tracebacks) never see us. The hook reads `args`/`kwargs` off `_fn`'s frame, and
     only when that `_fn` wraps this target's callable (one context may wrap several functions).
     """
-    hooks = getattr(ctx, "enter_exit_hooks", None)
+    hooks = ENTER_EXIT_HOOKS.get(None, owner=ctx)
     dynamo_fn = _dynamo_fn(log.torch, result)
     if not isinstance(hooks, list) or dynamo_fn is None:
         return False
@@ -519,9 +550,9 @@ def add_enter_hook(ctx: Any, result: Any, target: CallTarget, log: CallLog) -> b
             if frame.f_code is not fn_code and frame.f_back is not None:
                 frame = frame.f_back  # Python < 3.12 runs the hooks from a list comprehension's frame
             if frame.f_code is fn_code:
-                local = frame.f_locals
-                if current[0] is not None and local.get("fn") is inner:
-                    log.record(current[0], local.get("args", ()), local.get("kwargs") or {})
+                if current[0] is not None and DYNAMO_FN_FN.read_local(frame) is inner:
+                    args = DYNAMO_FN_ARGS.read_local(frame, ())
+                    log.record(current[0], args, DYNAMO_FN_KWARGS.read_local(frame) or {})
         except Exception as exc:  # noqa: BLE001 - recording must never break the user's call
             if len(log.errors) < 5:
                 log.errors.append(f"{type(exc).__name__}: {exc}")
@@ -544,7 +575,7 @@ def _wrap_with_frame(log: CallLog, target: CallTarget, result: Any, optimized: A
             log.record(target, args, kwargs)
             return compiled_forward(*args, **kwargs)
 
-        result.forward = _tcdebug_forward
+        patches.put(OPTIMIZED_FORWARD, _tcdebug_forward, owner=result)  # this module's own, for good
         return result
     target.invoke = result
 
@@ -559,13 +590,11 @@ def _wrap_with_frame(log: CallLog, target: CallTarget, result: Any, optimized: A
 def install(ctx: CaptureContext) -> None:
     torch = ctx.torch
     eval_frame = torch._dynamo.eval_frame
-    optimize_cls = eval_frame.OptimizeContext
     optimized = eval_frame.OptimizedModule
-    original_call = optimize_cls.__call__
+    original_call = OPTIMIZE_CALL.get()
     log = CallLog(torch)
     ctx.options.share(log)
 
-    @functools.wraps(original_call)
     def call(self: Any, fn: Any) -> Any:
         result = original_call(self, fn)
         try:
@@ -585,4 +614,4 @@ def install(ctx: CaptureContext) -> None:
             return result
         return _wrap_with_frame(log, target, result, optimized)
 
-    optimize_cls.__call__ = call
+    patches.wrap(OPTIMIZE_CALL, lambda _original: call)

@@ -22,6 +22,7 @@ import warnings
 from dataclasses import asdict
 from typing import Any
 
+from tcdebug.capture import patches
 from tcdebug.capture.base import CaptureContext, artifact_logger_handler, cuda_built
 from tcdebug.capture.event_points import EventPoints
 from tcdebug.capture.recording import Recording
@@ -33,6 +34,32 @@ from tcdebug.torchtext.cudagraph_text import NODE_FIELDS, GraphNode, demangle, f
 from tcdebug.torchtext.output_code import split_output_code
 
 STAGES = ("cudagraph",)
+_TREES = "torch._inductor.cudagraph_trees"
+_STAGE = "cudagraph: not captured"
+NODE_CHECK_INVARIANTS = patches.declare(
+    _TREES,
+    "CUDAGraphNode.check_invariants",
+    unit="cudagraph",
+    breaks="cudagraph: why a graph was re-recorded",
+)
+MANAGER_MUTATION_CHECK = patches.declare(
+    _TREES,
+    "CUDAGraphTreeManager._update_non_cudagraph_managed_mutation",
+    unit="cudagraph",
+    breaks="cudagraph: which function a skipped recording belongs to",
+)
+MANAGER_RECORD_FUNCTION = patches.declare(
+    _TREES, "CUDAGraphTreeManager.record_function", unit="cudagraph", breaks=_STAGE
+)
+NODE_RECORD = patches.declare(_TREES, "CUDAGraphNode._record", unit="cudagraph", breaks=_STAGE)
+NODE_GRAPH = patches.declare(
+    _TREES,
+    "CUDAGraphNode.graph",
+    unit="cudagraph",
+    breaks="cudagraph: the recorded graph's nodes (`debug_dump`)",
+    kind=patches.SETS,
+    on_instance=True,
+)
 SKIP_LOGGERS = (
     "torch._inductor.cudagraph_utils.__cudagraphs",
     "torch._inductor.cudagraph_trees.__cudagraphs",
@@ -98,7 +125,9 @@ class CudagraphStages:
             "graph_nodes": latest.get("nodes", []),
         }
         text = format_stage(records, skips)
-        self.rec.stage(cid, "cudagraph", text, part=part, kernels=[copy.deepcopy(k) for k in kernels], meta=meta)
+        self.rec.stage(
+            cid, "cudagraph", text, part=part, kernels=[copy.deepcopy(k) for k in kernels], meta=meta
+        )
 
     def subgraph_part(self, cid: str, mode: str, function_id: Any, model_file: str) -> str:
         """The part (`forward_1`) of the function CUDA graphs wrap: the one whose output code file
@@ -248,10 +277,6 @@ def install_inductor(ctx: CaptureContext) -> None:
     manager_cls, node_cls = trees.CUDAGraphTreeManager, trees.CUDAGraphNode
     failures: dict[Any, str] = {}  # function id -> why its last recorded graph could not be replayed
 
-    def wrap(cls: Any, method_name: str, make: Any) -> None:
-        original = getattr(cls, method_name)
-        setattr(cls, method_name, functools.wraps(original)(make(original)))
-
     def make_check(original: Any) -> Any:
         def check_invariants(self: Any, inputs: Any) -> Any:
             result = original(self, inputs)
@@ -315,10 +340,10 @@ def install_inductor(ctx: CaptureContext) -> None:
 
         return _record
 
-    wrap(node_cls, "check_invariants", make_check)
-    wrap(manager_cls, "_update_non_cudagraph_managed_mutation", make_mutation_check)
-    wrap(manager_cls, "record_function", make_record_function)
-    wrap(node_cls, "_record", make_record)
+    patches.wrap(NODE_CHECK_INVARIANTS, make_check, owner=node_cls)
+    patches.wrap(MANAGER_MUTATION_CHECK, make_mutation_check, owner=manager_cls)
+    patches.wrap(MANAGER_RECORD_FUNCTION, make_record_function, owner=manager_cls)
+    patches.wrap(NODE_RECORD, make_record, owner=node_cls)
     rec.finalizers.append(stages.finish)
 
 
@@ -406,7 +431,7 @@ def keep_graph(torch: Any, node: Any) -> bool:
     `keep_graph` still keeps it in debug mode.
     """
     try:
-        node.graph = torch.cuda.CUDAGraph(keep_graph=True)
+        patches.put(NODE_GRAPH, torch.cuda.CUDAGraph(keep_graph=True), owner=node)
         return hasattr(node.graph, "instantiate")
     except TypeError:
         node.graph.enable_debug_mode()

@@ -11,7 +11,7 @@ import time
 from types import CodeType
 from typing import Any
 
-from tcdebug.capture.base import CaptureContext
+from tcdebug.capture.base import BYTECODE_HOOK, CaptureContext
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.events import StageEvent
 
@@ -89,5 +89,5 @@ def install(ctx: CaptureContext) -> None:
             return
         send(cid, status="captured", text=text, meta={"decompiler": "depyf"})
 
-    ctx.options.bytecode_hooks.append(ctx.torch._dynamo.convert_frame.register_bytecode_hook(hook))
+    ctx.options.bytecode_hooks.append(BYTECODE_HOOK.get()(hook))
     ctx.handler.on("dynamo_cpp_guards_str", on_guards)

@@ -6,7 +6,7 @@ from types import CodeType
 from typing import Any
 
 from tcdebug.capture.base import CaptureContext
-from tcdebug.capture.frame import find_compile_frame
+from tcdebug.capture.frame import COMPILE_CODE, find_compile_frame
 from tcdebug.model.events import GraphBreak, Recompile
 from tcdebug.torchtext.dynamo_text import compile_outcome, recompile_reasons, split_graph_break
 
@@ -79,7 +79,7 @@ def install(ctx: CaptureContext) -> None:
             frame = find_compile_frame(torch)
         except Exception:  # noqa: BLE001 - a torch without `_compile`: the compile stays unnamed
             frame = None
-        code = frame.f_locals.get("code") if frame is not None else None
+        code = COMPILE_CODE.read_local(frame)
         if isinstance(code, CodeType):
             rec.compile_start(
                 cid,

@@ -15,6 +15,7 @@ import sys
 from types import FrameType
 from typing import Any
 
+from tcdebug.capture import patches
 from tcdebug.capture.base import CaptureContext
 from tcdebug.capture.frame import source_text
 from tcdebug.capture.kernel_source import KernelStages
@@ -22,6 +23,18 @@ from tcdebug.torchtext import export_text as aoti
 
 STAGES = ("export_program", "aoti_wrapper")
 EXPORT_RECORDS = ("export", "exported_program")
+_EXPORT = "export_program: not captured (torch.export logs it only under TORCH_DTRACE)"
+DTRACE_STRUCTURED = patches.declare("torch._logging", "dtrace_structured", unit="export", breaks=_EXPORT)
+DTRACE_STRUCTURED_IN_EXPORT = patches.declare(
+    "torch.export._trace", "dtrace_structured", unit="export", breaks=_EXPORT, kind=patches.REPLACES
+)
+EXPORT_MOD = patches.frame_local(
+    "torch.export._trace",
+    "_export",
+    "mod",
+    unit="export",
+    breaks="export_program: the exported module's source is not shown",
+)
 # Records that begin an AOTInductor compile when none is open (the first one it logs).
 AOTI_START = (
     "artifact:before_pre_grad_graph",
@@ -98,7 +111,7 @@ def _exporting_module() -> Any:
     frame: FrameType | None = sys._getframe(1)
     while frame is not None:
         if "/torch/export/" in frame.f_code.co_filename.replace("\\", "/"):
-            value = frame.f_locals.get("mod")
+            value = EXPORT_MOD.read_local(frame)
             if value is not None and hasattr(type(value), "forward"):
                 return value
         frame = frame.f_back
@@ -111,19 +124,20 @@ def _let_export_records_through(torch: Any) -> None:
     export modules take the function by name from `torch._logging` when they are imported, so the
     package's name is replaced (without importing `torch.export._trace`: a script that never
     exports does not pay for its imports), and the module's, where it is imported already."""
-    logging_mod: Any = torch._logging
-    original = logging_mod.dtrace_structured
-    trace_structured = logging_mod.trace_structured
+    trace_structured = torch._logging.trace_structured
 
-    def dtrace_structured(name: str, *args: Any, **kwargs: Any) -> Any:
-        if name in EXPORT_RECORDS:
-            return trace_structured(name, *args, **kwargs)
-        return original(name, *args, **kwargs)
+    def make(original: Any) -> Any:
+        def dtrace_structured(name: str, *args: Any, **kwargs: Any) -> Any:
+            if name in EXPORT_RECORDS:
+                return trace_structured(name, *args, **kwargs)
+            return original(name, *args, **kwargs)
 
-    logging_mod.dtrace_structured = dtrace_structured
+        return dtrace_structured
+
+    original = patches.wrap(DTRACE_STRUCTURED, make)
     trace_mod: Any = sys.modules.get("torch.export._trace")
     if trace_mod is not None and getattr(trace_mod, "dtrace_structured", None) is original:
-        trace_mod.dtrace_structured = dtrace_structured
+        patches.replace(DTRACE_STRUCTURED_IN_EXPORT, DTRACE_STRUCTURED.get(), owner=trace_mod)
 
 
 def install(ctx: CaptureContext) -> None:

@@ -13,15 +13,30 @@ import sys
 from types import CodeType, FrameType
 from typing import Any
 
+from tcdebug.capture import patches
 from tcdebug.capture.base import CaptureContext
 from tcdebug.capture.calls import CallLog
 
 STAGES = ("source", "bytecode_before")
+COMPILE_CODE = patches.frame_local(
+    "torch._dynamo.convert_frame",
+    "_compile",
+    "code",
+    unit="frame",
+    breaks="source, bytecode_before: not captured; compiles are not named by their function",
+)
+COMPILE_BACKEND = patches.frame_local(
+    "torch._dynamo.convert_frame",
+    "_compile",
+    "compiler_fn",
+    unit="frame",
+    breaks="why (`w`): the compile's backend is not named",
+)
 
 
 def find_compile_frame(torch: Any) -> FrameType | None:
     """The running `convert_frame._compile` frame: its locals hold the code being compiled."""
-    target = torch._dynamo.convert_frame._compile.__code__
+    target = COMPILE_CODE.get().__code__
     frame: FrameType | None = sys._getframe(1)
     while frame is not None:
         if frame.f_code is target:
@@ -85,18 +100,18 @@ def source_text(code: CodeType) -> tuple[str, int]:
 
 def install(ctx: CaptureContext) -> None:
     torch = ctx.torch
-    torch._dynamo.convert_frame._compile.__code__  # noqa: B018 - fail early without it
+    COMPILE_CODE.require()
     rec = ctx.recorder
 
     def on_start(cid: str, md: dict[str, Any], payload: str | None) -> None:
         frame = find_compile_frame(torch)
-        code = frame.f_locals.get("code") if frame is not None else None
+        code = COMPILE_CODE.read_local(frame)
         stack = (md.get("dynamo_start") or {}).get("stack") or []
         if isinstance(code, CodeType):
             rec.compile_start(
                 cid, function=code.co_name, filename=code.co_filename, firstlineno=code.co_firstlineno
             )
-            rec.state(cid).backend = backend_name(frame.f_locals.get("compiler_fn") if frame else None)
+            rec.state(cid).backend = backend_name(COMPILE_BACKEND.read_local(frame))
             calls = ctx.options.shared(CallLog)
             if calls is not None:
                 calls.saw_compile(code)  # which frame of a decorated function Dynamo compiles

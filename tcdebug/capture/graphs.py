@@ -4,11 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from tcdebug.capture import patches
 from tcdebug.capture.base import CaptureContext
 from tcdebug.model.stages import DYNAMO_GRAPH
 from tcdebug.model.trace_format import FX_GRAPH_KEYS
 
 STAGES = tuple(FX_GRAPH_KEYS.values())
+GRAPH_BEING_COMPILED = patches.declare(
+    "torch._functorch._aot_autograd.logging_utils",
+    "graph_being_compiled",
+    unit="graphs",
+    breaks="AOT and Inductor stages of split graphs (DDPOptimizer): parts placed by order",
+    kind=patches.READS,
+)
 
 
 def aot_mode(torch: Any) -> str:
@@ -38,13 +46,10 @@ def aot_mode(torch: Any) -> str:
 def install(ctx: CaptureContext) -> None:
     rec = ctx.recorder
     torch = ctx.torch
-    try:  # the AOTAutograd graph being compiled (`['1_backward']`): which subgraph Inductor builds
-        from torch._functorch._aot_autograd import logging_utils
-
-        if hasattr(logging_utils, "graph_being_compiled"):
-            rec.aot_graph_name = lambda: logging_utils.graph_being_compiled
-    except Exception:  # noqa: BLE001 - without it, the recorder infers the part from the stages so far
-        pass
+    # the AOTAutograd graph being compiled (`['1_backward']`): which subgraph Inductor builds;
+    # without it, the recorder infers the part from the stages so far
+    if not GRAPH_BEING_COMPILED.missing():
+        rec.aot_graph_name = lambda: GRAPH_BEING_COMPILED.get(None)
 
     def make(key: str, stage_id: str):  # noqa: ANN202
         def on_graph(cid: str, md: dict[str, Any], payload: str | None) -> None:

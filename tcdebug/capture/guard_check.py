@@ -16,6 +16,16 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from tcdebug.capture import patches
+from tcdebug.capture.calls import ENTER_EXIT_HOOKS
+
+CACHE_ENTRIES = patches.declare(
+    "torch._dynamo.eval_frame",
+    "_debug_get_cache_entry_list",
+    unit="calls",
+    breaks="re-runs (`r`): guards are not checked before a run",
+    kind=patches.READS,
+)
 MAX_GUARDS = 5000  # per cache entry; more are left out with a note
 _LOCAL_RE = re.compile(r"L\['([^']+)'\]")
 _TENSOR_EXPECT_RE = re.compile(
@@ -40,8 +50,8 @@ def _strip(torch: Any, text: str) -> str:
 
 def cache_entries(torch: Any, code: Any) -> list[Any]:
     try:
-        getter = torch._dynamo.eval_frame._debug_get_cache_entry_list
-    except AttributeError as exc:
+        getter = CACHE_ENTRIES.get()
+    except patches.MissingPrivate as exc:
         raise GuardCheckUnavailable(f"torch {torch.__version__} cannot list cache entries: {exc}") from exc
     return list(getter(code))
 
@@ -239,8 +249,5 @@ def dynamic_setting(torch: Any, ctx: Any, dynamic: bool | None) -> Iterator[None
         raise GuardCheckUnavailable("cannot find the dynamic setting of this compile to change it")
     if dynamic is not None:
         kept.insert(0, torch._dynamo.eval_frame.make_set_enable_dynamic(dynamic))
-    ctx.enter_exit_hooks = kept
-    try:
+    with patches.swapped(ENTER_EXIT_HOOKS, kept, owner=ctx):
         yield
-    finally:
-        ctx.enter_exit_hooks = hooks

@@ -7,10 +7,10 @@ of the user's code (outside torch and tcdebug) and a few frames around it, and s
 
 from __future__ import annotations
 
-import functools
 import os
 from typing import Any
 
+from tcdebug.capture import patches
 from tcdebug.capture.base import CaptureContext, current_compile_key
 from tcdebug.model.events import GuardProvenance
 from tcdebug.model.payloads import Frame, GuardOrigin
@@ -18,6 +18,13 @@ from tcdebug.process.our_frames import is_ours
 
 STAGES: tuple[str, ...] = ()
 MAX_GUARDS = 2000
+
+CHECK_FUNCTION_MANAGER_INIT = patches.declare(
+    "torch._dynamo.guards",
+    "CheckFunctionManager.__init__",
+    unit="guard_provenance",
+    breaks="guards: the line of your code that installed each guard",
+)
 
 
 def _frames(stack: Any) -> list[Frame]:
@@ -51,13 +58,10 @@ def provenance(guards: Any, torch_dir: str) -> list[GuardOrigin]:
 
 def install(ctx: CaptureContext) -> None:
     torch = ctx.torch
-    guards_mod = torch._dynamo.guards
-    manager = guards_mod.CheckFunctionManager
-    original = manager.__init__
+    original = CHECK_FUNCTION_MANAGER_INIT.get()
     torch_dir = os.path.dirname(torch.__file__) + os.sep
     rec = ctx.recorder
 
-    @functools.wraps(original)
     def init(self: Any, f_code: Any, output_graph: Any = None, *args: Any, **kwargs: Any) -> None:
         original(self, f_code, output_graph, *args, **kwargs)
         try:
@@ -68,4 +72,4 @@ def install(ctx: CaptureContext) -> None:
         except Exception:  # noqa: BLE001 - capture never breaks the compile
             pass
 
-    manager.__init__ = init
+    patches.wrap(CHECK_FUNCTION_MANAGER_INIT, lambda _original: init)

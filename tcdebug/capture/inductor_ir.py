@@ -14,6 +14,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+from tcdebug.capture import patches
 from tcdebug.capture.base import CaptureContext, artifact_logger_handler, current_compile_key
 
 _T = TypeVar("_T")
@@ -24,6 +25,34 @@ PRE = "torch._inductor.debug.__ir_pre_fusion"
 POST = "torch._inductor.debug.__ir_post_fusion"
 FUSION = "torch._inductor.scheduler.__fusion"
 
+
+_SPEED = "inductor IR stages: printed by torch alone, slower (the text is the same)"
+BLOCK_DEBUG_STR = patches.declare(
+    "torch._inductor.loop_body", "LoopBodyBlock.debug_str", unit="inductor_ir", breaks=_SPEED
+)
+BODY_DEBUG_STR = patches.declare(
+    "torch._inductor.loop_body", "LoopBody.debug_str", unit="inductor_ir", breaks=_SPEED
+)
+WRITE_IR = patches.declare(
+    "torch._inductor.debug", "DebugFormatter._write_ir", unit="inductor_ir", breaks=_SPEED
+)
+SYMPY_STR = patches.declare(
+    "sympy.core._print_helpers", "Printable.__str__", unit="inductor_ir", breaks=_SPEED, kind=patches.REPLACES
+)
+SYMPY_REPR = patches.declare(
+    "sympy.core._print_helpers",
+    "Printable.__repr__",
+    unit="inductor_ir",
+    breaks=_SPEED,
+    kind=patches.REPLACES,
+)
+PRE_FUSION_LOG = patches.declare(
+    "torch._inductor.debug",
+    "ir_pre_fusion_log",
+    unit="inductor_ir",
+    breaks="inductor_ir_pre_fusion, inductor_ir_post_fusion: not captured",
+    kind=patches.READS,
+)
 
 LOOP_BODY_CHECKS = 8  # loop bodies printed both ways before the cheap way is trusted
 _DEL_SUFFIX = re.compile(r";[^\n]*")
@@ -42,10 +71,12 @@ def print_loop_bodies_cheaply(block_class: Any) -> None:
     about half of the IR stages' cost, which a plain run does not pay. The first
     `LOOP_BODY_CHECKS` blocks are printed both ways; if any text differs, or the cheap way
     fails, torch's own printing is used from then on, so the stage is always torch's text."""
-    original = block_class.debug_str
     state = {"checked": 0, "trusted": True}
 
-    def debug_str(self: Any, name: str = "block") -> str:
+    def make(original: Any) -> Any:
+        return lambda self, name="block": debug_str(original, self, name)
+
+    def debug_str(original: Any, self: Any, name: str) -> str:
         if not state["trusted"]:
             return original(self, name)
         try:
@@ -61,8 +92,7 @@ def print_loop_bodies_cheaply(block_class: Any) -> None:
                 return torch_text
         return text
 
-    debug_str.__wrapped__ = original  # type: ignore[attr-defined]
-    block_class.debug_str = debug_str
+    patches.wrap(BLOCK_DEBUG_STR, make, owner=block_class)
 
 
 Parts = tuple[tuple[int, ...], list[object]]  # (how many of each, the objects): see `loop_body_parts`
@@ -101,10 +131,12 @@ def reuse_loop_body_texts(body_class: Any, mode: Callable[[], object]) -> Callab
     only in the printing `mode` it was printed in (with the sympy memo or by torch alone), so the
     memo's checks compare two printings. Returns the function that forgets the texts kept (the IR
     stage calls it once the text after fusion is printed)."""
-    original = body_class.debug_str
     kept: dict[int, tuple[Any, object, Parts, str]] = {}  # id(body) -> (body, mode, its parts, its text)
 
-    def debug_str(self: Any) -> str:
+    def make(original: Any) -> Any:
+        return lambda self: debug_str(original, self)
+
+    def debug_str(original: Any, self: Any) -> str:
         try:
             parts = loop_body_parts(self)
         except Exception:  # noqa: BLE001 - not a body as this torch's: printed as torch prints it
@@ -117,8 +149,7 @@ def reuse_loop_body_texts(body_class: Any, mode: Callable[[], object]) -> Callab
         kept[id(self)] = (self, now, parts, text)  # the body is kept, so its id is not reused meanwhile
         return text
 
-    debug_str.__wrapped__ = original  # type: ignore[attr-defined]
-    body_class.debug_str = debug_str
+    patches.wrap(BODY_DEBUG_STR, make, owner=body_class)
     return kept.clear
 
 
@@ -146,7 +177,7 @@ def print_ir_with_sympy_memo(formatter: Any, printable: Any, checks: int | None 
     without the memo. If the two differ, or the memo fails, the text is printed by torch and
     torch's own printing is used from then on. Torch prints only the sample, not a second whole
     text. The class attributes are put back after each text."""
-    original = formatter._write_ir
+    original = inspect.getattr_static(formatter, "_write_ir").__func__
     checks = IR_TEXT_CHECKS if checks is None else checks
     lock = threading.Lock()
     state: dict[str, Any] = {
@@ -175,11 +206,11 @@ def print_ir_with_sympy_memo(formatter: Any, printable: Any, checks: int | None 
                 # containers (dependencies, layouts' sizes, loop ranges) print their
                 # expressions through it
                 state["names"] = (
-                    ("__str__", "__repr__") if printable.__dict__.get("__repr__") is saved else ("__str__",)
+                    (SYMPY_STR, SYMPY_REPR) if printable.__dict__.get("__repr__") is saved else (SYMPY_STR,)
                 )
                 state["saved"], state["memo"] = saved, {}
-                for name in state["names"]:
-                    setattr(printable, name, memo_str)
+                for private in state["names"]:
+                    patches.put(private, memo_str, owner=printable)
             state["depth"] += 1
         try:
             return print_all()
@@ -187,8 +218,8 @@ def print_ir_with_sympy_memo(formatter: Any, printable: Any, checks: int | None 
             with lock:
                 state["depth"] -= 1
                 if state["depth"] == 0:
-                    for name in state["names"]:
-                        setattr(printable, name, state["saved"])
+                    for private in state["names"]:
+                        patches.put(private, state["saved"], owner=printable)
                     state["memo"] = {}
 
     def write_ir(nodes: Any) -> str:
@@ -209,18 +240,16 @@ def print_ir_with_sympy_memo(formatter: Any, printable: Any, checks: int | None 
             return original(nodes)
         return text
 
-    write_ir.__wrapped__ = original  # type: ignore[attr-defined]
     write_ir.trusted = lambda: state["trusted"]  # type: ignore[attr-defined]  # read by the tests
     write_ir.memo_active = lambda: state["depth"] > 0  # type: ignore[attr-defined]
-    formatter._write_ir = staticmethod(write_ir)
+    patches.wrap(WRITE_IR, lambda _original: write_ir, owner=formatter)
 
 
 def install_inductor(ctx: CaptureContext) -> None:
     torch = ctx.torch
     from torch._inductor import debug as inductor_debug  # noqa: F401 - the loggers live there
 
-    if not hasattr(inductor_debug, "ir_pre_fusion_log"):
-        raise RuntimeError("this torch has no ir_pre_fusion artifact logger")
+    PRE_FUSION_LOG.require()
     rec = ctx.recorder
     fusion_lines: list[str] = []
     formatter = getattr(inductor_debug, "DebugFormatter", None)

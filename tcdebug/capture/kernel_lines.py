@@ -21,11 +21,19 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from tcdebug.capture import patches
 from tcdebug.capture.base import CaptureContext, lowering_subgraph
 
 STAGES: tuple[str, ...] = ()
 MAX_LINES_PER_NODE = 4000  # a guard against pathological kernels, far above real ones
 _ALNUM = re.compile(r"[^\W_]")  # a letter or digit: str.isalnum's characters
+_LINES = "provenance (`f`): trails end at whole kernels, not the lines inside them"
+SET_CURRENT_NODE = patches.declare(
+    "torch._inductor.codegen.common", "Kernel.set_current_node", unit="kernel_lines", breaks=_LINES
+)
+WRITELINE = patches.declare(
+    "torch._inductor.utils", "IndentedBuffer.writeline", unit="kernel_lines", breaks=_LINES
+)
 
 
 @dataclass
@@ -79,16 +87,14 @@ def node_origins(node: Any) -> list[str]:
 
 
 def install_inductor(ctx: CaptureContext) -> None:
-    from torch._inductor.codegen.common import Kernel
-    from torch._inductor.utils import IndentedBuffer
     from torch._inductor.virtualized import V
 
-    if not hasattr(Kernel, "set_current_node") or not hasattr(IndentedBuffer, "writeline"):
-        raise AttributeError("Inductor's Kernel.set_current_node / IndentedBuffer.writeline")
+    SET_CURRENT_NODE.require()
+    WRITELINE.require()
     torch = ctx.torch
     recorder = KernelLineRecorder(lambda: lowering_subgraph(torch))
-    original = IndentedBuffer.writeline
-    original_set_current_node = Kernel.set_current_node
+    original = WRITELINE.get()
+    original_set_current_node = SET_CURRENT_NODE.get()
     # How many `set_current_node` blocks are open, in any thread (counted under a lock: `+=` is
     # not atomic). `Kernel.current_node` is set only there, so while none is open no kernel has a
     # current node, and `writeline` skips `V.kernel` (which builds a throwaway NullKernelHandler
@@ -118,8 +124,6 @@ def install_inductor(ctx: CaptureContext) -> None:
         except Exception:  # noqa: BLE001 - never break torch's codegen
             pass
 
-    set_current_node.__wrapped__ = original_set_current_node  # type: ignore[attr-defined]
-    writeline.__wrapped__ = original  # type: ignore[attr-defined]
-    Kernel.set_current_node = set_current_node
-    IndentedBuffer.writeline = writeline
+    patches.wrap(SET_CURRENT_NODE, lambda _original: set_current_node)
+    patches.wrap(WRITELINE, lambda _original: writeline)
     ctx.options.share(recorder)

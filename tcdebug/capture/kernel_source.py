@@ -16,6 +16,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from tcdebug.capture import patches
 from tcdebug.capture.base import CaptureContext
 from tcdebug.capture.recording import Recording
 from tcdebug.model import stages as stage_catalog
@@ -26,6 +27,32 @@ from tcdebug.torchtext.output_code import apply_kernel_info, split_output_code, 
 STAGES = ("kernel_source",)
 _HANDLE = re.compile(r":\d+$")  # provenance names kernels `name:debug_handle`
 
+
+_BACKWARD = "provenance (`f`): a lazily compiled backward's kernels get no FX-node mapping"
+PRE_GRAD_GRAPH_ID = patches.declare(
+    "torch._inductor.debug", "_pre_grad_graph_id", unit="kernel_source", breaks=_BACKWARD, kind=patches.SETS
+)
+KERNEL_NODE_INFO = patches.declare(
+    "torch._inductor.debug",
+    "_inductor_triton_kernel_to_post_grad_node_info",
+    unit="kernel_source",
+    breaks=_BACKWARD,
+    kind=patches.SETS,
+)
+DEBUG_HANDLE = patches.declare(
+    "torch._inductor.debug",
+    "_inductor_kernel_provenance_debug_handle",
+    unit="kernel_source",
+    breaks="provenance (`f`): kernels named by debug handle in a backward compiled lazily",
+    kind=patches.SETS,
+)
+PROVENANCE_LEVEL = patches.declare(
+    "torch._inductor.config",
+    "trace.provenance_tracking_level",
+    unit="kernel_source",
+    breaks="provenance (`f`): whether torch gives its kernel -> FX node table (read, never set)",
+    kind=patches.READS,
+)
 
 REFRESH_DELAY_S = 0.25  # how long `refresh_soon` gathers changes before it sends them
 
@@ -127,9 +154,7 @@ PROVENANCE_OFF_SHORT = (
 def provenance_tracking(torch: Any) -> bool:
     """Is Inductor's provenance tracking on, as the user's environment set it? tcdebug never
     turns it on: at level 1 Inductor names kernels after their nodes, so the run would differ."""
-    trace = getattr(getattr(torch, "_inductor", None), "config", None)
-    trace = getattr(trace, "trace", None)
-    return bool(getattr(trace, "provenance_tracking_level", 0))
+    return bool(PROVENANCE_LEVEL.get(0))
 
 
 class BackwardProvenance:
@@ -145,40 +170,33 @@ class BackwardProvenance:
     """
 
     def __init__(self, torch: Any) -> None:
-        self.debug = torch._inductor.debug
-        for name in ("_pre_grad_graph_id", "_inductor_triton_kernel_to_post_grad_node_info"):
-            if not hasattr(self.debug, name):
-                raise AttributeError(f"torch._inductor.debug has no {name}")
+        PRE_GRAD_GRAPH_ID.require()
+        KERNEL_NODE_INFO.require()
         # (compile id, subgraph) -> its forward's pre-grad graph id
         self.forward_ids: dict[tuple[str, int], int] = {}
-        self.saved: dict[str, Any] | None = None
+        self.saved: dict[patches.Private, Any] | None = None
 
     def post_grad_graph(self, cid: str, part: str) -> None:
-        debug = self.debug
         base, subgraph = stage_catalog.split_part(part)
+        graph_id = PRE_GRAD_GRAPH_ID.get()
         if base != "backward":
-            graph_id = debug._pre_grad_graph_id
             if isinstance(graph_id, int) and graph_id:
                 self.forward_ids[(cid, subgraph)] = graph_id
             return
-        if debug._pre_grad_graph_id:
+        if graph_id:
             return  # this torch keeps the state itself
-        self.saved = {
-            "_pre_grad_graph_id": debug._pre_grad_graph_id,
-            "_inductor_triton_kernel_to_post_grad_node_info": debug._inductor_triton_kernel_to_post_grad_node_info,
-            "_inductor_kernel_provenance_debug_handle": getattr(
-                debug, "_inductor_kernel_provenance_debug_handle", 0
-            ),
-        }
-        debug._pre_grad_graph_id = self.forward_ids.get((cid, subgraph), -1)
-        debug._inductor_triton_kernel_to_post_grad_node_info = {}
-        if hasattr(debug, "_inductor_kernel_provenance_debug_handle"):
-            debug._inductor_kernel_provenance_debug_handle = 0
+        handle = DEBUG_HANDLE.get(None)
+        self.saved = {PRE_GRAD_GRAPH_ID: graph_id, KERNEL_NODE_INFO: KERNEL_NODE_INFO.get()}
+        patches.put(PRE_GRAD_GRAPH_ID, self.forward_ids.get((cid, subgraph), -1))
+        patches.put(KERNEL_NODE_INFO, {})
+        if handle is not None:
+            self.saved[DEBUG_HANDLE] = handle
+            patches.put(DEBUG_HANDLE, 0)
 
     def restore(self) -> None:
         saved, self.saved = self.saved, None
-        for name, value in (saved or {}).items():
-            setattr(self.debug, name, value)
+        for private, value in (saved or {}).items():
+            patches.put(private, value)
 
 
 def install(ctx: CaptureContext) -> None:
@@ -258,7 +276,7 @@ def install(ctx: CaptureContext) -> None:
         """Made at the first post-grad graph, not at install: Inductor is imported by then."""
         try:
             return BackwardProvenance(ctx.torch)
-        except AttributeError as exc:
+        except patches.MissingPrivate as exc:
             rec.emit(Note(text=f"kernel_source: backward kernels get no FX-node mapping: {exc}"))
             return None
 

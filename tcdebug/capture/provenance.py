@@ -30,15 +30,16 @@ from typing import Any
 
 from tcdebug.analysis import provenance_index as prov
 from tcdebug.analysis.provenance_index import item_id
+from tcdebug.capture import patches
 from tcdebug.capture.base import (
     CaptureContext,
     artifact_logger_handler,
     current_compile_key,
     lowering_subgraph,
 )
-from tcdebug.capture.frame import dis_listing, find_compile_frame, source_text
+from tcdebug.capture.frame import COMPILE_CODE, dis_listing, find_compile_frame, source_text
 from tcdebug.capture.kernel_lines import KernelLineRecorder, NodeLines
-from tcdebug.capture.kernel_source import PROVENANCE_OFF
+from tcdebug.capture.kernel_source import KERNEL_NODE_INFO, PROVENANCE_OFF
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.events import Provenance
 from tcdebug.model.payloads import ProvItem, ProvLink, ProvSymbol
@@ -49,6 +50,30 @@ GRAPH_KEYS = FX_GRAPH_KEYS  # structured-trace key -> stage id
 _DEF = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*) = async_compile\.", re.MULTILINE)
 _DIS_OFFSET = re.compile(r"^\s*(?:\d+\s+)?(?:>>\s*)?(\d+)\s+[A-Z][A-Z_0-9]+")
 _HANDLE = re.compile(r":\d+$")
+_IR_LINKS = "provenance (`f`): IR nodes are not linked to their FX nodes"
+PRE_FUSION_NODES = patches.frame_local(
+    "torch._inductor.debug", "log_ir_pre_fusion", "nodes", unit="provenance", breaks=_IR_LINKS
+)
+POST_FUSION_NODES = patches.frame_local(
+    "torch._inductor.debug", "log_ir_post_fusion", "nodes", unit="provenance", breaks=_IR_LINKS
+)
+KERNEL_STACK_TRACE = patches.declare(
+    "torch._inductor.debug",
+    "_inductor_kernel_stack_trace",
+    unit="provenance",
+    breaks="provenance (`f`): kernels without an FX-node mapping are not linked by stack trace",
+    kind=patches.READS,
+)
+TRACING_CONTEXT = patches.declare(
+    "torch._guards",
+    "TracingContext.try_get",
+    unit="provenance",
+    breaks="symbols (`S`): size symbols' origins, ranges and guards",
+    kind=patches.READS,
+)
+PRINT_READABLE = patches.declare(
+    "torch.fx", "GraphModule.print_readable", unit="provenance", breaks="provenance (`f`): not captured"
+)
 
 
 class CompileFacts:
@@ -101,7 +126,7 @@ class ProvenanceCapture:
         self.facts.pop(cid, None)  # a restarted compile begins anew
         facts = self.fact(cid)
         frame = find_compile_frame(self.torch)
-        code = frame.f_locals.get("code") if frame is not None else None
+        code = COMPILE_CODE.read_local(frame)
         if not isinstance(code, CodeType):
             self.send(cid, [], [], reset=True)
             return
@@ -178,7 +203,7 @@ class ProvenanceCapture:
     def graph(self, cid: str, key: str, payload: str) -> None:
         facts = self.fact(cid)
         if key == "dynamo_graph":
-            tc = self.torch._guards.TracingContext.try_get()
+            tc = TRACING_CONTEXT.get()()
             shape_env = getattr(getattr(tc, "fake_mode", None), "shape_env", None)
             if shape_env is not None:
                 self.shape_envs[cid] = shape_env
@@ -306,10 +331,8 @@ class ProvenanceCapture:
 
     # ----- Inductor IR -----------------------------------------------------------------
     def on_ir(self, stage: str):  # noqa: ANN201
-        debug = sys.modules["torch._inductor.debug"]
-        target = (
-            debug.log_ir_pre_fusion if stage.endswith("pre_fusion") else debug.log_ir_post_fusion
-        ).__code__
+        nodes_local = PRE_FUSION_NODES if stage.endswith("pre_fusion") else POST_FUSION_NODES
+        target = nodes_local.get().__code__
 
         def handle(record: logging.LogRecord) -> None:
             frame: FrameType | None = sys._getframe(1)
@@ -317,7 +340,7 @@ class ProvenanceCapture:
                 frame = frame.f_back
             if frame is None:
                 return
-            nodes = frame.f_locals.get("nodes") or []
+            nodes = nodes_local.read_local(frame) or []
             cid = self.current_cid()
             if cid is None:
                 return
@@ -420,9 +443,8 @@ class ProvenanceCapture:
         post_key = f"inductor_post_grad_graph.{part}" if part else "inductor_post_grad_graph"
         ir_key = f"inductor_ir_post_fusion.{part}" if part else "inductor_ir_post_fusion"
         facts = self.fact(cid)
-        debug = sys.modules.get("torch._inductor.debug")
-        mapping = dict(getattr(debug, "_inductor_triton_kernel_to_post_grad_node_info", None) or {})
-        traces = dict(getattr(debug, "_inductor_kernel_stack_trace", None) or {})
+        mapping = dict(KERNEL_NODE_INFO.get(None) or {})
+        traces = dict(KERNEL_STACK_TRACE.get(None) or {})
         handles: dict[str, list[str]] = {}
         for handle in list(mapping) + list(traces):
             name = _HANDLE.sub("", str(handle))
@@ -749,23 +771,19 @@ def _origins(sub: Any) -> list[str]:
 
 
 def install(ctx: CaptureContext) -> None:
-    import torch._inductor.config  # noqa: F401 - the provenance switch lives there (imported with Dynamo)
-
-    torch = ctx.torch
-
     cap = ProvenanceCapture(ctx)
     ctx.options.share(cap)
-    gm_class = torch.fx.GraphModule
-    original = gm_class.print_readable
 
-    def print_readable(self: Any, *args: Any, **kwargs: Any) -> Any:
-        text = original(self, *args, **kwargs)
-        if isinstance(text, str):
-            cap.remember_print(self, text)
-        return text
+    def make(original: Any) -> Any:
+        def print_readable(self: Any, *args: Any, **kwargs: Any) -> Any:
+            text = original(self, *args, **kwargs)
+            if isinstance(text, str):
+                cap.remember_print(self, text)
+            return text
 
-    print_readable.__wrapped__ = original  # type: ignore[attr-defined]
-    gm_class.print_readable = print_readable
+        return print_readable
+
+    patches.wrap(PRINT_READABLE, make)
     on = ctx.handler.on
     on("dynamo_start", cap.on_start)
     for trace_key, stage in GRAPH_KEYS.items():

@@ -12,7 +12,7 @@ import pkgutil
 from types import CodeType
 from typing import Any
 
-from tcdebug.capture import trace_records
+from tcdebug.capture import patches, trace_records
 from tcdebug.capture.base import CaptureContext, TraceDispatcher, loaded_modules
 from tcdebug.capture.recording import Recording
 from tcdebug.model import protocol
@@ -48,6 +48,36 @@ UNITS = (
 
 
 SKIP_UNITS_ENV = "TCDEBUG_SKIP_UNITS"
+_CACHED = "stages a cache hit skips (a second run shows no graphs, IR or kernels)"
+FORCE_DISABLE_CACHES = patches.declare(
+    "torch.compiler.config", "force_disable_caches", unit="setup", breaks=_CACHED, kind=patches.SETS
+)
+FX_GRAPH_CACHE = patches.declare(
+    "torch._inductor.config", "fx_graph_cache", unit="setup", breaks=_CACHED, kind=patches.SETS
+)
+AUTOTUNE_LOCAL_CACHE = patches.declare(
+    "torch._inductor.config", "autotune_local_cache", unit="setup", breaks=_CACHED, kind=patches.SETS
+)
+LOCAL_PGO = patches.declare(
+    "torch._dynamo.config",
+    "automatic_dynamic_local_pgo",
+    unit="setup",
+    breaks="recompiles: a profile from an earlier run makes shapes dynamic at the first compile",
+    kind=patches.SETS,
+)
+RECOMPILE_RE = patches.declare(
+    "torch._dynamo.trace_rules",
+    "_recompile_re",
+    unit="setup",
+    breaks="startup: Dynamo's skip pattern is compiled once per tcdebug module (slower)",
+    kind=patches.REPLACES,
+)
+SET_LOGS = patches.declare(
+    "torch._logging",
+    "set_logs",
+    unit="setup",
+    breaks="every logged stage, after the script calls `torch._logging.set_logs()`",
+)
 
 
 def skipped_units() -> set[str]:
@@ -79,19 +109,19 @@ def configure_torch(torch: Any, cold: bool = False) -> list[str]:
     if not cold:
         return changes
     try:
-        torch.compiler.config.force_disable_caches = True
+        patches.set_value(FORCE_DISABLE_CACHES, True)
         changes.append(
             "--cold: torch.compiler.config.force_disable_caches = True (FX graph, AOTAutograd, autotune caches off)"
         )
     except Exception as exc:  # noqa: BLE001
         changes.append(f"--cold: could not disable compile caches: {exc}")
-        for name in ("fx_graph_cache", "autotune_local_cache"):
+        for private in (FX_GRAPH_CACHE, AUTOTUNE_LOCAL_CACHE):
             try:
-                setattr(torch._inductor.config, name, False)
+                patches.set_value(private, False)
             except Exception:  # noqa: BLE001
                 pass
     try:
-        torch._dynamo.config.automatic_dynamic_local_pgo = False
+        patches.set_value(LOCAL_PGO, False)
         changes.append("--cold: TORCH_DYNAMO_AUTOMATIC_DYNAMIC_LOCAL_PGO=0 (no profile read or written)")
     except Exception:  # noqa: BLE001 - older torch: no PGO to switch off
         pass
@@ -128,18 +158,15 @@ def add_to_skip_list(trace_rules: Any, names: list[str]) -> None:
     once per name would be most of what installing the capture costs."""
     if not names:
         return
-    recompile = getattr(trace_rules, "_recompile_re", None)
+    recompile = RECOMPILE_RE.get(None, owner=trace_rules)
     if not callable(recompile):  # another torch: its own add, as it is
         for name in names:
             trace_rules.add(name)
         return
-    trace_rules._recompile_re = lambda: None
-    try:
+    with patches.swapped(RECOMPILE_RE, lambda: None, owner=trace_rules):
         for name in names:
             trace_rules.add(name)
-    finally:
-        trace_rules._recompile_re = recompile
-        recompile()
+    recompile()
 
 
 NOT_SKIPPED = ("samples", "screens")  # user scripts; the UI, which the target never imports
@@ -210,7 +237,9 @@ def _keep_dynamo_out(ctx: CaptureContext) -> None:
     try:
         keep_dynamo_out(ctx.torch)
     except Exception as exc:  # noqa: BLE001 - an older torch: said in a note
-        ctx.recorder.emit(Note(text=f"Dynamo may compile tcdebug's own functions: {type(exc).__name__}: {exc}"))
+        ctx.recorder.emit(
+            Note(text=f"Dynamo may compile tcdebug's own functions: {type(exc).__name__}: {exc}")
+        )
 
 
 def _units() -> list[tuple[str, Any]]:
@@ -230,7 +259,7 @@ def _install_unit(ctx: CaptureContext, short: str, module: Any, step: str) -> No
     try:
         install(ctx)
     except Exception as exc:  # noqa: BLE001 - this torch lacks what the unit needs
-        reason = f"not supported by torch {getattr(ctx.torch, '__version__', '?')}: {type(exc).__name__}: {exc}"
+        reason = patches.unavailable_reason(str(getattr(ctx.torch, "__version__", "?")), exc)
         for stage_id in getattr(module, "STAGES", ()):
             ctx.recorder.mark_unavailable(stage_id, reason)
         ctx.recorder.emit(Note(text=f"{short}: {reason}"))
@@ -238,16 +267,21 @@ def _install_unit(ctx: CaptureContext, short: str, module: Any, step: str) -> No
 
 def _keep_attached(torch: Any, ctx: CaptureContext) -> None:
     """`torch._logging.set_logs()` clears the trace logger's handlers: re-attach after it."""
-    original = torch._logging.set_logs
 
-    def set_logs(*args: Any, **kwargs: Any) -> Any:
-        result = original(*args, **kwargs)
-        ctx.handler.attach()
-        for name, handler in ctx.options.artifact_handlers:
-            log = logging.getLogger(name)
-            log.setLevel(logging.DEBUG)
-            if handler not in log.handlers:
-                log.addHandler(handler)
-        return result
+    def make(original: Any) -> Any:
+        def set_logs(*args: Any, **kwargs: Any) -> Any:
+            result = original(*args, **kwargs)
+            ctx.handler.attach()
+            for name, handler in ctx.options.artifact_handlers:
+                log = logging.getLogger(name)
+                log.setLevel(logging.DEBUG)
+                if handler not in log.handlers:
+                    log.addHandler(handler)
+            return result
 
-    torch._logging.set_logs = set_logs
+        return set_logs
+
+    try:
+        patches.wrap(SET_LOGS, make)
+    except patches.MissingPrivate as exc:  # an older torch: nothing clears the handler
+        ctx.recorder.emit(Note(text=f"set_logs: {patches.unavailable_reason(str(torch.__version__), exc)}"))

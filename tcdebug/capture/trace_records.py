@@ -29,7 +29,23 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from tcdebug.capture.base import CaptureContext, TraceDispatcher, loaded_modules
+from tcdebug.capture import patches
+from tcdebug.capture.base import CaptureContext, TraceDispatcher
+
+STAGES: tuple[str, ...] = ()
+TRACE_STRUCTURED = patches.declare(
+    "torch._logging._internal",
+    "trace_structured",
+    unit="trace_filter",
+    breaks="speed: torch builds every structured-trace record, also those tcdebug never reads",
+)
+LAZY_TRACE_HANDLER = patches.declare(
+    "torch._logging._internal",
+    "LazyTraceHandler",
+    unit="trace_filter",
+    breaks="speed: with torch's own trace handler undecided, every record is built",
+    kind=patches.READS,
+)
 
 ALWAYS_BUILT = frozenset({"str"})  # interned strings: later records refer to them by number
 
@@ -57,10 +73,10 @@ class RecordFilter:
 
     def __init__(self, torch: Any, dispatcher: TraceDispatcher) -> None:
         internal = torch._logging._internal
-        self.original: Callable[..., Any] = internal.trace_structured
+        self.original: Callable[..., Any] = TRACE_STRUCTURED.get()
         self.trace_log: logging.Logger = internal.trace_log
         self.dispatcher = dispatcher
-        self.lazy_handler = getattr(internal, "LazyTraceHandler", None)
+        self.lazy_handler = LAZY_TRACE_HANDLER.get(None)
         self.active = False
         self.skipped = 0  # records not built (for tests and measurements)
         self.filter = self._make_filter()
@@ -96,7 +112,7 @@ class RecordFilter:
         """Put the filter in; False (and nothing changed) where another handler already listens."""
         if self.others(self.trace_log.handlers) == "listening":
             return False
-        self._replace(self.original, self.filter)
+        patches.replace_everywhere(TRACE_STRUCTURED, self.original, self.filter)
         self.active = True
         return True
 
@@ -124,17 +140,9 @@ class RecordFilter:
         """Put torch's own function back everywhere the filter is."""
         if self.active:
             self.active = False
-            self._replace(self.filter, self.original)
-
-    @staticmethod
-    def _replace(old: Callable[..., Any], new: Callable[..., Any]) -> None:
-        for _name, module in loaded_modules("torch"):
-            namespace = getattr(module, "__dict__", None)
-            if not isinstance(namespace, dict):
-                continue
-            for attr, value in list(namespace.items()):
-                if value is old:
-                    namespace[attr] = new
+            patches.restore(TRACE_STRUCTURED, self.filter)
+            # modules imported since took the filter by name: torch's own back there too
+            patches.replace_everywhere(TRACE_STRUCTURED, self.filter, self.original, keep=False)
 
 
 def build_only_routed_records(torch: Any, dispatcher: TraceDispatcher) -> RecordFilter:

@@ -9,17 +9,26 @@ then folded into that stage, which is sent again without a pause.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tcdebug.capture import patches
 from tcdebug.capture.base import CaptureContext, cuda_built
 from tcdebug.capture.kernel_source import KernelStages
 from tcdebug.model.session import Kernel
 from tcdebug.model.trace_format import format_compile_id
 
 STAGES: tuple[str, ...] = ()  # feeds kernel_source, which is that unit's stage
+_HEURISTICS = "torch._inductor.runtime.triton_heuristics"
+_CONFIGS = "kernel_source (CUDA): Triton kernels' autotune configs and the chosen one"
+PRECOMPILE = patches.declare(_HEURISTICS, "CachingAutotuner.precompile", unit="triton_info", breaks=_CONFIGS)
+BENCHMARK_ALL = patches.declare(
+    _HEURISTICS, "CachingAutotuner.benchmark_all_configs", unit="triton_info", breaks=_CONFIGS
+)
+AUTOTUNE_TO_ONE = patches.declare(
+    _HEURISTICS, "CachingAutotuner.autotune_to_one_config", unit="triton_info", breaks=_CONFIGS
+)
 
 
 @dataclass
@@ -82,7 +91,7 @@ class TritonRegistry:
         )
         if len(configs) == 1:
             tuned.chosen, tuned.chosen_by = configs[0], "only config"
-        autotuner._tcdebug_tuned = tuned
+        patches.tag(autotuner, "_tcdebug_tuned", tuned)
         if not self.apply(tuned):
             self.pending[name] = tuned
 
@@ -160,20 +169,20 @@ def install_inductor(ctx: CaptureContext) -> None:
     registry = TritonRegistry(stages, ctx.recorder.key)
     stages.claim = registry.claim
 
-    def after(method_name: str, hook: Any) -> None:
-        original = getattr(CachingAutotuner, method_name)
+    def after(private: patches.Private, hook: Any) -> None:
+        def make(original: Any) -> Any:
+            def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+                result = original(self, *args, **kwargs)
+                try:
+                    hook(self, result)
+                except Exception:  # noqa: BLE001 - capture must never break a kernel launch
+                    pass
+                return result
 
-        @functools.wraps(original)
-        def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
-            result = original(self, *args, **kwargs)
-            try:
-                hook(self, result)
-            except Exception:  # noqa: BLE001 - capture must never break a kernel launch
-                pass
-            return result
+            return wrapper
 
-        setattr(CachingAutotuner, method_name, wrapper)
+        patches.wrap(private, make, owner=CachingAutotuner)
 
-    after("precompile", lambda self, _: registry.precompiled(self))
-    after("benchmark_all_configs", registry.benchmarked)
-    after("autotune_to_one_config", lambda self, _: registry.autotuned(self))
+    after(PRECOMPILE, lambda self, _: registry.precompiled(self))
+    after(BENCHMARK_ALL, registry.benchmarked)
+    after(AUTOTUNE_TO_ONE, lambda self, _: registry.autotuned(self))

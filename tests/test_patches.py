@@ -23,6 +23,10 @@ PATCHING_PACKAGES = ("tcdebug/capture", "tcdebug/debuggee")
 # them is torch's. Anything else (torch's classes, modules, config, instances) goes through the
 # registry. A method's `self` is its own class's instance (checked separately: only in a method).
 OWN_OBJECTS = {
+    "acc": "a tcdebug Accuracy payload (debuggee/accuracy.py)",
+    "eager_layer": "a tcdebug AccuracyLayer payload",
+    "layer": "a tcdebug AccuracyLayer payload",
+    "sink": "the debuggee's own tagged output stream (debuggee/streams.py)",
     "ctx": "CaptureContext (capture/base.py)",
     "facts": "provenance's per-compile facts",
     "kernel": "a tcdebug Kernel payload",
@@ -240,7 +244,8 @@ def _run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedP
 
 
 def test_the_capture_installs_into_torch_and_uninstalls_to_what_was_there() -> None:
-    done = _run(str(ROOT / "tests" / "scripts" / "patch_roundtrip.py"))
+    # --cold: the cache and PGO switches are set too (by default tcdebug leaves them as they are)
+    done = _run(str(ROOT / "tests" / "scripts" / "patch_roundtrip.py"), env={"TCDEBUG_COLD": "1"})
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout.strip().splitlines()[-1])
     # the hooks every torch the registry was written against has: each was put in and changed torch

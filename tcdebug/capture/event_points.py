@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from tcdebug.analysis.why import parse_graph_break
+from tcdebug.capture import patches
 from tcdebug.capture.base import (
     CaptureContext,
     artifact_logger_handler,
@@ -33,6 +34,28 @@ from tcdebug.model.payloads import Frame
 from tcdebug.model.session import stance_line
 from tcdebug.process.our_frames import is_ours
 from tcdebug.torchtext.dynamo_text import recompile_reasons, split_graph_break
+
+_SHAPES = "symbol chains (`w`, `S`) and the guard/specialize event breakpoints"
+GUARDS_SET_ADD = patches.declare(
+    "torch._guards", "GuardsSet.add", unit="event_points", breaks="the `guard` event breakpoint"
+)
+LOG_GUARD = patches.declare(
+    "torch.fx.experimental.symbolic_shapes", "ShapeEnv._log_guard", unit="event_points", breaks=_SHAPES
+)
+UPDATE_RANGE = patches.declare(
+    "torch.fx.experimental.symbolic_shapes", "ShapeEnv._update_var_to_range", unit="event_points", breaks=_SHAPES
+)
+SET_REPLACEMENT = patches.declare(
+    "torch.fx.experimental.symbolic_shapes", "ShapeEnv._set_replacement", unit="event_points", breaks=_SHAPES
+)
+_STANCES = "stance events (`set_stance`, eager_on_recompile, fail_on_recompile) and the `stance` breakpoint"
+SET_STANCE = patches.declare("torch._dynamo.eval_frame", "_set_stance", unit="event_points", breaks=_STANCES)
+DECORATORS_SET_STANCE = patches.declare(
+    "torch._dynamo.decorators", "_set_stance", unit="event_points", breaks=_STANCES
+)
+CALLBACK_FROM_STANCE = patches.declare(
+    "torch._dynamo.eval_frame", "_callback_from_stance", unit="event_points", breaks=_STANCES
+)
 
 STAGES: tuple[str, ...] = ()
 FUSION_LOGGER = "torch._inductor.scheduler.__fusion"
@@ -262,7 +285,7 @@ def install(ctx: CaptureContext) -> None:
                 pause(None, facts, stack=frames_of(getattr(guard, "user_stack", None)) or None)
             return result
 
-        guards_set.add = add
+        patches.replace(GUARDS_SET_ADD, add)
 
     def wrap_shape_guards() -> None:
         # PATCH: ShapeEnv._log_guard -- every guard on symbols, and ShapeEnv._update_var_to_range --
@@ -303,8 +326,8 @@ def install(ctx: CaptureContext) -> None:
                 pause(None, EventFacts("specialize", detail=detail, names=names))
             return result
 
-        shape_env._log_guard = _log_guard
-        shape_env._update_var_to_range = _update_var_to_range
+        patches.replace(LOG_GUARD, _log_guard)
+        patches.replace(UPDATE_RANGE, _update_var_to_range)
 
     def stance_point(ev: StanceEvent) -> None:
         """Send a stance event, and pause there on a `stance` breakpoint."""
@@ -404,10 +427,10 @@ def install(ctx: CaptureContext) -> None:
                 )
             )
 
-        eval_frame._set_stance = _set_stance
+        patches.replace(SET_STANCE, _set_stance)
         if getattr(decorators, "_set_stance", None) is set_original:
-            decorators._set_stance = _set_stance
-        eval_frame._callback_from_stance = _callback_from_stance
+            patches.replace(DECORATORS_SET_STANCE, _set_stance)
+        patches.replace(CALLBACK_FROM_STANCE, _callback_from_stance)
 
     guarded("guard", wrap_guards)
     guarded("specialize", wrap_shape_guards)
@@ -449,8 +472,8 @@ def install_inductor(ctx: CaptureContext) -> None:
         )
 
     handler = artifact_logger_handler(on_fusion)
-    logger = logging.getLogger(FUSION_LOGGER)
-    logger.setLevel(logging.DEBUG)
-    logger.propagate = False
-    logger.addHandler(handler)
+    log = logging.getLogger(FUSION_LOGGER)
+    log.setLevel(logging.DEBUG)
+    log.propagate = False
+    log.addHandler(handler)
     ctx.options.artifact_handlers.append((FUSION_LOGGER, handler))

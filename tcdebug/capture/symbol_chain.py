@@ -13,8 +13,9 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from tcdebug.capture import patches
 from tcdebug.capture.base import CaptureContext, current_compile_key
-from tcdebug.capture.event_points import UserFrames, frames_of
+from tcdebug.capture.event_points import LOG_GUARD, SET_REPLACEMENT, UPDATE_RANGE, UserFrames, frames_of
 from tcdebug.model.events import SymbolChains
 from tcdebug.model.payloads import ChainStep, Frame
 from tcdebug.torchtext.dynamo_text import symbol_created
@@ -108,6 +109,6 @@ def install(ctx: CaptureContext) -> None:
             pass
         return result
 
-    shape_env._log_guard = _log_guard
-    shape_env._update_var_to_range = _update_var_to_range
-    shape_env._set_replacement = _set_replacement
+    patches.replace(LOG_GUARD, _log_guard)
+    patches.replace(UPDATE_RANGE, _update_var_to_range)
+    patches.replace(SET_REPLACEMENT, _set_replacement)

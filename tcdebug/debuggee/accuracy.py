@@ -54,14 +54,14 @@ _FILE_LINE = re.compile(r'File "([^"]+)", line (\d+)')
 def _quiet() -> Iterator[None]:
     """tcdebug's capture and torch's accuracy logs off: these compiles are not the script's."""
     loggers = [logging.getLogger(name) for name in _QUIET_LOGGERS]
-    before = [lg.disabled for lg in loggers]
-    for lg in loggers:
-        lg.disabled = True
+    before = [log.disabled for log in loggers]
+    for log in loggers:
+        log.disabled = True
     try:
         yield
     finally:
-        for lg, was in zip(loggers, before, strict=True):
-            lg.disabled = was
+        for log, was in zip(loggers, before, strict=True):
+            log.disabled = was
 
 
 class Tensors:

@@ -169,7 +169,7 @@ def _assemble(*parts: str | tuple[str, str]) -> Text:
             spans.append(_span(offset, offset + len(text), style))
         plain.append(text)
         offset += len(text)
-    return Text("".join(plain), spans=spans)
+    return Text("".join(plain), spans=spans)  # text-safe: each piece made safe above
 
 
 @lru_cache(maxsize=4096)

@@ -223,8 +223,8 @@ def _signature(comp: Compile, state: TimelineState) -> tuple[Any, ...]:
         comp.function,  # with the id (the key), all `shown_name` depends on
         comp.recompile_reason,
         comp.error,
-        comp.times.get("wall_s"),
-        comp.metrics.get("dynamo_cumulative_compile_time_us"),
+        _number(comp.times.get("wall_s")),  # a log's or dump's metric may be any JSON value
+        _number(comp.metrics.get("dynamo_cumulative_compile_time_us")),
         tuple(gb.reason for gb in comp.graph_breaks),
         tuple((st.key, st.status, len(st.kernels)) for st in comp.stages.values()),
         paused,
@@ -237,6 +237,11 @@ def _signature(comp: Compile, state: TimelineState) -> tuple[Any, ...]:
         ),
         state.live,
     )
+
+
+def _number(value: object) -> float | None:
+    """`value` if it is a number (what a row shows of it), else None."""
+    return float(value) if isinstance(value, int | float) else None
 
 
 def build_rows(session: Session, state: TimelineState, cache: RowCache | None = None) -> list[Row]:

@@ -1,11 +1,14 @@
 """The `T` screen: where compile time went, for the whole run and per compile.
 
-A session can hold 100,000 compiles: the screen shows one page of `PAGE` compiles at a time (the
-page holding the compile it opened on), so its widgets stay bounded; `[` and `]` turn the page.
+A session can hold 100,000 compiles: the screen charts one page of `PAGE` compiles at a time (the
+page holding the compile it opened on) in one widget, and `[` and `]` turn the page. Above
+`ADD_UP_IN_THREAD` compiles, ordering them and adding up the run's total run in a thread, so the
+screen (and `escape`, `q`) answers at once.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -14,14 +17,16 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
+from textual.worker import get_current_worker
 
 from tcdebug.analysis.compile_phases import paused_note, run_totals
 from tcdebug.analysis.why import times_of
 from tcdebug.model.session import Compile, Session
 from tcdebug.screens.safe_rich import safe_label
-from tcdebug.screens.widgets.time_chart import TimeChart
+from tcdebug.screens.widgets.time_chart import TimeChart, chart_text
 
-PAGE = 50  # compiles charted at once
+PAGE = 50  # compiles charted at once, in one widget
+ADD_UP_IN_THREAD = 2_000  # compiles
 
 
 class TimesScreen(Screen[None]):
@@ -41,28 +46,76 @@ class TimesScreen(Screen[None]):
         super().__init__()
         self.session = session
         self.compile_id = compile_id  # scrolled to first
-        self.compiles: list[Compile] = session.ordered_compiles()
-        ids = [c.compile_id for c in self.compiles]
-        self.page = ids.index(compile_id) // PAGE if compile_id in ids else 0
+        self.compiles: list[Compile] = []
+        self.total: dict[str, Any] = {}
+        self.page = 0
+        self.head_lines: dict[str, int] = {}  # compile id -> the line of its head in the page's text
+        self.ready = False  # ordered and added up
+        if len(session.compiles) <= ADD_UP_IN_THREAD:
+            self._add_up()
+
+    def _add_up(self, cancelled: Callable[[], bool] = lambda: False) -> None:
+        """Order the compiles and add up the run's phases (in a thread for a big session, which
+        stops at `cancelled()`: the screen closed or the app quit)."""
+        compiles = list(self.session.compiles.values())
+        keys: list[tuple[Any, ...]] = []
+        times: list[dict[str, Any]] = []
+        for i, comp in enumerate(compiles):
+            if not i % 2_000 and cancelled():
+                return
+            keys.append(self.session.order_key(comp))
+            t = times_of(comp)
+            if t:
+                times.append(t)
+        compiles = [compiles[i] for i in sorted(range(len(compiles)), key=keys.__getitem__)]
+        total = run_totals(times)
+        page = 0
+        for i, comp in enumerate(compiles):
+            if comp.compile_id == self.compile_id:
+                page = i // PAGE
+                break
+        self.compiles, self.total, self.page, self.ready = compiles, total, page, True
 
     @property
     def pages(self) -> int:
         return max(1, -(-len(self.compiles) // PAGE))
 
     def compose(self) -> ComposeResult:
-        yield Static(
-            " compile time: where it went (phases measured by torch; other = inferred)", id="times-title"
-        )
+        yield Static(" compile time: where it went (phases measured by torch; other = inferred)", id="times-title")
         with VerticalScroll(id="times-body"):
-            total = run_totals([t for t in (times_of(c) for c in self.compiles) if t])
-            run_head = f"whole run · {len(self.compiles)} compiles{_paused(total)}"
-            yield Static(Text(run_head, style="bold"), classes="times-head")
-            chart = TimeChart(id="times-total", classes="times-chart")
-            chart.show_times(total)
-            yield chart
-            yield Static(self._page_note(), id="times-page")
-            yield from self._page_widgets()
+            yield Static(self._run_head(), classes="times-head", id="times-run")
+            yield TimeChart(id="times-total", classes="times-chart")
+            yield Static(id="times-page")
+            yield Static(id="times-compiles", classes="times-chart")
         yield Footer()
+
+    def _run_head(self) -> Text:
+        if not self.ready:
+            return Text(f"whole run · adding up {len(self.session.compiles)} compiles…", style="bold")
+        return Text(f"whole run · {len(self.compiles)} compiles{_paused(self.total)}", style="bold")
+
+    def on_mount(self) -> None:
+        self.query_one("#times-body", VerticalScroll).focus()
+        if self.ready:
+            self._show()
+        else:
+            self.run_worker(self._add_up_in_thread, thread=True, exclusive=True)
+
+    def _add_up_in_thread(self) -> None:
+        worker = get_current_worker()
+        self._add_up(lambda: worker.is_cancelled)
+        if self.ready and not worker.is_cancelled and self.is_attached:
+            self.app.call_from_thread(self._show)
+
+    def _show(self) -> None:
+        if not self.is_attached:
+            return
+        self.query_one("#times-run", Static).update(self._run_head())
+        self.query_one("#times-total", TimeChart).show_times(self.total)
+        self.query_one("#times-page", Static).update(self._page_note())
+        self.query_one("#times-compiles", Static).update(self._page_text())
+        if self.compile_id in self.head_lines:
+            self.call_after_refresh(self._scroll_to_compile, self.compile_id)
 
     def _page_note(self) -> Text:
         if self.pages == 1:
@@ -72,39 +125,40 @@ class TimesScreen(Screen[None]):
         return Text(f"compiles {first + 1}-{last} of {len(self.compiles)} · [ and ]: the previous or next {PAGE}",
                     style="dim")  # fmt: skip
 
-    def _page_widgets(self) -> list[Static]:
-        """The heads and charts of the current page's compiles."""
-        widgets: list[Static] = []
+    def page_compiles(self) -> list[Compile]:
+        """The compiles charted now (one page)."""
         first = self.page * PAGE
-        for i, comp in enumerate(self.compiles[first : first + PAGE], start=first):
+        return self.compiles[first : first + PAGE]
+
+    def _page_text(self) -> Text:
+        """The current page's compiles, each a bold head and its chart, as one text: one widget
+        for the page, however many compiles the session holds."""
+        text = Text()
+        self.head_lines = {}
+        for comp in self.page_compiles():
             times = times_of(comp)
-            head = safe_label(f"{comp.compile_id} {comp.shown_name}{_paused(times)}", style="bold")
-            widgets.append(Static(head, classes="times-head times-page-item", id=f"times-head-{i}"))
-            chart = TimeChart(classes="times-chart times-page-item", id=f"times-compile-{i}")
-            chart.show_times(times)
-            widgets.append(chart)
-        return widgets
+            text.append("\n")
+            self.head_lines[comp.compile_id] = text.plain.count("\n")
+            text.append_text(safe_label(f"{comp.compile_id} {comp.shown_name}{_paused(times)}", style="bold"))
+            text.append("\n")
+            text.append_text(chart_text(times))
+            text.append("\n")
+        return text
 
-    def on_mount(self) -> None:
+    def _scroll_to_compile(self, compile_id: str) -> None:
         body = self.query_one("#times-body", VerticalScroll)
-        body.focus()
-        ids = [c.compile_id for c in self.compiles]
-        if self.compile_id in ids:
-            target = self.query_one(f"#times-head-{ids.index(self.compile_id)}")
-            self.call_after_refresh(body.scroll_to_widget, target, animate=False, top=True)
+        page = self.query_one("#times-compiles", Static)
+        body.scroll_to(y=page.virtual_region.y + self.head_lines.get(compile_id, 0), animate=False)
 
-    async def action_page(self, step: int) -> None:
+    def action_page(self, step: int) -> None:
         """Show the next (`step` 1) or previous (-1) page of compiles."""
         page = min(max(self.page + step, 0), self.pages - 1)
-        if page == self.page:
+        if not self.ready or page == self.page:
             return
         self.page = page
-        body = self.query_one("#times-body", VerticalScroll)
-        await self.query(".times-page-item").remove()
         self.query_one("#times-page", Static).update(self._page_note())
-        await body.mount_all(self._page_widgets())
-        self.call_after_refresh(body.scroll_to_widget, self.query_one(f"#times-head-{page * PAGE}"),
-                                animate=False, top=True)  # fmt: skip
+        self.query_one("#times-compiles", Static).update(self._page_text())
+        self.call_after_refresh(self._scroll_to_compile, self.page_compiles()[0].compile_id)
 
 
 def _paused(times: dict[str, Any]) -> str:

@@ -177,7 +177,7 @@ async def test_each_screen_opens_on_a_hostile_dump(tmp_path: Path) -> None:
                 title = str(app.screen.query_one("#trail-from").border_title)
                 assert safe_line("follow from aot_forward.[/bold]") in title.replace("\\[", "[")
             if screen is TimesScreen:
-                text = str(app.screen.query_one("#times-head-0").render())
+                text = str(app.screen.query_one("#times-compiles").render())
                 assert "␛]2;PWNED" in text and "\x1b" not in text
             await pilot.press("escape")
             await wait_until(pilot, lambda: app.screen is app.main_screen, 10, "the main screen")

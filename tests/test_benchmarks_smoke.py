@@ -23,6 +23,7 @@ BENCHMARKS = [
     "stage_latency",
     "memory_scale",
     "big_log",
+    "app_scale",
     "live_latency",
     "gpu_overhead",
 ]

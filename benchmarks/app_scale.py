@@ -81,6 +81,9 @@ async def drive_app(log: Path, samples: int) -> dict[str, Any]:
         timeline = main.timeline
         timeline.focus()
         await settle(pilot)
+        if timeline.highlighted is None:  # a streamed log selects nothing at first
+            await pilot.press("down")
+            await settle(pilot)
         for _ in range(samples):
             index = timeline.highlighted
             times["move"].append(await timed_press(pilot, "down", lambda: timeline.highlighted == index + 1))  # noqa: B023

@@ -92,7 +92,7 @@ class TimesScreen(Screen[None]):
     def _run_head(self) -> Text:
         if not self.ready:
             return Text(f"whole run · adding up {len(self.session.compiles)} compiles…", style="bold")
-        return Text(f"whole run · {len(self.compiles)} compiles{_paused(self.total)}", style="bold")
+        return Text(f"whole run · {len(self.compiles)} compiles{_paused(self.total)}", style="bold")  # text-safe: numbers
 
     def on_mount(self) -> None:
         self.query_one("#times-body", VerticalScroll).focus()

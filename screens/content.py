@@ -51,7 +51,7 @@ def _view_for(session: Session, ref: Ref | None, *, paused_at: tuple[str, str] |
         return View(Text("nothing selected", "dim"), _waiting(session))
     comp = session.compiles.get(ref.compile_id)
     if comp is None:
-        return View(Text(f"compile {ref.compile_id} is gone", "red"), "")
+        return View(Text(f"compile {safe_line(ref.compile_id)} is gone", "red"), "")
     if ref.item == "process":
         return _process_view(session, comp)
     if ref.item == "pending":

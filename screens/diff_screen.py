@@ -26,6 +26,7 @@ from tcdebug.screens.widgets.highlight import plain_lines
 from tcdebug.screens.widgets.key_footer import KeyFooter
 from tcdebug.screens.widgets.split_view import SplitRow, SplitView
 from tcdebug.screens.widgets.styled_view import StyledView
+from tcdebug.textsafe import safe_line
 from tcdebug.torchtext import symbol_names
 from tcdebug.torchtext.stage_text import full_text, plural
 
@@ -100,7 +101,7 @@ OLD_CHANGE, NEW_CHANGE = "bold white on dark_red", "bold white on dark_green"
 
 
 def _marked(line: str, style: str, spans: list[tuple[int, int]], change: str, prefix: str = "") -> Text:
-    text = Text(prefix + line, style)
+    text = Text(prefix + line, style)  # text-safe: plain_lines made it safe
     for start, end in spans:
         text.stylize(change, start + len(prefix), end + len(prefix))
     return text
@@ -120,8 +121,13 @@ def _pairs(a: list[str], b: list[str]) -> list[tuple[list[tuple[int, int]], list
 def unified_lines(old: str, new: str, old_name: str, new_name: str, context: int = 3) -> list[Text]:
     a, b = plain_lines(old), plain_lines(new)
     if a == b:
-        return [Text(f"{old_name} and {new_name}: identical ({plural(len(a), 'line')})", "green")]
-    out: list[Text] = [Text(f"--- {old_name}", "bold"), Text(f"+++ {new_name}", "bold")]
+        return [
+            Text(
+                f"{safe_line(old_name)} and {safe_line(new_name)}: identical ({plural(len(a), 'line')})",
+                "green",
+            )
+        ]
+    out: list[Text] = [Text(f"--- {safe_line(old_name)}", "bold"), Text(f"+++ {safe_line(new_name)}", "bold")]
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     for group in matcher.get_grouped_opcodes(context):
         first, last = group[0], group[-1]
@@ -130,7 +136,7 @@ def unified_lines(old: str, new: str, old_name: str, new_name: str, context: int
         )
         for tag, i1, i2, j1, j2 in group:
             if tag == "equal":
-                out.extend(Text(" " + line) for line in a[i1:i2])
+                out.extend(Text(" " + line) for line in a[i1:i2])  # text-safe: plain_lines
                 continue
             pairs = _pairs(a[i1:i2], b[j1:j2]) if tag == "replace" else []
             for k, line in enumerate(a[i1:i2]):

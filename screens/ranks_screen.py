@@ -164,7 +164,7 @@ class RanksScreen(Screen[None]):
     def _title(self) -> Text:
         n = len(self.session.ranks)
         shown = f"showing rank {self.current_rank}" if self.current_rank is not None else ""
-        title = Text(f" {n} rank{'s' if n != 1 else ''} · {shown}")
+        title = Text(f" {n} rank{'s' if n != 1 else ''} · {shown}")  # text-safe: numbers only
         if self.pg_timeout:
             title.append(
                 f"\n a long pause can make a collective time out: process group timeout {self.pg_timeout}"

@@ -176,7 +176,7 @@ class RerunScreen(Screen[None]):
     def _raw_title(self) -> Text:
         call = self.call
         if call is None:
-            return Text(f"compile {self.compile_id}: no recorded call to re-run", "bold red")
+            return Text(f"compile {safe_line(self.compile_id)}: no recorded call to re-run", "bold red")
         title = Text.assemble(("Re-run ", "bold"), (safe_line(call.function), "bold cyan"))
         where = safe_line(f"{call.filename}:{call.firstlineno}") if call.filename else ""
         title.append(

@@ -28,7 +28,7 @@ def safe_rich(text: Text, *, one_line: bool = False) -> Text:
         pos += len(piece)
         new_at[stop] = pos
     spans = [Span(new_at[min(s.start, end)], new_at[min(s.end, end)], s.style) for s in text.spans]
-    return Text(
+    return Text(  # text-safe: each piece made safe above
         "".join(pieces),
         style=text.style,
         justify=text.justify,

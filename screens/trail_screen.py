@@ -24,6 +24,7 @@ from textual.widgets.option_list import Option
 from tcdebug.analysis.provenance_index import ProvenanceIndex, ProvItem, Trail
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.session import Compile, Session
+from tcdebug.screens.safe_rich import safe_label
 from tcdebug.screens.widgets.code_view import CodeView
 from tcdebug.textsafe import safe_line
 
@@ -91,7 +92,7 @@ def trail_rows(trail: Trail, session_comp: Compile) -> list[Option]:
             if stage is not None
             else stage_catalog.kind(stage_catalog.split_key(ts.stage)[0]).title
         )
-        header = Text(f"{ts.stage}", "bold cyan")
+        header = Text(safe_line(ts.stage), "bold cyan")
         header.append(f"  {safe_line(title)}", "dim")
         if ts.inferred:
             header.append("  (inferred from text)", "yellow")
@@ -183,7 +184,7 @@ class TrailScreen(Screen[None]):
     def _fill_from(self) -> list[tuple[ProvItem, int]]:
         from_list = self.query_one("#trail-from", OptionList)
         from_list.clear_options()
-        from_list.border_title = f"follow from {self.from_key}"
+        from_list.border_title = safe_label(f"follow from {self.from_key}")
         entries = from_items(self.index, self.from_key)
         shown: set[str] = set()
         for item, depth in entries:
@@ -276,7 +277,7 @@ class TrailScreen(Screen[None]):
         item = self.index.items.get(iid)
         focus = min(item.lines) if item is not None and item.lines else (ts.lines[0] if ts.lines else None)
         preview.mark_lines(ts.lines, focus=focus)
-        preview.border_title = f"{key} · {len(ts.lines)} lines marked"
+        preview.border_title = safe_label(f"{key} · {len(ts.lines)} lines marked")
         self.preview_key = key
 
     # ----- actions --------------------------------------------------------------------

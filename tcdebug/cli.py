@@ -24,7 +24,7 @@ from tcdebug.dump.safe_fs import DumpError, make_dirs, prepare_out
 from tcdebug.model import event_breaks, protocol
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.session import DIED, Session
-from tcdebug.textsafe import safe_line
+from tcdebug.textsafe import print_safe
 
 # What only running a script needs is imported where it runs: `open LOG --dump` starts faster
 # without the controller, the live rank analysis and the re-run commands.
@@ -45,7 +45,7 @@ FORCE_HELP = (
 
 def err(text: object) -> None:
     """One line on stderr, made safe for the terminal."""
-    print(f"tcdebug: {safe_line(text)}", file=sys.stderr)
+    print_safe(f"tcdebug: {text}", file=sys.stderr, one_line=True)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -162,9 +162,9 @@ def cmd_doctor(options: argparse.Namespace) -> int:
     if options.json:
         import json
 
-        print(json.dumps(report.data))
+        print_safe(json.dumps(report.data), one_line=True)
     else:
-        sys.stdout.write(report.text)
+        print_safe(report.text.rstrip("\n"))
     return report.exit_code
 
 
@@ -401,9 +401,9 @@ def run_headless(
             write_error = str(exc)
     if write_error:
         raise CliError(f"{write_error} (OUT holds what was written before; it opens as a dump)")
-    print(summary_text(session, out=out))
+    print_safe(summary_text(session, out=out))
     if live_ranks is not None:
-        print(safe_line(rank_summary(session, folders, out)))
+        print_safe(rank_summary(session, folders, out), one_line=True)
     if session.error:
         err(f"error: {session.error}")
     if interrupted is not None:
@@ -461,10 +461,10 @@ def cmd_open(ns: argparse.Namespace) -> int:
             write_dump(rank_session, make_dirs(ns.dump, f"ranks/{_rank_folder(label)}"))
     except DumpError as exc:
         raise CliError(f"{exc} (OUT holds what was written before; it opens as a dump)") from exc
-    print(summary_text(session, out=ns.dump))
+    print_safe(summary_text(session, out=ns.dump))
     if ranks:
         folders = ", ".join(f"{label} in ranks/{_rank_folder(label)}/" for label in ranks)
-        print(safe_line(f"ranks: {folders} (under {ns.dump}/)"))
+        print_safe(f"ranks: {folders} (under {ns.dump}/)", one_line=True)
     return 0
 
 

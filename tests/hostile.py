@@ -150,3 +150,51 @@ def svg_text(svg: str) -> str:
     import html
 
     return html.unescape(re.sub(r"<[^>]+>", "", svg)).replace("\xa0", " ")
+
+
+# Every kind of hostile text at once, for the key sweep: OSC 52 and a title, CSI, DCS, a C1 CSI,
+# Textual markup and a Rich link, bidi overrides and zero-width characters.
+DCS = "\x1bPq#0;2;0;0;0#0~~@@vv\x1b\\"
+SWEEP_EVIL = f"{EVIL}{DCS}[link=https://evil.example]L[/link][/bold]\u202dz\u200bw\u200dj\u2060\ufeff"
+# Bytes from SWEEP_EVIL that must never reach the terminal raw (Textual writes its own CSI
+# sequences, and a BEL to end its own OSC 22, so those are not searched for alone).
+SWEEP_RAW = (
+    *(seq for seq in RAW_SEQUENCES if seq != b"\x07"),
+    b"PWNED\x07",
+    b"\x1b[2J[@click",
+    b"\x1bPq",
+    b"\x1b]8;",  # a hyperlink: `[link=...]` read as markup
+    "\u202e".encode(),
+    "\u202d".encode(),
+    "\u200b".encode(),
+    "\u200d".encode(),
+    "\u2060".encode(),
+    "\ufeff".encode(),
+)
+
+
+def sweep_session(evil: str = SWEEP_EVIL) -> Session:
+    """`hostile_session`, and what the other screens show: a stage whose part is markup with the
+    provenance `f` follows from it, symbols (`S`), phase times (`T`) and metrics of any JSON type."""
+    from tcdebug.analysis.provenance_index import ProvenanceIndex
+    from tcdebug.model.payloads import ProvItem, ProvLink, ProvSymbol
+
+    session = hostile_session(evil)
+    for comp in session.compiles.values():
+        key = "aot_forward.[/bold]"
+        comp.stages[key] = Stage("aot_forward", part="[/bold]", title=f"AOT {evil}", language="python",
+                                 text=f"def forward(x):\n    relu = x  # {evil}\n")  # fmt: skip
+        comp.stages["dynamo_graph"].text = f"def forward(x):\n    y = x  # {evil}\n"
+        index = ProvenanceIndex()
+        items = [
+            ProvItem(f"{key}|relu{evil}", key, f"relu{evil}", "fx_node", [2], detail=evil),
+            ProvItem(f"dynamo_graph|y{evil}", "dynamo_graph", f"y{evil}", "fx_node", [2], detail=evil),
+        ]
+        index.add(items, [ProvLink(items[1].item_id, items[0].item_id, f"how{evil}")], [f"note {evil}"],
+                  {f"s0{evil}": ProvSymbol([f"L['x{evil}']"], f"[2, {evil}]", evil, [f"guard {evil}"])})  # fmt: skip
+        comp.provenance = index
+        comp.times = {"wall_s": 1.0, "measured_s": 0.5, "phases": {f"phase{evil}": 0.5, "Codegen": 0.25},
+                      "source": f"source {evil}"}  # fmt: skip
+        comp.metrics = {**comp.metrics, "dynamo_cumulative_compile_time_us": [1, 2], "fail_reason": [evil],
+                        "fail_type": {"x": evil}}  # fmt: skip
+    return session

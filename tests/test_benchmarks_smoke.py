@@ -24,6 +24,7 @@ BENCHMARKS = [
     "memory_scale",
     "big_log",
     "small_logs",
+    "app_scale",
     "live_latency",
     "gpu_overhead",
     "big_output",

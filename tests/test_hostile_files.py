@@ -331,8 +331,17 @@ def _with_a_call(index: dict) -> None:
         (_set(("compiles", 0, "guard_provenance"), 3.5), "session.json: compiles[0].guard_provenance: expected a list, got 3.5"),
         (_with_a_call, "session.json: calls[0].state: expected an object, got 7"),
         (_set(("compiles", 0, "metrics"), [["guard_count", 3]]), "session.json: compiles[0].metrics: expected an object, got"),
+        (_set(("compiles", 0, "times"), {"wall_s": [1], "phases": {}}), "session.json: compiles[0].times.wall_s: expected a number or null, got [1]"),
+        (_set(("compiles", 0, "times"), {"wall_s": 1, "phases": [1]}), "session.json: compiles[0].times.phases: expected an object, got [1]"),
+        (_set(("compiles", 0, "times"), {"phases": {"Codegen": "1s"}}), 'session.json: compiles[0].times.phases.Codegen: expected a number, got "1s"'),
+        (_set(("compiles", 0, "stages", 0, "file"), "compiles/0-0/\ud800.py"), 'session.json: compiles[0].stages[0].file: expected a file name without lone surrogates, got "compiles/0-0/\\ud800.py"'),
+        (_set(("compiles", 0, "stages", 0, "file"), "compiles/0-0/a\x00.py"), "session.json: compiles[0].stages[0].file: expected a file name without NUL"),
+        (_set(("compiles", 0, "stages", 7, "kernels", 0, "meta", "file"), 7), "session.json: compiles[0].stages[7].kernels[0].meta.file: expected a string, got 7"),
+        (_set(("trace_stats",), {"skipped": "many"}), 'session.json: trace_stats.skipped: expected an integer, got "many"'),
     ],
-    ids=["times-list", "times-string", "autotune-number", "guard-provenance-number", "call-state-number", "metrics-list"],
+    ids=["times-list", "times-string", "autotune-number", "guard-provenance-number", "call-state-number", "metrics-list",
+         "times-wall-list", "times-phases-list", "times-phase-string", "file-surrogate", "file-nul", "kernel-file-number",
+         "trace-stats-string"],
 )  # fmt: skip
 def test_a_field_the_hand_tables_missed_gives_one_line(tmp_path: Path, change, line: str) -> None:
     """Fields checked by the schema the dataclasses define (tcdebug.model.schema): each once
@@ -734,3 +743,50 @@ def test_dump_modules_export_the_helpers_others_use() -> None:
     for name in ("safe_name", "compile_dir", "write_file", "read_confined", "prepare_out"):
         assert hasattr(safe_fs, name)
     assert hasattr(index, "FORMAT")
+
+
+# ----- files tcdebug writes, and terminals that are not UTF-8 ------------------------------------
+ZERO_WIDTH = "a\u200bb\u200dc\u2060d\ufeffe\u00adf"
+
+
+def test_files_people_read_hold_no_terminal_control(tmp_path: Path) -> None:
+    """`cat OUT/compiles/0-0/why.md` (or a stage file) sets no title: why.md is made safe, stage and
+    kernel files keep torch's text with its escapes made visible."""
+    log = hostile_trace(tmp_path / "trace", evil=EVIL + ZERO_WIDTH)
+    out = tmp_path / "out"
+    proc = tcdebug("open", str(log), "--dump", str(out))
+    assert proc.returncode == 0, proc.stderr
+    dump = hostile_dump(tmp_path / "dump", evil=EVIL + ZERO_WIDTH)  # with kernel files
+    # output.txt is the script's own output, kept as it wrote it; session.json is JSON (escaped)
+    kept = ("session.json", "output.txt")
+    files = [p for root in (out, dump) for p in root.rglob("*") if p.is_file() and p.name not in kept]
+    assert any(p.name == "why.md" for p in files) and any("kernels" in p.parts for p in files)
+    for path in files:
+        data = path.read_bytes()
+        assert_terminal_safe(data)
+        assert "\u200b".encode() not in data and "\u202e".encode() not in data, path
+    why = (out / "compiles" / "0-0" / "why.md").read_text()
+    assert VISIBLE in why and "\\u200b" in why
+    graph = next((out / "compiles" / "0-0").glob("dynamo_graph*")).read_text()
+    assert f"# {SAFE_EVIL}" in graph  # the text kept, its escapes visible
+    assert load_dump(out).compiles["0/0"].stages["dynamo_graph"].get_text().count(VISIBLE) == 1
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_a_terminal_that_is_not_utf8_gets_ascii(tmp_path: Path, encoding: str) -> None:
+    """The summary's bars and any other character the terminal's encoding lacks fall back to
+    ASCII (`#`, `\\uNNNN`), never a `UnicodeEncodeError`."""
+    env = {"PYTHONIOENCODING": encoding}
+    proc = tcdebug("open", str(DATA / "traces" / "mlp"), "--dump", str(tmp_path / "out"), env=env)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.decode(encoding)
+    assert "compile time:" in out and "#" in out and "█" not in out
+    log = hostile_trace(tmp_path / "trace")
+    proc = tcdebug("open", str(log), "--dump", str(tmp_path / "out2"), env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert_terminal_safe(proc.stdout + proc.stderr)
+    assert "\\x1b]2;PWNED" in proc.stdout.decode(encoding)  # the escape glyph falls back too
+    proc = tcdebug("open", str(tmp_path / f"missing{ESCAPES}ü✓"), env=env)
+    assert proc.returncode == 2
+    err = proc.stderr.decode(encoding)
+    assert "Traceback" not in err and err.startswith("tcdebug: error: ") and err.count("\n") == 1

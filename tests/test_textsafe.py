@@ -27,3 +27,19 @@ def test_nothing_unsafe_survives(text: str) -> None:
             for ch in out
         )
     assert "\n" not in safe_line(text)
+
+
+def test_invisible_characters_and_lone_surrogates_become_visible() -> None:
+    text = "a\u200bb\u200cc\u200dd\u2060e\ufefff\u00adg\u2028h\u2029i\ud800j"
+    assert safe_line(text) == "a\\u200bb\\u200cc\\u200dd\\u2060e\\ufefff\\xadg\\u2028h\\u2029i\\ud800j"
+    safe_line(text).encode("utf-8")  # nothing left that UTF-8 cannot write
+
+
+def test_text_fits_a_terminal_that_is_not_utf8() -> None:
+    from tcdebug.textsafe import fit_encoding
+
+    bar = "Codegen ███▌   1.0s · ␛]2;x é"
+    assert fit_encoding(bar, "utf-8") == bar
+    assert fit_encoding(bar, "ascii") == "Codegen ###=   1.0s - \\x1b]2;x \\xe9"
+    assert fit_encoding(bar, "latin-1") == "Codegen ###=   1.0s - \\x1b]2;x é"
+    assert fit_encoding(bar, "no-such-codec") == fit_encoding(bar, "ascii")

@@ -414,7 +414,7 @@ async def test_t_shows_the_compile_time_chart(mlp_session):
         total = str(app.screen.query_one("#times-total").render())
         assert "C++/Triton compile" in total and "Codegen" in total and "█" in total
         assert "other (inferred)" in total or OTHER not in mlp_session.compiles["0/0"].times["phases"]
-        per_compile = str(app.screen.query_one("#times-compile-0").render())
+        per_compile = str(app.screen.query_one("#times-compiles").render())
         assert "wall" in per_compile and "measured phases" in per_compile
         await pilot.press("T")
         await wait_until(pilot, lambda: app.screen is app.main_screen, 10, "back on the main screen")
@@ -573,3 +573,33 @@ def test_the_fusion_log_splits_off_the_text_it_was_appended_to(ir, log):
         return
     assert split_fusion_log(text) == (ir.rstrip() + "\n", log)
     assert ir_and_fusion_log(Stage("inductor_ir_post_fusion", text=text)) == (ir.rstrip() + "\n", log)
+
+
+async def test_t_on_a_big_session_charts_one_page():
+    """`T` on 5,000 compiles builds one page of charts in one widget, whatever the session's size;
+    `]` turns the page, and `q` quits while the run is still being added up."""
+    from tcdebug.screens.times_screen import ADD_UP_IN_THREAD, PAGE
+
+    session = Session(origin="trace")
+    for n in range(5_000):
+        comp = Compile(f"{n % 500}/{n // 500}", function=f"fn{n % 7}", status="ok")
+        comp.metrics = {"dynamo_cumulative_compile_time_us": 1000 + n, "inductor_cumulative_compile_time_us": 400}
+        session.compiles[comp.compile_id] = comp
+    assert len(session.compiles) > ADD_UP_IN_THREAD  # added up in a thread
+    app = TcdebugApp(session, read_only=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("T")
+        await wait_until(pilot, lambda: isinstance(app.screen, TimesScreen) and app.screen.ready, 60, "the run added up")
+        await pilot.pause()
+        screen = app.screen
+        widgets = len(list(screen.walk_children()))
+        charts = str(screen.query_one("#times-compiles").render())
+        assert charts.count("wall ") == PAGE and "0/0 fn0" in charts and "1/0 " in charts
+        assert "whole run · 5000 compiles" in str(screen.query_one("#times-run").render())
+        assert f"compiles 1-{PAGE} of 5000" in str(screen.query_one("#times-page").render())
+        await pilot.press("right_square_bracket")
+        await pilot.pause()
+        assert f"compiles {PAGE + 1}-{2 * PAGE} of 5000" in str(screen.query_one("#times-page").render())
+        assert len(list(screen.walk_children())) == widgets  # a page is one widget, not one per compile
+        await pilot.press("escape", "T", "q")  # quit while the new screen adds up
+        await wait_until(pilot, lambda: app.return_code is not None, 10, "the app to quit")

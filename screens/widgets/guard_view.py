@@ -11,6 +11,7 @@ from rich.text import Text
 
 from tcdebug.model.session import EntryCheck, GuardResult, Rerun
 from tcdebug.screens.widgets.styled_view import StyledView
+from tcdebug.textsafe import safe_line
 
 PASS, FAIL, UNKNOWN = "✓", "✗", "?"
 
@@ -70,12 +71,14 @@ def guard_lines(rerun: Rerun | None, *, failing_only: bool = False) -> list[Text
     lines.append(Text(text, style))
     lines.append(
         Text(
-            f"re-run #{rerun.rerun_id} of {rerun.function or '?'}  [{rerun.spec}]  dynamic={rerun.dynamic}",
+            safe_line(
+                f"re-run #{rerun.rerun_id} of {rerun.function or '?'}  [{rerun.spec}]  dynamic={rerun.dynamic}"
+            ),
             "dim",
         )
     )
     if rerun.error and rerun.checks:
-        lines.append(Text(f"error: {rerun.error}", "red"))
+        lines.append(Text(f"error: {safe_line(rerun.error)}", "red"))
     for check in rerun.checks:
         lines.append(Text(""))
         failed = [g for g in check.guards if g.checked and not g.passed]

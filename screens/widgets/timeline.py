@@ -210,7 +210,7 @@ def _assemble(*parts: str | tuple[str, str]) -> Text:
             spans.append(_span(offset, offset + len(text), style))
         plain.append(text)
         offset += len(text)
-    return Text("".join(plain), spans=spans)
+    return Text("".join(plain), spans=spans)  # text-safe: each piece made safe above
 
 
 @lru_cache(maxsize=4096)
@@ -284,8 +284,8 @@ def _signature(comp: Compile, state: TimelineState) -> tuple[Any, ...]:
         comp.recompile_reason,
         tuple((v.cache, v.result, v.part) for v in comp.caches),
         comp.error,
-        comp.times.get("wall_s"),
-        comp.metrics.get("dynamo_cumulative_compile_time_us"),
+        _number(comp.times.get("wall_s")),  # a log's or dump's metric may be any JSON value
+        _number(comp.metrics.get("dynamo_cumulative_compile_time_us")),
         tuple(gb.reason for gb in comp.graph_breaks),
         tuple((st.key, st.status, len(st.kernels)) for st in comp.stages.values()),
         paused,
@@ -298,6 +298,11 @@ def _signature(comp: Compile, state: TimelineState) -> tuple[Any, ...]:
         ),
         state.live,
     )
+
+
+def _number(value: object) -> float | None:
+    """`value` if it is a number (what a row shows of it), else None."""
+    return float(value) if isinstance(value, int | float) else None
 
 
 def build_rows(session: Session, state: TimelineState, cache: RowCache | None = None) -> list[Row]:

@@ -95,7 +95,7 @@ class SessionIndex:
     extra: dict[str, Any] = field(default_factory=dict)
     rank: int | None = None  # the rank this dump is of (a job's rank, or its root: the lowest)
     rank_label: str = ""  # "1 (2)": the second log of rank 1
-    trace_stats: dict[str, Any] = field(default_factory=dict)
+    trace_stats: dict[str, int] = field(default_factory=dict)
     divergences: list[Any] = field(default_factory=list)
     main_pid: int | None = None
     processes: list[ProcessInfo] = field(default_factory=list)

@@ -27,6 +27,7 @@ from tcdebug.dump.safe_fs import (
 )
 from tcdebug.model import schema
 from tcdebug.model import stages as stage_catalog
+from tcdebug.model.payloads import PhaseTimes
 from tcdebug.model.session import LOADED, Compile, GraphBreak, OutputChunk, Session, Stage
 
 
@@ -63,9 +64,36 @@ def validate_index(index: Any) -> SessionIndex:
             f"session.json: version {version} was written by a newer tcdebug (this one reads {FORMAT_VERSION})"
         )
     try:
-        return schema.from_json(SessionIndex, index)
+        checked = schema.from_json(SessionIndex, index)
+        _check_inside(checked)
     except schema.SchemaError as exc:
         raise DumpError(f"session.json: {exc}") from None
+    return checked
+
+
+def _check_inside(index: SessionIndex) -> None:
+    """What the field types leave open: a compile's phase times have `PhaseTimes`' shape, and
+    every file name the index gives is a string a file system can take (no NUL, no lone
+    surrogate). `SchemaError` names the first that is not."""
+    for i, c in enumerate(index.compiles):
+        schema.from_json(PhaseTimes, c.times, f"compiles[{i}].times")
+        for j, stage in enumerate(c.stages):
+            where = f"compiles[{i}].stages[{j}]"
+            _check_file_name(stage.file, f"{where}.file")
+            for k, kernel in enumerate(stage.kernels):
+                if "file" in kernel.meta:
+                    _check_file_name(kernel.meta["file"], f"{where}.kernels[{k}].meta.file")
+
+
+def _check_file_name(name: object, where: str) -> None:
+    if not isinstance(name, str):
+        raise schema.SchemaError(where, "a string", name)
+    if "\x00" in name:
+        raise schema.SchemaError(where, "a file name without NUL", name)
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise schema.SchemaError(where, "a file name without lone surrogates", name) from None
 
 
 def load_dump(path: str | os.PathLike[str]) -> Session:

@@ -1,5 +1,8 @@
 """Writing a dump: `write_dump` (a whole session, on two cores when it is big), `DumpWriter` (a
-live session, as events arrive), the stage and kernel files, why.md and provenance.json."""
+live session, as events arrive), the stage and kernel files, why.md and provenance.json.
+
+Files people read with `cat` hold no terminal control: stage and kernel files keep torch's text
+with its escapes made visible (`tcdebug.textsafe.safe_text`), and so does why.md."""
 
 from __future__ import annotations
 
@@ -39,6 +42,7 @@ from tcdebug.dump.safe_fs import (
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.events import AccuracyEvent, Event, StageEvent
 from tcdebug.model.session import Compile, Session, Stage
+from tcdebug.textsafe import safe_text
 from tcdebug.torchtext.stage_text import full_text
 
 _KERNEL_EXT = {"cpp": "cpp", "python": "py", "triton": "py"}
@@ -69,7 +73,7 @@ def write_stage_files(
     rel = stage_relpath(compile_id, stage)
     # the IR after fusion with its fusion log, as the app shows it
     if write:
-        write_file(out, rel, full_text(stage), dirs=dirs, fresh=True)
+        write_file(out, rel, safe_text(full_text(stage)), dirs=dirs, fresh=True)
     stage.file = rel
     used = {u.lower() for u in (taken or ())}
     folder = f"{compile_dir(compile_id)}/kernels/{kernel_folder(stage)}"
@@ -82,7 +86,7 @@ def write_stage_files(
             krel = f"{base}~{n}.{ext}"
         used.add(krel.lower())
         if write:
-            write_file(out, krel, kernel.source, dirs=dirs, fresh=True)
+            write_file(out, krel, safe_text(kernel.source), dirs=dirs, fresh=True)
         kernel.meta["file"] = krel
 
 
@@ -112,7 +116,8 @@ def write_why_files(
     """`compiles/F-C/why.md` for every compile (or those of `compiles`)."""
     cache = cache if cache is not None else IndexCache(session)
     for comp in session.compiles.values() if compiles is None else compiles:
-        write_file(out, f"{compile_dir(comp.compile_id)}/why.md", cache.markdown(comp.compile_id), dirs=dirs)
+        why = safe_text(cache.markdown(comp.compile_id))
+        write_file(out, f"{compile_dir(comp.compile_id)}/why.md", why, dirs=dirs)
 
 def write_dump(
     session: Session,

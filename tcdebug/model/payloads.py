@@ -31,6 +31,19 @@ class Kernel:
 
 
 @dataclass
+class PhaseTimes:
+    """The shape of a compile's phase times (`Compile.times`, made by
+    `tcdebug.analysis.compile_phases`): the session keeps the plain dict; a dump's is checked
+    against this when read, so a chart never meets a list where it sums seconds."""
+
+    wall_s: float | None = None
+    measured_s: float | None = None
+    paused_s: float | None = None
+    phases: dict[str, float] = field(default_factory=dict)
+    source: str = ""
+
+
+@dataclass
 class GuardResult:
     text: str = ""
     passed: bool = False

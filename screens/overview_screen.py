@@ -17,6 +17,7 @@ from textual.widgets.option_list import Option
 from tcdebug.analysis.why import OverviewRow, OverviewSection, overview
 from tcdebug.model.session import Session
 from tcdebug.screens.ref import Ref
+from tcdebug.screens.safe_rich import safe_label
 from tcdebug.textsafe import safe_line
 
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ def overview_rows(session: Session) -> list[tuple[str, Text, Ref | None]]:
     rows: list[tuple[str, Text, Ref | None]] = []
     for s, section in enumerate(sections):
         total = sum(r.count for r in section.rows)
-        rows.append((f"h{s}", Text(f"{section.title} ({total})", style="bold"), None))
+        rows.append((f"h{s}", safe_label(f"{section.title} ({total})", style="bold"), None))
         for r, row in enumerate(section.rows):
             first = row.compile_ids[0] if row.compile_ids else ""
             rows.append((f"r{s}.{r}", row_text(section, row), Ref(first, item=row.item) if first else None))

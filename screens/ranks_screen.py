@@ -383,5 +383,5 @@ class RankDiffScreen(Screen[None]):
         yield Static(safe_label(f" {self.title_text}: {old_name} vs {new_name}"), id="rank-diff-title")
         lines = unified_lines(safe_text(old), safe_text(new), safe_line(old_name), safe_line(new_name))
         with VerticalScroll(id="rank-diff-body"):
-            yield Static(Text("\n").join(lines), id="rank-diff")
+            yield Static(Text("\n").join(lines), id="rank-diff")  # text-safe: lines of made-safe texts
         yield KeyFooter(order=(), compact=True)

@@ -41,9 +41,11 @@ the next stage whose id is a breakpoint; after `run`, never. A stage event says
 from __future__ import annotations
 
 import json
-import socket
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the log reader loads this module through events.py: no socket there
+    import socket
 
 PROTOCOL_VERSION = 1
 
@@ -127,6 +129,8 @@ class Channel:
     def close(self) -> None:
         with self._lock:
             self.closed = True
+        import socket
+
         for closer in (self._reader.close, lambda: self.sock.shutdown(socket.SHUT_RDWR), self.sock.close):
             try:
                 closer()

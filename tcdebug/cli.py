@@ -55,8 +55,8 @@ def err(text: object) -> None:
 def _gc_paused() -> Iterator[None]:
     """No garbage collection while importing, and what was imported is frozen after (`gc.freeze`).
 
-    Importing creates objects that live as long as the process; collections meanwhile free
-    nothing, and were a tenth of `open --dump`'s instructions on a small log."""
+    Importing creates objects that live as long as the process: collections meanwhile free
+    nothing, and cost about a tenth of `open --dump`'s instructions on a small log."""
     enabled = gc.isenabled()
     gc.disable()
     try:

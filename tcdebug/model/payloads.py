@@ -12,20 +12,26 @@ Standard library only: both sides of the channel load it.
 
 from __future__ import annotations
 
-import functools
 import reprlib
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
+_COMPARED: dict[type, tuple[str, ...]] = {}
+_SHOWN: dict[type, tuple[str, ...]] = {}
 
-@functools.cache
+
 def _compared(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in fields(cls) if f.compare)
+    names = _COMPARED.get(cls)
+    if names is None:
+        names = _COMPARED[cls] = tuple(f.name for f in fields(cls) if f.compare)
+    return names
 
 
-@functools.cache
 def _shown(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in fields(cls) if f.repr)
+    names = _SHOWN.get(cls)
+    if names is None:
+        names = _SHOWN[cls] = tuple(f.name for f in fields(cls) if f.repr)
+    return names
 
 
 class Plain:

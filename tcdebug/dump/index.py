@@ -9,7 +9,7 @@ from typing import Any
 
 from tcdebug.model import schema
 from tcdebug.model.events import Event
-from tcdebug.model.payloads import AutotuneTable, CallInfo, Frame, GuardOrigin, Rerun
+from tcdebug.model.payloads import AutotuneTable, CallInfo, Frame, GuardOrigin, Plain, Rerun
 from tcdebug.model.session import Compile, ProcessInfo, Session, Stage, stage_to_dict
 from tcdebug.model.trace_format import capture_of
 from tcdebug.torchtext.stage_text import FUSION_LOG_IN_FILE
@@ -19,16 +19,16 @@ FORMAT_VERSION = 1
 
 
 # ----- session.json's schema: written with `schema.to_json`, read with `schema.from_json` ------
-@dataclass
-class BreakEntry:
+@dataclass(eq=False, repr=False)
+class BreakEntry(Plain):
     """A graph break in its compile's entry."""
 
     reason: str = ""
     user_stack: list[str] = field(default_factory=list)
 
 
-@dataclass
-class CompileEntry:
+@dataclass(eq=False, repr=False)
+class CompileEntry(Plain):
     """A compile in session.json's `compiles`: its stages as the session holds them (their texts
     in their files), its why as `tcdebug.analysis.why.why_dict` gives it."""
 
@@ -62,8 +62,8 @@ COPIED_FIELDS = tuple(
 )
 
 
-@dataclass
-class SessionIndex:
+@dataclass(eq=False, repr=False)
+class SessionIndex(Plain):
     """session.json. `complete` is false while a live run still writes it."""
 
     format: str

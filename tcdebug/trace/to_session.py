@@ -34,6 +34,7 @@ from tcdebug.model.events import (
     StageEvent,
     TraceInfo,
 )
+from tcdebug.model.payloads import Plain
 from tcdebug.model.session import LOADED, Change, Frame, Kernel, Session
 from tcdebug.model.trace_format import (
     AOT_MODES,
@@ -144,8 +145,8 @@ def _split_cached(ref: PayloadRef, splitter: Callable[[str], list[Kernel]]) -> l
     return _split_memo[(ref, splitter)]
 
 
-@dataclass
-class _CompileState:
+@dataclass(eq=False, repr=False)
+class _CompileState(Plain):
     started_s: float
     aot_mode: str = ""  # "inference" or "training"
     keys: set[str] = field(default_factory=set)

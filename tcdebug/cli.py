@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
+import importlib
 import os
-import queue
-import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,11 +26,19 @@ from tcdebug.model import stages as stage_catalog
 from tcdebug.model.session import DIED, Session
 from tcdebug.textsafe import print_safe
 
-# What only running a script needs is imported where it runs: `open LOG --dump` starts faster
-# without the controller, the live rank analysis and the re-run commands.
+# Each command imports what it uses where it runs: `open LOG --dump` imports neither the
+# controller, the live rank analysis, the re-run commands nor the app (tests/test_cli_imports.py).
 if TYPE_CHECKING:
+    import queue
+
     from tcdebug.dump.writer import DumpWriter
     from tcdebug.model.events import Event
+    from tcdebug.model.session import Session
+
+# What `open` imports to read a log, and to write it as a dump.
+_OPEN_LOG_MODULES = ("tcdebug.trace",)
+_OPEN_DUMP_MODULES = ("tcdebug.dump.loader",)
+_DUMP_WRITING_MODULES = ("tcdebug.dump.writer", "tcdebug.analysis.summary")
 
 
 class CliError(Exception):
@@ -48,7 +56,31 @@ def err(text: object) -> None:
     print_safe(f"tcdebug: {text}", file=sys.stderr, one_line=True)
 
 
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """No garbage collection while importing, and what was imported is frozen after (`gc.freeze`).
+
+    Importing creates objects that live as long as the process: collections meanwhile free
+    nothing, and cost about a tenth of `open --dump`'s instructions on a small log."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
+
+
+def import_quietly(names: Sequence[str]) -> None:
+    """Import these modules with the garbage collector paused (see `_gc_paused`)."""
+    with _gc_paused():
+        for name in names:
+            importlib.import_module(name)
+
+
 def build_parser() -> argparse.ArgumentParser:
+
     parser = argparse.ArgumentParser(
         prog="tcdebug",
         description="Step through the torch.compile pipeline of a script: bytecode, Dynamo graph, "
@@ -227,6 +259,7 @@ def cmd_run(parser: argparse.ArgumentParser, argv: list[str]) -> int:
 
 def live_mode(*, no_pause: bool, breakpoints: list[str]) -> str:
     """`--no-pause` runs through; `--break STAGE` runs to the first STAGE; else pause at every stage."""
+
     if no_pause:
         return protocol.MODE_RUN
     return protocol.MODE_CONTINUE if breakpoints else protocol.MODE_STEP
@@ -236,6 +269,8 @@ class Interrupted(Exception):
     """tcdebug itself got SIGTERM or SIGHUP (SIGINT arrives as KeyboardInterrupt)."""
 
     def __init__(self, signum: int) -> None:
+        import signal
+
         super().__init__(signal.Signals(signum).name)
         self.signum = signum
 
@@ -299,10 +334,14 @@ def run_headless(
 
     OUT is checked before the script starts (see `prepare_out`). A write that fails midway (a
     full disk) ends the run with one line and exit code 2; OUT keeps a consistent dump."""
+    import queue
+    import signal
+
     from tcdebug.analysis.summary import summary_text
     from tcdebug.dump.writer import DumpWriter
-    from tcdebug.model import commands
+    from tcdebug.model import commands, protocol
     from tcdebug.model.events import TargetDied
+    from tcdebug.model.session import Session
     from tcdebug.process.controller import TargetController
     from tcdebug.process.launch import LiveRanks, rank_summary, write_rank_dumps
 
@@ -417,6 +456,8 @@ def run_headless(
 
 def _drain(events: queue.Queue[Event], session: Session) -> None:
     """Fold in what arrived before the target was ended (its last output, its notes)."""
+    import queue
+
     while True:
         try:
             session.apply(events.get_nowait())
@@ -438,6 +479,9 @@ def cmd_open(ns: argparse.Namespace) -> int:
         raise CliError("--force works with --dump OUT")
     if ns.dump and _inside(path, Path(ns.dump)):
         raise CliError(f"{ns.dump}: is (or holds) what is being opened; give another folder for --dump")
+    reading = _OPEN_DUMP_MODULES if _is_dump(path) else _OPEN_LOG_MODULES
+    with contextlib.suppress(ImportError):  # load_any says what cannot be imported
+        import_quietly([*reading, *(_DUMP_WRITING_MODULES if ns.dump else ())])
     single_log = _single_trace_log(path) if not ns.dump and ns.rank is None else None
     if single_log is not None:
         # One log: the app reads it while it shows it, so the first compile appears at once.
@@ -484,6 +528,7 @@ def _inside(path: Path, out: Path) -> bool:
 
 def _open_app(session: Session, *, stream_trace: str | None = None) -> int:
     require_terminal()
+    import_quietly(["tcdebug.screens.app"])
     from tcdebug.screens.app import run_open
 
     return run_open(session, stream_trace=stream_trace)
@@ -510,6 +555,7 @@ def load_any(path: Path, *, rank: int | str | None = None) -> Session:
     """A dump folder (has session.json) or a TORCH_TRACE log / folder of logs."""
     if _is_dump(path):
         from tcdebug.dump.loader import load_dump
+        from tcdebug.dump.safe_fs import DumpError
 
         try:
             return load_dump(path)

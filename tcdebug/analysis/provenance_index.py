@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tcdebug.model import stages as stage_catalog
-from tcdebug.model.payloads import ProvItem, ProvLink, ProvSymbol
+from tcdebug.model.payloads import Plain, ProvItem, ProvLink, ProvSymbol
 from tcdebug.model.schema import from_json, to_json
 
 __all__ = ["ProvItem", "ProvLink", "ProvSymbol", "ProvenanceFile", "ProvenanceIndex"]
@@ -36,8 +36,8 @@ def item_id(stage: str, name: str) -> str:
     return f"{stage}|{name}"
 
 
-@dataclass
-class TrailStage:
+@dataclass(eq=False, repr=False)
+class TrailStage(Plain):
     """One stage of a trail: the matching items in it and their lines."""
 
     stage: str
@@ -49,8 +49,8 @@ class TrailStage:
         return sorted({n for item in self.items for n in item.lines})
 
 
-@dataclass
-class Trail:
+@dataclass(eq=False, repr=False)
+class Trail(Plain):
     start: list[ProvItem]
     stages: list[TrailStage]
 
@@ -62,8 +62,8 @@ class Trail:
         return [item.name for item in stage.items] if stage else []
 
 
-@dataclass
-class ProvenanceIndex:
+@dataclass(eq=False, repr=False)
+class ProvenanceIndex(Plain):
     items: dict[str, ProvItem] = field(default_factory=dict)
     links: list[ProvLink] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -222,8 +222,8 @@ def link_to_list(link: ProvLink) -> list[Any]:
     return [link.src, link.dst, link.how, link.inferred]
 
 
-@dataclass
-class ProvenanceFile:
+@dataclass(eq=False, repr=False)
+class ProvenanceFile(Plain):
     """provenance.json: what `index_to_dict` writes and `apply_dict` reads, checked by the codec."""
 
     format: str = "tcdebug-provenance"

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tcdebug.model.payloads import Plain
 from tcdebug.model.session import Compile, Frame
 
 
-@dataclass
-class TrieNode:
+@dataclass(eq=False, repr=False)
+class TrieNode(Plain):
     frame: Frame | None = None
     children: dict[tuple[str, int, str], TrieNode] = field(default_factory=dict)
     compiles: list[str] = field(default_factory=list)  # compile ids whose path ends here

@@ -17,7 +17,7 @@ from tcdebug.analysis import compile_phases as compile_times
 from tcdebug.analysis.hints import compile_hints, readable_cause
 from tcdebug.analysis.provenance_index import SUBGRAPH_PREFIX
 from tcdebug.model import stages as stage_catalog
-from tcdebug.model.payloads import AutotuneTable, ChainStep, Frame
+from tcdebug.model.payloads import AutotuneTable, ChainStep, Frame, Plain
 from tcdebug.model.schema import to_json
 from tcdebug.model.session import Compile, GraphBreak, Session, Stage
 from tcdebug.model.trace_format import capture_of
@@ -41,8 +41,8 @@ HINT = "hint"
 CACHE = "cache"
 
 
-@dataclass
-class WhyPart:
+@dataclass(eq=False, repr=False)
+class WhyPart(Plain):
     kind: str
     title: str
     lines: list[str] = field(default_factory=list)
@@ -59,8 +59,8 @@ _LOCAL = re.compile(r"\bL\[['\"]([A-Za-z_]\w*)['\"]\]")
 _THEN_NOW = re.compile(r"expected (?P<then>[^,;]+), actual (?P<now>[^,;\s]+)")
 
 
-@dataclass
-class Guard:
+@dataclass(eq=False, repr=False)
+class Guard(Plain):
     kind: str
     code: str
     user_line: str = ""  # the user's source text that installed it

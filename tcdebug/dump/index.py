@@ -17,6 +17,7 @@ from tcdebug.model.payloads import (
     ChainStep,
     Frame,
     GuardOrigin,
+    Plain,
     Rerun,
 )
 from tcdebug.model.session import Compile, ProcessInfo, Session, Stage, stage_to_dict
@@ -28,16 +29,16 @@ FORMAT_VERSION = 1
 
 
 # ----- session.json's schema: written with `schema.to_json`, read with `schema.from_json` ------
-@dataclass
-class BreakEntry:
+@dataclass(eq=False, repr=False)
+class BreakEntry(Plain):
     """A graph break in its compile's entry."""
 
     reason: str = ""
     user_stack: list[str] = field(default_factory=list)
 
 
-@dataclass
-class CompileEntry:
+@dataclass(eq=False, repr=False)
+class CompileEntry(Plain):
     """A compile in session.json's `compiles`: its stages as the session holds them (their texts
     in their files), its why as `tcdebug.analysis.why.why_dict` gives it."""
 
@@ -74,8 +75,8 @@ COPIED_FIELDS = tuple(
 )
 
 
-@dataclass
-class SessionIndex:
+@dataclass(eq=False, repr=False)
+class SessionIndex(Plain):
     """session.json. `complete` is false while a live run still writes it."""
 
     format: str

@@ -26,6 +26,7 @@ from tcdebug.model.payloads import (
     Frame,
     GuardOrigin,
     Kernel,
+    Plain,
     ProvItem,
     ProvLink,
     ProvSymbol,
@@ -49,8 +50,8 @@ class EventError(ProtocolError):
     """An event that is not one of the vocabulary, or has a field of the wrong type."""
 
 
-@dataclass(kw_only=True)
-class Event:
+@dataclass(kw_only=True, eq=False, repr=False)
+class Event(Plain):
     TYPE: ClassVar[str] = ""
     pid: int | None = None  # the process that sent it (None: the main one)
     rank: int | None = None  # the torchrun rank that sent it
@@ -83,7 +84,7 @@ def _local(default: Any = None) -> Any:
 
 
 # ----- the main process and its children ------------------------------------------------------
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False, repr=False)
 class Hello(Event):
     TYPE: ClassVar[str] = "hello"
     torch_version: str = ""
@@ -94,7 +95,7 @@ class Hello(Event):
     mode: str = "step"
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False, repr=False)
 class TorchImported(Event):
     """The script's torch: sent when the capture is installed (the script's first import of
     Dynamo), and again at the script's end with the device it used."""
@@ -106,7 +107,7 @@ class TorchImported(Event):
     cold: bool | None = None  # `--cold`: every compile cache and automatic-dynamic PGO off
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False, repr=False)
 class Process(Event):
     """A forked process of the script, or a rank of a torchrun job, connected."""
 
@@ -119,14 +120,14 @@ class Process(Event):
     pg_timeout_s: float | None = None
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False, repr=False)
 class ProcessEnd(Event):
     """The controller saw that process's connection close."""
 
     TYPE: ClassVar[str] = "process_end"
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False, repr=False)
 class ProcessExit(Event):
     """A rank's script ended."""
 
@@ -135,39 +136,39 @@ class ProcessExit(Event):
     error: str = ""
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False, repr=False)
 class Ready(Event):
     """The script ended; the target serves commands (re-runs)."""
 
     TYPE: ClassVar[str] = "ready"
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False, repr=False)
 class Resumed(Event):
     TYPE: ClassVar[str] = "resumed"
     mode: str = ""
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False, repr=False)
 class Error(Event):
     TYPE: ClassVar[str] = "error"
     message: str = ""
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False, repr=False)
 class Note(Event):
     TYPE: ClassVar[str] = "note"
     text: str = ""
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False, repr=False)
 class Output(Event):
     TYPE: ClassVar[str] = "output"
     stream: str = "stdout"
     text: str = ""
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False, repr=False)
 class ScriptEnd(Event):
     TYPE: ClassVar[str] = "script_end"
     exit_code: int = 0
@@ -176,7 +177,7 @@ class ScriptEnd(Event):
 
 
 # ----- compiles ---------------------------------------------------------------------------------
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False, repr=False)
 class CompileStart(Event):
     """A compile began, or (from a trace) more is known about it: None keeps what was known."""
 
@@ -188,7 +189,7 @@ class CompileStart(Event):
     stack: list[Frame] | None = None  # the user's frames that led to the compile, outermost first
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False, repr=False)
 class StageEvent(Event):
     """A stage of a compile: captured (with its text) or not captured (with the reason)."""
 
@@ -218,7 +219,7 @@ class StageEvent(Event):
         return stage_key(self.stage, self.part)
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False, repr=False)
 class GraphBreak(Event):
     TYPE: ClassVar[str] = "graph_break"
     compile_id: str
@@ -227,14 +228,14 @@ class GraphBreak(Event):
     ddp_split: bool | None = None  # DDPOptimizer's bucket split, not Dynamo's own break
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False, repr=False)
 class Recompile(Event):
     TYPE: ClassVar[str] = "recompile"
     compile_id: str
     reason: str = ""
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False, repr=False)
 class CompileEnd(Event):
     TYPE: ClassVar[str] = "compile_end"
     compile_id: str
@@ -244,14 +245,14 @@ class CompileEnd(Event):
     metrics: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False, repr=False)
 class CompileTimes(Event):
     TYPE: ClassVar[str] = "compile_times"
     compile_id: str
     times: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False, repr=False)
 class Autotune(Event):
     TYPE: ClassVar[str] = "autotune"
     compile_id: str
@@ -267,14 +268,14 @@ class CacheResult(Event):
     verdict: CacheVerdict = field(default_factory=CacheVerdict)
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False, repr=False)
 class GuardProvenance(Event):
     TYPE: ClassVar[str] = "guard_provenance"
     compile_id: str
     guards: list[GuardOrigin] = field(default_factory=list)
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False, repr=False)
 class Provenance(Event):
     """Provenance items, links and symbols of a compile, folded into its
     `tcdebug.analysis.provenance_index.ProvenanceIndex`; `reset` starts the index anew."""
@@ -341,7 +342,7 @@ class EventsUnavailable(Event):
 
 
 # ----- re-runs ----------------------------------------------------------------------------------
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False, repr=False)
 class RerunEvent(Event):
     """A re-run's state."""
 
@@ -357,7 +358,7 @@ class AccuracyEvent(Event):
     accuracy: Accuracy
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False, repr=False)
 class Calls(Event):
     """The last call of each compiled function."""
 
@@ -366,21 +367,21 @@ class Calls(Event):
 
 
 # ----- made by the controller ------------------------------------------------------------------
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False, repr=False)
 class TargetDied(Event):
     TYPE: ClassVar[str] = "target_died"
     error: str = "the target process exited unexpectedly"
     exit_code: int | None = None
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False, repr=False)
 class TargetExited(Event):
     TYPE: ClassVar[str] = "target_exited"
     exit_code: int | None = None
 
 
 # ----- made by the trace converter ------------------------------------------------------------
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, eq=False, repr=False)
 class TraceInfo(Event):
     """What a TORCH_TRACE log says about the whole run (never on the channel)."""
 

@@ -12,12 +12,50 @@ Standard library only: both sides of the channel load it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import reprlib
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
+_COMPARED: dict[type, tuple[str, ...]] = {}
+_SHOWN: dict[type, tuple[str, ...]] = {}
 
-@dataclass
-class Kernel:
+
+def _compared(cls: type) -> tuple[str, ...]:
+    names = _COMPARED.get(cls)
+    if names is None:
+        names = _COMPARED[cls] = tuple(f.name for f in fields(cls) if f.compare)
+    return names
+
+
+def _shown(cls: type) -> tuple[str, ...]:
+    names = _SHOWN.get(cls)
+    if names is None:
+        names = _SHOWN[cls] = tuple(f.name for f in fields(cls) if f.repr)
+    return names
+
+
+class Plain:
+    """The `__eq__` and `__repr__` that `@dataclass` writes, written once: a dataclass declared
+    `eq=False, repr=False` under it inherits them instead of compiling its own; compiling those is
+    most of importing a module of many dataclasses. Not hashable, as a dataclass with `eq` is not."""
+
+    __slots__ = ()
+    __hash__ = None  # type: ignore[assignment]
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        names = _compared(self.__class__)
+        return tuple(getattr(self, n) for n in names) == tuple(getattr(other, n) for n in names)
+
+    @reprlib.recursive_repr()
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{n}={getattr(self, n)!r}" for n in _shown(self.__class__))
+        return f"{self.__class__.__qualname__}({shown})"
+
+
+@dataclass(eq=False, repr=False)
+class Kernel(Plain):
     """One kernel split out of Inductor's output code."""
 
     name: str = ""
@@ -43,8 +81,8 @@ class PhaseTimes:
     source: str = ""
 
 
-@dataclass
-class GuardResult:
+@dataclass(eq=False, repr=False)
+class GuardResult(Plain):
     text: str = ""
     passed: bool = False
     reason: str = ""
@@ -53,8 +91,8 @@ class GuardResult:
     checked: bool = True  # False: could not be evaluated on its own (`passed` is then meaningless)
 
 
-@dataclass
-class EntryCheck:
+@dataclass(eq=False, repr=False)
+class EntryCheck(Plain):
     """One cache entry of a code object, checked against proposed inputs."""
 
     compile_id: str = ""
@@ -63,8 +101,8 @@ class EntryCheck:
     guards: list[GuardResult] = field(default_factory=list)
 
 
-@dataclass
-class Rerun:
+@dataclass(eq=False, repr=False)
+class Rerun(Plain):
     """A re-run's state, as the target reports it (a `rerun` event) and session.json keeps it."""
 
     rerun_id: int
@@ -90,8 +128,8 @@ class Rerun:
         return [c for c in self.checks if not c.passed]
 
 
-@dataclass
-class CallInfo:
+@dataclass(eq=False, repr=False)
+class CallInfo(Plain):
     """The last call of a compiled function, as recorded in the target (re-runs start from it)."""
 
     key: str = ""
@@ -107,8 +145,8 @@ class CallInfo:
     guard_check: str = ""  # why guards cannot be checked, when they cannot
 
 
-@dataclass
-class Frame:
+@dataclass(eq=False, repr=False)
+class Frame(Plain):
     """A frame of a Python stack."""
 
     file: str = ""
@@ -128,8 +166,8 @@ class ChainStep:
     user: Frame | None = None
 
 
-@dataclass
-class GuardOrigin:
+@dataclass(eq=False, repr=False)
+class GuardOrigin(Plain):
     """Where Dynamo made a guard (`tcdebug.capture.guard_provenance`): the innermost frame of the
     user's code in its stack (None: only torch's) and the innermost frame of all."""
 
@@ -140,8 +178,8 @@ class GuardOrigin:
 
 
 # ----- provenance (see tcdebug.analysis.provenance_index) -------------------------------------
-@dataclass
-class ProvItem:
+@dataclass(eq=False, repr=False)
+class ProvItem(Plain):
     """One thing in one stage: a user source line, the bytecode of a line, an FX node, an IR node,
     a kernel (or the lines of one node inside it)."""
 
@@ -168,8 +206,8 @@ class ProvLink:
     inferred: bool = False  # read from text rather than from torch's objects
 
 
-@dataclass
-class ProvSymbol:
+@dataclass(eq=False, repr=False)
+class ProvSymbol(Plain):
     """A symbolic size of a compile (`s77`), from its ShapeEnv."""
 
     sources: list[str] = field(default_factory=list)  # where it comes from: L['x'].size()[0]
@@ -179,8 +217,8 @@ class ProvSymbol:
 
 
 # ----- max-autotune (see tcdebug.capture.autotune) ----------------------------------------------
-@dataclass
-class AutotuneChoice:
+@dataclass(eq=False, repr=False)
+class AutotuneChoice(Plain):
     """One choice Inductor benchmarked for a template."""
 
     name: str = ""  # triton_mm_7, or the aten fallback (mm)
@@ -191,8 +229,8 @@ class AutotuneChoice:
     description: str = ""  # as Inductor describes it (cut at 500 characters)
 
 
-@dataclass
-class AutotuneTable:
+@dataclass(eq=False, repr=False)
+class AutotuneTable(Plain):
     """Every choice of one autotuned selection (mm, addmm, conv, flex attention, ...), best first."""
 
     name: str = ""  # the selection: mm

@@ -42,9 +42,11 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the log reader loads this module through events.py: no socket there
+    import socket
 
 PROTOCOL_VERSION = 1
 
@@ -153,6 +155,8 @@ class Channel:
             self.closed = True
             if self.lost:  # the number may be the script's own descriptor now: never touch it
                 return
+        import socket
+
         for closer in (self._reader.close, lambda: self.sock.shutdown(socket.SHUT_RDWR), self.sock.close):
             try:
                 closer()

@@ -29,6 +29,7 @@ from tcdebug.model.payloads import Frame as Frame
 from tcdebug.model.payloads import GuardOrigin as GuardOrigin
 from tcdebug.model.payloads import GuardResult as GuardResult
 from tcdebug.model.payloads import Kernel as Kernel
+from tcdebug.model.payloads import Plain
 from tcdebug.model.payloads import Rerun as Rerun
 from tcdebug.model.trace_format import CA_CAPTURE_NAME, is_compiled_autograd_capture
 from tcdebug.textsafe import safe_line
@@ -46,8 +47,8 @@ STOPPED = "stopped"  # the user stopped the run
 LOADED = "loaded"  # opened from a dump or a trace: nothing to step
 
 
-@dataclass
-class Stage:
+@dataclass(eq=False, repr=False)
+class Stage(Plain):
     """A stage of a compile. session.json holds it as it is (`tcdebug.model.schema`): `stage_id`
     as `id`, plus its `key`; `loader` never (it reads the text from a dump file or a log)."""
 
@@ -88,8 +89,8 @@ class Stage:
         return self.text or ""
 
 
-@dataclass
-class GraphBreak:
+@dataclass(eq=False, repr=False)
+class GraphBreak(Plain):
     compile_id: str
     reason: str
     user_stack: list[str] = field(default_factory=list)
@@ -101,8 +102,8 @@ GRAPH_EXECUTIONS = "graph_executions"
 EXECUTION_ORDER = "execution_order"
 
 
-@dataclass
-class Compile:
+@dataclass(eq=False, repr=False)
+class Compile(Plain):
     compile_id: str  # Dynamo's "frame/compile", e.g. "0/1"
     function: str = ""
     filename: str = ""
@@ -192,8 +193,8 @@ class Compile:
         return f"{self.compile_id} {self.function}".strip()
 
 
-@dataclass
-class ProcessInfo:
+@dataclass(eq=False, repr=False)
+class ProcessInfo(Plain):
     """A process of the script: the main one (the target) or one it forked."""
 
     pid: int
@@ -217,15 +218,15 @@ class ProcessInfo:
 OUTPUT_CHUNK_CHARS = 64 * 1024
 
 
-@dataclass
-class OutputChunk:
+@dataclass(eq=False, repr=False)
+class OutputChunk(Plain):
     stream: str  # "stdout" or "stderr"
     text: str
     rank: int | None = None  # written by this rank of a `tcdebug torchrun` job
 
 
-@dataclass
-class Session:
+@dataclass(eq=False, repr=False)
+class Session(Plain):
     script: str = ""
     argv: list[str] = field(default_factory=list)
     origin: str = "live"  # "live", "dump" or "trace"

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from tcdebug.errors import headline
-from tcdebug.process.our_frames import is_our_frame_line
 
 _BREAK_AT = "Graph break in user code at "
 
@@ -35,6 +34,8 @@ def split_graph_break(payload: str, *, hide_runner_frames: bool = False) -> tupl
         elif frames and line.strip():
             frames[-1].append(line.rstrip())
     if hide_runner_frames:
+        from tcdebug.process.our_frames import is_our_frame_line
+
         frames = [f for f in frames if not is_our_frame_line(f[0])]
     stack = ["\n".join(f) for f in frames]
     first = head.splitlines()[0] if head else ""

@@ -35,7 +35,7 @@ from tcdebug.model.events import (
     SymbolChains,
     TraceInfo,
 )
-from tcdebug.model.payloads import ChainStep
+from tcdebug.model.payloads import ChainStep, Plain
 from tcdebug.model.session import LOADED, Change, Frame, Kernel, Session
 from tcdebug.model.trace_format import (
     AOT_MODES,
@@ -149,8 +149,8 @@ def _split_cached(ref: PayloadRef, splitter: Callable[[str], list[Kernel]]) -> l
     return _split_memo[(ref, splitter)]
 
 
-@dataclass
-class _CompileState:
+@dataclass(eq=False, repr=False)
+class _CompileState(Plain):
     started_s: float
     aot_mode: str = ""  # "inference" or "training"
     keys: set[str] = field(default_factory=set)

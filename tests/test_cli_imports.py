@@ -1,0 +1,64 @@
+"""`tcdebug open LOG --dump OUT` imports only what reading a log and writing a dump need: not the
+app (textual, rich, pygments), not torch, not the live side (the controller, the script's process,
+the capture, the channel's socket)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+TRACES = Path(__file__).parent / "data" / "traces"
+
+NOT_IMPORTED = (
+    "textual",
+    "rich",
+    "pygments",
+    "torch",
+    "tcdebug.screens",
+    "tcdebug.process",
+    "tcdebug.debuggee",
+    "tcdebug.capture",
+    "tcdebug.model.commands",
+    "tcdebug.model.rerun_spec",
+    "socket",
+)
+
+_RUN = """
+import contextlib, io, json, sys
+from tcdebug.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    code = main(["open", sys.argv[1], "--dump", sys.argv[2]])
+print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
+"""
+
+
+def _modules_of_open_dump(log: Path, out: Path) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", _RUN, str(log), str(out)], capture_output=True, text=True, check=True
+    )
+    result = json.loads(done.stdout.splitlines()[-1])
+    assert result["code"] == 0, done.stderr
+    assert (out / "session.json").exists()
+    return list(result["modules"])
+
+
+def test_open_dump_of_a_log_imports_only_what_it_needs(tmp_path: Path) -> None:
+    log = next((TRACES / "mlp").glob("*.log"))
+    modules = _modules_of_open_dump(log, tmp_path / "out")
+    unneeded = [m for m in modules if any(m == n or m.startswith(n + ".") for n in NOT_IMPORTED)]
+    assert unneeded == []
+    assert "tcdebug.trace.to_session" in modules and "tcdebug.dump.writer" in modules
+
+
+def test_cli_module_imports_no_command(tmp_path: Path) -> None:
+    """Importing the console entry point's module loads none of the commands' modules."""
+    done = subprocess.run(
+        [sys.executable, "-c", "import json, sys, tcdebug.cli; print(json.dumps(sorted(sys.modules)))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    modules = json.loads(done.stdout)
+    assert [m for m in modules if m.startswith("tcdebug.") and m not in ("tcdebug.cli", "tcdebug.textsafe")] == []

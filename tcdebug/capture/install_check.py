@@ -20,7 +20,8 @@ from tcdebug.capture import patches
 from tcdebug.capture.base import cuda_built
 from tcdebug.capture.recording import CompileState
 from tcdebug.model import stages as stage_catalog
-from tcdebug.model.events import Event, Note
+from tcdebug.model.event_breaks import EventFacts
+from tcdebug.model.events import Event, EventPause, Note
 
 # Stages every compile of a kind has: one of them unavailable makes `doctor` exit non-zero.
 CORE_EXPECT = (
@@ -67,6 +68,12 @@ class DoctorRecording:
 
     def key(self, compile_id: str, *, starting: bool = False) -> str:
         return compile_id
+
+    def wants_event(self, kind: str) -> bool:
+        return False  # no breakpoints: installing only
+
+    def event_point(self, facts: EventFacts, make: Callable[[str], EventPause]) -> bool:
+        return False
 
     def state(self, compile_id: str) -> CompileState:
         return self._states.setdefault(compile_id, CompileState(compile_id, 0.0))

@@ -15,16 +15,23 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import resource
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from common import BENCH, CACHE, Section, byte_compile_tcdebug, finish, median, ms, percentile, secs
+from common import (
+    CACHE,
+    Section,
+    byte_compile_tcdebug,
+    child_result,
+    finish,
+    latency_row,
+    ms,
+    secs,
+)
 
 SIZE = (120, 40)
 COMPILES = 100_000
@@ -118,21 +125,7 @@ def child_main(log: Path, samples: int) -> int:
 
 # ----- the parent ---------------------------------------------------------------------
 def open_in_app(log: Path, samples: int) -> dict[str, Any]:
-    proc = subprocess.run(
-        [sys.executable, __file__, "--child", str(log), "--samples", str(samples)],
-        capture_output=True,
-        text=True,
-        timeout=1800,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(BENCH), os.environ.get("PYTHONPATH")]))},
-    )
-    lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
-    if proc.returncode != 0 or not lines:
-        raise RuntimeError(f"the app run failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
-    return json.loads(lines[-1][len("RESULT ") :])
-
-
-def summary(name: str, samples: list[float]) -> list[str]:
-    return [name, str(len(samples)), ms(median(samples)), ms(percentile(samples, 95)), ms(max(samples))]
+    return child_result(__file__, [str(log), "--samples", str(samples)], timeout=1800)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -158,7 +151,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     section.rows += [
         ["peak RSS of the UI process", "1", f"{result['peak_rss_mb']:.0f} MB", "", ""],
         ["stream the log in to fully loaded", "1", secs(result["load_s"]), "", ""],
-        *(summary(f"`{name}`" if " " not in name else name, samples) for name, samples in times.items()),
+        *(latency_row(f"`{name}`" if " " not in name else name, samples) for name, samples in times.items()),
         ["`q` to the app's exit", "1", ms(result["quit_s"]), "", ""],
         ["compile charts `T` built (one page)", "1", str(result["times_charts"]), "", ""],
     ]

@@ -162,3 +162,24 @@ def finish(section: Section, json_path: str | None) -> int:
             )
         )
     return 0
+
+
+def child_result(script: str, args: Sequence[str], timeout: float) -> dict[str, Any]:
+    """Run a benchmark's measuring half (`script --child ARGS`, with the benchmarks folder on the
+    path) and read the `RESULT {json}` line it prints last."""
+    proc = subprocess.run(
+        [sys.executable, script, "--child", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(BENCH), os.environ.get("PYTHONPATH")]))},
+    )
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
+    if proc.returncode != 0 or not lines:
+        raise RuntimeError(f"the app run failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
+    return dict(json.loads(lines[-1][len("RESULT ") :]))
+
+
+def latency_row(name: str, samples: list[float]) -> list[str]:
+    """A table row: the name, how many samples, their median, p95 and max in milliseconds."""
+    return [name, str(len(samples)), ms(median(samples)), ms(percentile(samples, 95)), ms(max(samples))]

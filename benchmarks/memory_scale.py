@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import resource
 import shutil
 import subprocess
@@ -21,7 +20,18 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from common import BENCH, CACHE, Section, byte_compile_tcdebug, finish, median, ms, percentile, secs
+from common import (
+    BENCH,
+    CACHE,
+    Section,
+    byte_compile_tcdebug,
+    child_result,
+    finish,
+    latency_row,
+    ms,
+    percentile,
+    secs,
+)
 
 SCRIPT = BENCH / "scripts" / "many_breaks.py"
 TARGET_RSS_MB = 200
@@ -118,24 +128,7 @@ def child_main(dump: Path, samples: int) -> int:
 
 # ----- the parent ---------------------------------------------------------------------
 def open_in_app(dump: Path, samples: int) -> dict[str, Any]:
-    proc = subprocess.run(
-        [sys.executable, __file__, "--child", str(dump), "--samples", str(samples)],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env={
-            **os.environ,
-            "PYTHONPATH": os.pathsep.join(filter(None, [str(BENCH), os.environ.get("PYTHONPATH")])),
-        },
-    )
-    lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
-    if proc.returncode != 0 or not lines:
-        raise RuntimeError(f"the app run failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
-    return json.loads(lines[-1][len("RESULT ") :])
-
-
-def summary(name: str, samples: list[float]) -> list[str]:
-    return [name, str(len(samples)), ms(median(samples)), ms(percentile(samples, 95)), ms(max(samples))]
+    return child_result(__file__, [str(dump), "--samples", str(samples)], timeout=900)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -161,11 +154,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         ["peak RSS of the UI process", "1", f"{result['peak_rss_mb']:.0f} MB", "", ""],
         ["load the dump (`load_dump`)", "1", ms(result["load_s"]), "", ""],
         ["open the app to the first painted frame (in process)", "1", ms(result["mount_s"]), "", ""],
-        summary("timeline move (↓)", times["move"]),
-        summary("stage switch (jump to a far stage)", times["jump"]),
-        summary("expand a stage's kernels (→, rebuilds the rows)", times["expand"]),
-        summary("collapse them again (←)", times["collapse"]),
-        summary("session refresh (per live event)", times["refresh"]),
+        latency_row("timeline move (↓)", times["move"]),
+        latency_row("stage switch (jump to a far stage)", times["jump"]),
+        latency_row("expand a stage's kernels (→, rebuilds the rows)", times["expand"]),
+        latency_row("collapse them again (←)", times["collapse"]),
+        latency_row("session refresh (per live event)", times["refresh"]),
     ]
     section.checks[f"peak RSS <= {TARGET_RSS_MB} MB"] = result["peak_rss_mb"] <= TARGET_RSS_MB
     worst = max(percentile(v, 95) for v in times.values())

@@ -49,6 +49,10 @@ class Pauser:
         announce(paused)
         if not paused:
             return 0.0
+        return self._wait()
+
+    def _wait(self) -> float:
+        """Block until the next command releases the pause (or a stop ends it). Seconds waited."""
         start = time.perf_counter()
         with self._cond:
             while not self._released:
@@ -90,14 +94,7 @@ class Pauser:
             self._released = False
             self._waiting = True
         announce()
-        start = time.perf_counter()
-        with self._cond:
-            while not self._released:
-                self._cond.wait()
-            self._waiting = False
-        if self.stop_requested:
-            raise StopRequested()
-        return time.perf_counter() - start
+        return self._wait()
 
     def stop(self) -> None:
         with self._cond:

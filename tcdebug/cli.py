@@ -20,10 +20,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tcdebug import __version__
-from tcdebug.dump.safe_fs import DumpError, make_dirs, prepare_out
-from tcdebug.model import event_breaks, protocol
-from tcdebug.model import stages as stage_catalog
-from tcdebug.model.session import DIED, Session
 from tcdebug.textsafe import print_safe
 
 # Each command imports what it uses where it runs: `open LOG --dump` imports neither the
@@ -80,6 +76,8 @@ def import_quietly(names: Sequence[str]) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from tcdebug.model import event_breaks
+    from tcdebug.model import stages as stage_catalog
 
     parser = argparse.ArgumentParser(
         prog="tcdebug",
@@ -225,6 +223,8 @@ def cmd_run(parser: argparse.ArgumentParser, argv: list[str]) -> int:
         err(f"no script given, running the bundled sample {target_argv[0]}")
     if ns.force and not ns.dump:
         raise CliError("--force works with --dump OUT")
+    from tcdebug.model import event_breaks
+
     for spec in ns.breakpoints:
         problem = event_breaks.check(spec)
         if problem:
@@ -259,6 +259,7 @@ def cmd_run(parser: argparse.ArgumentParser, argv: list[str]) -> int:
 
 def live_mode(*, no_pause: bool, breakpoints: list[str]) -> str:
     """`--no-pause` runs through; `--break STAGE` runs to the first STAGE; else pause at every stage."""
+    from tcdebug.model import protocol
 
     if no_pause:
         return protocol.MODE_RUN
@@ -296,6 +297,8 @@ def cmd_torchrun(parser: argparse.ArgumentParser, options: list[str], torchrun_a
     target_argv = [TORCHRUN_MODULE, *torchrun_args]
     if ns.dump:
         return run_headless(target_argv, module=True, out=ns.dump, force=ns.force, ranks=True, cold=ns.cold)
+    from tcdebug.model import protocol
+
     mode = protocol.MODE_RUN if ns.no_pause else protocol.MODE_STEP
     require_terminal()
     from tcdebug.screens.app import run_live
@@ -338,10 +341,11 @@ def run_headless(
     import signal
 
     from tcdebug.analysis.summary import summary_text
+    from tcdebug.dump.safe_fs import DumpError, prepare_out
     from tcdebug.dump.writer import DumpWriter
     from tcdebug.model import commands, protocol
     from tcdebug.model.events import TargetDied
-    from tcdebug.model.session import Session
+    from tcdebug.model.session import DIED, Session
     from tcdebug.process.controller import TargetController
     from tcdebug.process.launch import LiveRanks, rank_summary, write_rank_dumps
 
@@ -472,6 +476,8 @@ def require_terminal() -> None:
 
 
 def cmd_open(ns: argparse.Namespace) -> int:
+    from tcdebug.dump.safe_fs import DumpError, make_dirs, prepare_out
+
     path = Path(ns.path)
     if not path.exists():
         raise CliError(f"no such file or folder: {path}")

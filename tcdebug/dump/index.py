@@ -171,6 +171,16 @@ class IndexCache:
         self._whys: dict[str, list[dict[str, Any]]] = {}
         self._entries: dict[str, dict[str, Any]] = {}
         self._lines: dict[str, str] = {}
+        self._hints: dict[str, list[Any]] | None = None  # the session's hints by compile, made once
+
+    def hints(self) -> dict[str, list[Any]]:
+        """The session's hints by compile (`hints_by_compile`): one pass over the session, kept
+        until any compile changes, where each compile's why would otherwise make its own."""
+        from tcdebug.analysis.hints import hints_by_compile, session_hints
+
+        if self._hints is None:
+            self._hints = hints_by_compile(session_hints(self.session))
+        return self._hints
 
     def parts(self, compile_id: str) -> list[Any] | str:
         """The compile's `WhyPart`s, or the error that stopped explaining it."""
@@ -178,7 +188,7 @@ class IndexCache:
 
         if compile_id not in self._parts:
             try:
-                self._parts[compile_id] = explain(self.session, compile_id)
+                self._parts[compile_id] = explain(self.session, compile_id, self.hints())
             except Exception as exc:  # noqa: BLE001 - a why that cannot be built must not cost the dump
                 self._parts[compile_id] = str(exc)
         return self._parts[compile_id]
@@ -241,6 +251,8 @@ class IndexCache:
         changed = changed_compile(event)
         # compiled autograd's capture `!N` names the compiles Dynamo makes of its graph, later
         also = capture_of(changed) if changed else None
+        if changed != "":
+            self._hints = None
         for kept in (self._parts, self._whys, self._entries, self._lines):
             if changed is None:
                 kept.clear()

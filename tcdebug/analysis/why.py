@@ -932,8 +932,11 @@ def _counted(pairs: list[tuple[str, str, str]], limit: int | None) -> list[Overv
             rows[text] = OverviewRow(text, [cid], 1, item=item)
             continue
         row.count += 1
-        if cid not in named.setdefault(text, set(row.compile_ids)):
-            named[text].add(cid)
+        seen = named.get(text)
+        if seen is None:
+            seen = named[text] = set(row.compile_ids)
+        if cid not in seen:
+            seen.add(cid)
             row.compile_ids.append(cid)
     ordered = sorted(rows.values(), key=lambda r: -r.count)
     return ordered if limit is None else ordered[:limit]

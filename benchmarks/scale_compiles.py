@@ -4,8 +4,9 @@
 The log is written by `write_log` on the model of the real records in `tests/data/traces/`: per
 compile a `dynamo_start` with a short stack, a small `dynamo_output_graph`, the guards
 (`dynamo_cpp_guards_str`) and a `compilation_metrics` record (its config strings left out, as the
-test logs leave them out); every fifth compile of a frame is a recompile with its
-`recompile_reasons` artifact, and every fiftieth frame has a graph break. `open --dump` runs in a
+test logs leave them out); each frame compiles five times, its recompiles with their
+`recompile_reasons` artifact (a size, or grad mode in every tenth frame), and every fiftieth frame
+has a graph break. `open --dump` runs in a
 child process; its peak RSS is `resource.getrusage(RUSAGE_CHILDREN).ru_maxrss`, read in a fresh
 process that starts nothing else.
 
@@ -30,6 +31,7 @@ TARGET_S = 30.0
 TARGET_MB = 500.0
 RECOMPILES = 5  # compiles per frame: frame_compile_id 0..4
 BREAK_EVERY = 50  # every fiftieth frame breaks its graph
+GRAD_MODE_EVERY = 10  # every tenth frame recompiles for grad mode, not a size
 PREFIX = "V1123 16:54:{sec:09.6f} 29293 site-packages/torch/{where}] "
 WHERE = {
     "str": "_logging/structured.py:28",
@@ -133,9 +135,12 @@ def write_log(path: Path, n: int) -> int:
             ]
             f.write(_record("dynamo_start", sec, {"dynamo_start": {"stack": stack}, **ids}))
             reason = None
-            if fcid:
-                reason = f"size mismatch at index 0. expected {size - 1}, actual {size}"
-                text = json.dumps([f"{fid}/{fcid - 1}: tensor 'x' {reason}"])
+            if fcid and fid % GRAD_MODE_EVERY == GRAD_MODE_EVERY - 1:
+                reason = "GLOBAL_STATE changed: grad_mode "  # Dynamo's words (a hint: `grad_mode`)
+            elif fcid:
+                reason = f"tensor 'x' size mismatch at index 0. expected {size - 1}, actual {size}"
+            if reason:
+                text = json.dumps([f"{fid}/{fcid - 1}: {reason}"])
                 art = {"artifact": {"name": "recompile_reasons", "encoding": "json"}}
                 f.write(_record("recompile_reasons", sec, {**art, **ids}, text))
             broke = fcid == 0 and fid % BREAK_EVERY == 0
@@ -193,6 +198,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             Path(ns.keep_log).write_bytes(log.read_bytes())
         result = measure_open_dump(log, Path(tmp) / "out")
         folders = sum(1 for _ in os.scandir(Path(tmp) / "out" / "compiles"))
+        print(f"open --dump: {result['wall_s']:.2f} s, {result['rss_mb']:.0f} MB", file=sys.stderr, flush=True)
     section = Section(
         f"Many compiles: `open --dump` on a {n:,}-compile log ({size / 1e6:.0f} MB)",
         ["measure", "figure", "target"],

@@ -7,8 +7,9 @@ compile a `dynamo_start` with a short stack, a small `dynamo_output_graph`, the 
 test logs leave them out); each frame compiles five times, its recompiles with their
 `recompile_reasons` artifact (a size, or grad mode in every tenth frame), and every fiftieth frame
 has a graph break. `open --dump` runs in a
-child process; its peak RSS is `resource.getrusage(RUSAGE_CHILDREN).ru_maxrss`, read in a fresh
-process that starts nothing else.
+child process; its peak RSS is `resource.getrusage(RUSAGE_CHILDREN).ru_maxrss` (the largest of
+its processes), its CPU time user + sys of them all, read in a fresh process that starts nothing
+else. On a busy machine the CPU time says more than the wall time.
 
 `python benchmarks/scale_compiles.py [--compiles N] [--keep-log PATH]`
 """
@@ -165,8 +166,10 @@ import resource, subprocess, sys, time, json
 start = time.perf_counter()
 proc = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 took = time.perf_counter() - start
-rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-print(json.dumps({"rc": proc.returncode, "wall_s": took, "rss_mb": rss, "stderr": proc.stderr[-2000:]}))
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu = usage.ru_utime + usage.ru_stime
+rss = usage.ru_maxrss / 1024
+print(json.dumps({"rc": proc.returncode, "wall_s": took, "cpu_s": cpu, "rss_mb": rss, "stderr": proc.stderr[-2000:]}))
 """
 
 
@@ -198,18 +201,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             Path(ns.keep_log).write_bytes(log.read_bytes())
         result = measure_open_dump(log, Path(tmp) / "out")
         folders = sum(1 for _ in os.scandir(Path(tmp) / "out" / "compiles"))
-        print(f"open --dump: {result['wall_s']:.2f} s, {result['rss_mb']:.0f} MB", file=sys.stderr, flush=True)
+        print(f"open --dump: {result['wall_s']:.2f} s ({result['cpu_s']:.2f} s CPU), {result['rss_mb']:.0f} MB", file=sys.stderr, flush=True)
     section = Section(
         f"Many compiles: `open --dump` on a {n:,}-compile log ({size / 1e6:.0f} MB)",
         ["measure", "figure", "target"],
     )
     section.rows.append(["wall time", secs(result["wall_s"]), f"≤ {TARGET_S:.0f} s"])
-    section.rows.append(["peak RSS", f"{result['rss_mb']:.0f} MB", f"≤ {TARGET_MB:.0f} MB"])
+    section.rows.append(["CPU time, user + sys (its forked writer included)", secs(result["cpu_s"]), ""])
+    section.rows.append(["peak RSS (its largest process)", f"{result['rss_mb']:.0f} MB", f"≤ {TARGET_MB:.0f} MB"])
     section.notes.append(f"log written in {generated:.1f} s; {folders:,} compile folders in OUT")
     section.checks[f"open --dump <= {TARGET_S:.0f} s"] = result["wall_s"] <= TARGET_S
     section.checks[f"peak RSS <= {TARGET_MB:.0f} MB"] = result["rss_mb"] <= TARGET_MB
     section.checks["every compile has its folder"] = folders == n
-    section.data = {"compiles": n, "bytes": size, "wall_s": result["wall_s"], "rss_mb": result["rss_mb"]}
+    section.data = {"compiles": n, "bytes": size, **{k: result[k] for k in ("wall_s", "cpu_s", "rss_mb")}}
     return finish(section, ns.json)
 
 

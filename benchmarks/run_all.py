@@ -20,7 +20,7 @@ from pathlib import Path
 
 from common import BENCH, CACHE, load_average, machine, table
 
-BENCHMARKS = ("capture_overhead", "capture_instructions", "ui_start", "stage_latency", "memory_scale", "big_log", "small_logs", "live_latency", "gpu_overhead", "big_output", "app_scale")
+BENCHMARKS = ("capture_overhead", "capture_instructions", "ui_start", "stage_latency", "memory_scale", "big_log", "small_logs", "live_latency", "gpu_overhead", "big_output", "app_scale", "scale_compiles")
 
 
 def run_benchmark(name: str, quick: bool) -> dict:

@@ -28,6 +28,7 @@ BENCHMARKS = [
     "live_latency",
     "gpu_overhead",
     "big_output",
+    "scale_compiles",
 ]
 
 

@@ -192,10 +192,12 @@ def _limit(session: Session) -> int:
 def session_hints(session: Session) -> list[Hint]:
     """Every hint the run calls for, once each, in the order of `KINDS`."""
     found: dict[str, Hint] = {}
+    named: set[tuple[str, str]] = set()  # (kind, compile id) added: a list search per compile is quadratic
 
     def add(kind: str, cid: str, detail: str) -> None:
         hint = found.setdefault(kind, Hint(KINDS[kind], detail=detail))
-        if cid not in hint.compiles:
+        if (kind, cid) not in named:
+            named.add((kind, cid))
             hint.compiles.append(cid)
 
     comps = session.ordered_compiles()
@@ -221,9 +223,21 @@ def session_hints(session: Session) -> list[Hint]:
     return [found[k] for k in KINDS if k in found]
 
 
-def compile_hints(session: Session, comp: Compile) -> list[Hint]:
-    """The hints about one compile (for `w`)."""
-    return [h for h in session_hints(session) if comp.compile_id in h.compiles]
+def hints_by_compile(hints: list[Hint]) -> dict[str, list[Hint]]:
+    """`hints` (from `session_hints`) by each compile they name, in their order."""
+    out: dict[str, list[Hint]] = {}
+    for hint in hints:
+        for cid in hint.compiles:
+            out.setdefault(cid, []).append(hint)
+    return out
+
+
+def compile_hints(session: Session, comp: Compile, by_compile: dict[str, list[Hint]] | None = None) -> list[Hint]:
+    """The hints about one compile (for `w`); `by_compile` (`hints_by_compile` of the session's
+    hints) spares working out the whole session's hints again for each compile."""
+    if by_compile is None:
+        by_compile = hints_by_compile(session_hints(session))
+    return list(by_compile.get(comp.compile_id, ()))
 
 
 def hint_lines(session: Session) -> list[str]:

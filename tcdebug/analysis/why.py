@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tcdebug.analysis import compile_phases as compile_times
-from tcdebug.analysis.hints import compile_hints, readable_cause
+from tcdebug.analysis.hints import Hint, compile_hints, readable_cause
 from tcdebug.analysis.provenance_index import SUBGRAPH_PREFIX
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.payloads import AutotuneTable, ChainStep, Frame, Plain
@@ -388,11 +388,12 @@ def _stack_lines(gb: GraphBreak) -> list[str]:
 
 
 # ----- hints ---------------------------------------------------------------------------------
-def hint_parts(session: Session, comp: Compile) -> list[WhyPart]:
-    """The common causes this compile shows (`tcdebug.analysis.hints`), each with what to do."""
+def hint_parts(session: Session, comp: Compile, hints: dict[str, list[Hint]] | None = None) -> list[WhyPart]:
+    """The common causes this compile shows (`tcdebug.analysis.hints`), each with what to do;
+    `hints` as `compile_hints` takes them."""
     return [
         WhyPart(HINT, f"Hint: {h.kind.title}", [h.detail, h.kind.advice] if h.detail else [h.kind.advice], comp.compile_id)
-        for h in compile_hints(session, comp)
+        for h in compile_hints(session, comp, hints)
     ]
 
 
@@ -825,7 +826,9 @@ def cache_parts(comp: Compile) -> list[WhyPart]:
 
 
 # ----- the whole answer -------------------------------------------------------------------------
-def explain(session: Session, compile_id: str) -> list[WhyPart]:
+def explain(session: Session, compile_id: str, hints: dict[str, list[Hint]] | None = None) -> list[WhyPart]:
+    """The compile's why; `hints` (`hints_by_compile` of the session's hints), when given, are
+    used as they are instead of worked out for this compile."""
     comp = session.compiles.get(compile_id)
     if comp is None:
         return []
@@ -834,7 +837,7 @@ def explain(session: Session, compile_id: str) -> list[WhyPart]:
         *cache_parts(comp),
         *failure_parts(comp),
         *break_parts(comp),
-        *hint_parts(session, comp),
+        *hint_parts(session, comp, hints),
         *chain_parts(comp),
         *time_parts(comp),
         *fusion_parts(comp),
@@ -922,13 +925,18 @@ def _break_type(gb: GraphBreak) -> str:
 def _counted(pairs: list[tuple[str, str, str]], limit: int | None) -> list[OverviewRow]:
     """Rows of (text, compile id, item) counted by text, most frequent first (first seen on ties)."""
     rows: dict[str, OverviewRow] = {}
+    named: dict[str, set[str]] = {}  # each row's compile ids: searching its list per pair is quadratic
     for text, cid, item in pairs:
         row = rows.get(text)
         if row is None:
             rows[text] = OverviewRow(text, [cid], 1, item=item)
             continue
         row.count += 1
-        if cid not in row.compile_ids:
+        seen = named.get(text)
+        if seen is None:
+            seen = named[text] = set(row.compile_ids)
+        if cid not in seen:
+            seen.add(cid)
             row.compile_ids.append(cid)
     ordered = sorted(rows.values(), key=lambda r: -r.count)
     return ordered if limit is None else ordered[:limit]

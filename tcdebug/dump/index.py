@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -166,12 +167,25 @@ class IndexCache:
     dump rewrites session.json every second and at every compile's end; explaining and encoding
     every compile each time cost more than the rest of the run's dump writing."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, *, keep: bool = True) -> None:
         self.session = session
+        # False: a dump written once; what a compile's why.md and line needed is dropped once made
+        # (`index_chunks`, `done_with`), so a big session's index is never all held at once
+        self.keep = keep
         self._parts: dict[str, list[Any] | str] = {}  # compile id -> its WhyParts, or why it has none
         self._whys: dict[str, list[dict[str, Any]]] = {}
         self._entries: dict[str, dict[str, Any]] = {}
         self._lines: dict[str, str] = {}
+        self._hints: dict[str, list[Any]] | None = None  # the session's hints by compile, made once
+
+    def hints(self) -> dict[str, list[Any]]:
+        """The session's hints by compile (`hints_by_compile`): one pass over the session, kept
+        until any compile changes, where each compile's why would otherwise make its own."""
+        from tcdebug.analysis.hints import hints_by_compile, session_hints
+
+        if self._hints is None:
+            self._hints = hints_by_compile(session_hints(self.session))
+        return self._hints
 
     def parts(self, compile_id: str) -> list[Any] | str:
         """The compile's `WhyPart`s, or the error that stopped explaining it."""
@@ -179,7 +193,7 @@ class IndexCache:
 
         if compile_id not in self._parts:
             try:
-                self._parts[compile_id] = explain(self.session, compile_id)
+                self._parts[compile_id] = explain(self.session, compile_id, self.hints())
             except Exception as exc:  # noqa: BLE001 - a why that cannot be built must not cost the dump
                 self._parts[compile_id] = str(exc)
         return self._parts[compile_id]
@@ -231,6 +245,12 @@ class IndexCache:
         entry["stages"] = [_stage_entry(s) for s in c.ordered_stages()]  # their texts are in their files
         return entry
 
+    def done_with(self, compile_id: str) -> None:
+        """Drop what is kept of the compile where this cache keeps nothing (`keep` false)."""
+        if not self.keep:
+            for kept in (self._parts, self._whys, self._entries, self._lines):
+                kept.pop(compile_id, None)
+
     def forget_entries(self, compile_ids: set[str]) -> None:
         """Drop these compiles' entries (their stages' files changed), keeping their whys."""
         for compile_id in compile_ids:
@@ -242,6 +262,8 @@ class IndexCache:
         changed = changed_compile(event)
         # compiled autograd's capture `!N` names the compiles Dynamo makes of its graph, later
         also = capture_of(changed) if changed else None
+        if changed != "":
+            self._hints = None
         for kept in (self._parts, self._whys, self._entries, self._lines):
             if changed is None:
                 kept.clear()
@@ -273,6 +295,24 @@ def index_text(session: Session, *, complete: bool = True, cache: IndexCache | N
     cache = cache if cache is not None else IndexCache(session)
     head = session_index(session, complete=complete, compiles=False, cache=cache)
     return _index_text(head, [cache.line(c) for c in session.ordered_compiles()])
+
+
+def index_chunks(session: Session, *, complete: bool = True, cache: IndexCache | None = None) -> Iterator[str]:
+    """`index_text` in pieces, each compile's line made as it is written; a cache that keeps
+    nothing (`IndexCache.keep` false) drops what each compile's line needed once it is made."""
+    cache = cache if cache is not None else IndexCache(session, keep=False)
+    head = session_index(session, complete=complete, compiles=False, cache=cache)
+    text = _index_text(head, [])
+    compiles = session.ordered_compiles()
+    if not compiles:
+        yield text
+        return
+    yield text.removesuffix("[]\n}").removesuffix("[]}") + "[\n  "
+    for n, c in enumerate(compiles):
+        line = cache.line(c)
+        cache.done_with(c.compile_id)
+        yield line if n == 0 else ",\n  " + line
+    yield "\n ]\n}"
 
 
 def _index_text(index: dict[str, Any], compile_lines: list[str]) -> str:

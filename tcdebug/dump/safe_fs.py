@@ -15,7 +15,7 @@ import signal
 import stat
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 MAX_FILE_BYTES_ENV = "TCDEBUG_MAX_FILE_BYTES"
@@ -148,15 +148,17 @@ def _open_child(parent: int, part: str) -> int:
     raise AssertionError("unreachable")
 
 
-def _write_created(dfd: int, name: str, data: bytes, flags: int) -> None:
+def _write_created(dfd: int, name: str, data: bytes | Iterable[str], flags: int) -> None:
     """Create `name` in `dfd` with `flags` (exclusive: FileExistsError when one is there, nothing
-    done) and write `data` to it. A file this call created and could not finish is removed."""
+    done) and write `data` (bytes, or text in pieces) to it. A file this call created and could
+    not finish is removed."""
     fd = os.open(name, flags, 0o644, dir_fd=dfd)
     try:
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
+            if isinstance(data, bytes):
+                _write_all(fd, data)
+            else:
+                _write_pieces(fd, data)
         finally:
             os.close(fd)
     except BaseException:
@@ -165,15 +167,38 @@ def _write_created(dfd: int, name: str, data: bytes, flags: int) -> None:
         raise
 
 
+WRITE_BATCH_BYTES = 1 << 20  # text written in pieces goes out in writes of about this size
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _write_pieces(fd: int, pieces: Iterable[str]) -> None:
+    batch: list[bytes] = []
+    size = 0
+    for piece in pieces:
+        data = piece.encode("utf-8", errors="replace")
+        batch.append(data)
+        size += len(data)
+        if size >= WRITE_BATCH_BYTES:
+            _write_all(fd, b"".join(batch))
+            batch, size = [], 0
+    _write_all(fd, b"".join(batch))
+
+
 def write_file(
     root: str | os.PathLike[str],
     rel: str,
-    text: str | bytes,
+    text: str | bytes | Iterable[str],
     *,
     dirs: DirCache | None = None,
     fresh: bool = False,
 ) -> None:
     """Write `root/rel` whole or not at all: into a fresh file beside it, then renamed over it.
+    `text` may come in pieces (an iterable of strings), written as they come.
     `fresh`: a file no index names yet (a stage's): when none is there, it is written in place
     (2 system calls fewer; created exclusively, so nothing is followed or replaced).
 
@@ -207,6 +232,51 @@ def write_file(
     except OSError as exc:
         reason = str(exc) if isinstance(exc, Unreadable) else exc.strerror or str(exc)
         raise DumpError(f"{Path(root) / rel}: cannot write it: {reason}") from exc
+
+
+def write_aside(root: str | os.PathLike[str], rel: str, text: str | bytes | Iterable[str]) -> str:
+    """Write what `root/rel` is to hold into a fresh hidden file beside it, and return that
+    file's path under `root`: `put_in_place` then renames it over `rel`, `drop_aside` removes it.
+    For a file made while other work goes on and put in place after it. Errors as `write_file`."""
+    data = text.encode("utf-8", errors="replace") if isinstance(text, str) else text
+    try:
+        parts = split_rel(rel)
+        dfd = open_dir(root, parts[:-1], create=True)
+        try:
+            tmp = f".{parts[-1][:80]}.{os.getpid()}.{next(_tmp_names)}.tmp"
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+            _write_created(dfd, tmp, data, flags)
+        finally:
+            os.close(dfd)
+    except OSError as exc:
+        reason = str(exc) if isinstance(exc, Unreadable) else exc.strerror or str(exc)
+        raise DumpError(f"{Path(root) / rel}: cannot write it: {reason}") from exc
+    return "/".join([*parts[:-1], tmp])
+
+
+def put_in_place(root: str | os.PathLike[str], aside: str, rel: str) -> None:
+    """Rename `aside` (from `write_aside`) over `rel`, in the same folder of `root`."""
+    try:
+        parts = split_rel(rel)
+        dfd = open_dir(root, parts[:-1], create=True)
+        try:
+            os.replace(split_rel(aside)[-1], parts[-1], src_dir_fd=dfd, dst_dir_fd=dfd)
+        finally:
+            os.close(dfd)
+    except OSError as exc:
+        reason = str(exc) if isinstance(exc, Unreadable) else exc.strerror or str(exc)
+        raise DumpError(f"{Path(root) / rel}: cannot write it: {reason}") from exc
+
+
+def drop_aside(root: str | os.PathLike[str], aside: str) -> None:
+    """Remove `aside` (from `write_aside`), if it is there."""
+    parts = split_rel(aside)
+    with contextlib.suppress(OSError):
+        dfd = open_dir(root, parts[:-1], create=False)
+        try:
+            os.unlink(parts[-1], dir_fd=dfd)
+        finally:
+            os.close(dfd)
 
 
 _ENDING_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}

@@ -24,8 +24,8 @@ from tcdebug.dump.index import (
     IndexCache,
     changed_compile,
     entries_json,
+    index_chunks,
     index_json,
-    index_text,
     session_index,
 )
 from tcdebug.dump.safe_fs import (
@@ -33,10 +33,13 @@ from tcdebug.dump.safe_fs import (
     DirCache,
     DumpError,
     compile_dir,
+    drop_aside,
     file_loader,
     is_file,
+    put_in_place,
     safe_name,
     signals_held,
+    write_aside,
     write_file,
 )
 from tcdebug.model import stages as stage_catalog
@@ -112,12 +115,16 @@ def write_why_files(
     dirs: DirCache | None = None,
     compiles: list[Compile] | None = None,
     cache: IndexCache | None = None,
+    done: bool = False,
 ) -> None:
-    """`compiles/F-C/why.md` for every compile (or those of `compiles`)."""
+    """`compiles/F-C/why.md` for every compile (or those of `compiles`); `done`: the index is
+    made elsewhere, so what `cache` holds of each compile is dropped once written (`done_with`)."""
     cache = cache if cache is not None else IndexCache(session)
     for comp in session.compiles.values() if compiles is None else compiles:
         why = safe_text(cache.markdown(comp.compile_id))
         write_file(out, f"{compile_dir(comp.compile_id)}/why.md", why, dirs=dirs)
+        if done:
+            cache.done_with(comp.compile_id)
 
 def write_dump(
     session: Session,
@@ -148,16 +155,20 @@ def write_dump(
         if stage.captured and not (stage.file and is_file(out_path, stage.file))
     ]
     done = 0
-    cache = cache if cache is not None else IndexCache(session)  # one why per compile, for why.md and the index
+    # one why per compile, for why.md and the index; a dump written once keeps none of it after
+    cache = cache if cache is not None else IndexCache(session, keep=False)
     named = {comp.compile_id for comp, _ in pending}  # their stages get file names now
     cache.forget_entries(named)
-    index = _write_in_two(
+    aside = _write_in_two(
         out_path, session, pending, complete=complete, cache=cache, provenance_written=provenance_written
     )
-    if index is not None:  # all written but the index, last as always (see `write_index`)
-        if not output_written:
-            write_file(out_path, "output.txt", session.output_text())
-        write_file(out_path, "session.json", index)
+    if aside is not None:  # all written but the index, put in place last as always (see `write_index`)
+        try:
+            if not output_written:
+                write_file(out_path, "output.txt", session.output_text())
+            put_in_place(out_path, aside, "session.json")
+        finally:
+            drop_aside(out_path, aside)
         return out_path
     cache.forget_entries(named)  # entries made on names `_write_in_two` then took back
     with DirCache(out_path) as dirs:
@@ -193,8 +204,9 @@ def _write_in_two(
 ) -> str | None:
     """Write the dump's files but the index on two cores: a forked child writes every other
     compile's (stage files, why.md, provenance.json), this process the rest, names the child's
-    stage files as the child does (the same code, without writing) and makes session.json's
-    text, which it returns. Each compile's folder is written by one process only. None (nothing
+    stage files as the child does (the same code, without writing) and writes session.json's
+    text beside it (`write_aside`), whose name it returns. Each compile's folder is written by
+    one process only. None (nothing
     done) where that cannot be: few stages, one core, no fork, threads running (forking them is
     unsafe), or an error in either process: the caller then writes them all itself, as it
     always did."""
@@ -215,24 +227,28 @@ def _write_in_two(
         code = 1
         try:
             gc.disable()  # a collection would write to every object's page: copies of them all
-            _write_share(out, session, theirs, their_compiles, IndexCache(session), provenance_written)
+            _write_share(
+                out, session, theirs, their_compiles, IndexCache(session, keep=False), provenance_written, done=True
+            )
             code = 0
         finally:
             os._exit(code)
-    index: str | None = None
+    aside: str | None = None
     names = [(stage, stage.file, [k.meta.get("file") for k in stage.kernels]) for _, stage in pending]
     try:
         for comp, stage in theirs:  # named as the child names them
             write_stage_files(out, comp.compile_id, stage, _kernel_files(comp, but=stage), write=False)
         cache = cache if cache is not None else IndexCache(session)
         _write_share(out, session, mine, my_compiles, cache, provenance_written)
-        index = index_text(session, complete=complete, cache=cache)
+        aside = write_aside(out, "session.json", index_chunks(session, complete=complete, cache=cache))
     except DumpError:
         os.kill(pid, signal.SIGKILL)
     finally:
         _, status = os.waitpid(pid, 0)
-    if index is not None and os.waitstatus_to_exitcode(status) == 0:
-        return index
+    if aside is not None and os.waitstatus_to_exitcode(status) == 0:
+        return aside
+    if aside is not None:
+        drop_aside(out, aside)
     for stage, file, kernel_files in names:  # as they were: the caller names them afresh
         stage.file = file
         for kernel, kernel_file in zip(stage.kernels, kernel_files, strict=True):
@@ -250,13 +266,15 @@ def _write_share(
     compiles: list[Compile],
     cache: IndexCache,
     provenance_written: frozenset[str],
+    *,
+    done: bool = False,
 ) -> None:
     """One process's share of `_write_in_two`: the files of `stages`, and the why.md and
-    provenance.json of `compiles`."""
+    provenance.json of `compiles` (`done` as `write_why_files` takes it)."""
     with DirCache(out) as dirs:
         for comp, stage in stages:
             write_stage_files(out, comp.compile_id, stage, _kernel_files(comp, but=stage), dirs=dirs)
-        write_why_files(session, out, dirs=dirs, compiles=compiles, cache=cache)
+        write_why_files(session, out, dirs=dirs, compiles=compiles, cache=cache, done=done)
         for comp in compiles:
             if comp.compile_id not in provenance_written:
                 write_provenance(out, comp, dirs=dirs)
@@ -281,8 +299,7 @@ def write_index(
     dump whose tcdebug was killed says so."""
     if output:
         write_file(out, "output.txt", session.output_text(), dirs=dirs)
-    text = index_text(session, complete=complete, cache=cache)
-    write_file(out, "session.json", text, dirs=dirs)
+    write_file(out, "session.json", index_chunks(session, complete=complete, cache=cache), dirs=dirs)
 
 _REPRO_INPUT = re.compile(r"repro_inputs(/[A-Za-z0-9_.-]+)+")
 

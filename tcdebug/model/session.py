@@ -50,7 +50,8 @@ LOADED = "loaded"  # opened from a dump or a trace: nothing to step
 @dataclass(eq=False, repr=False)
 class Stage(Plain):
     """A stage of a compile. session.json holds it as it is (`tcdebug.model.schema`): `stage_id`
-    as `id`, plus its `key`; `loader` never (it reads the text from a dump file or a log)."""
+    as `id`, plus its `key`; `loader` never (it reads the text from a dump file or a log). Slots:
+    a log of many compiles holds several of these per compile."""
 
     JSON_EXTRA: ClassVar[dict[str, Any]] = {"key": str}  # written from the property, checked when read
 
@@ -278,16 +279,8 @@ class Session(Plain):
 
     def order_key(self, c: Compile) -> tuple[Any, ...]:
         """A compile's place in `ordered_compiles`."""
-        return (
-            c.rank or 0,
-            c.run,
-            self.is_child(c),
-            c.pid or 0,
-            c.frame_id,
-            c.frame_compile_id,
-            c.attempt,
-            c.compile_id,
-        )
+        run, frame_id, frame_compile_id, attempt = _id_order(c.compile_id)
+        return (c.rank or 0, run, self.is_child(c), c.pid or 0, frame_id, frame_compile_id, attempt, c.compile_id)
 
     def is_child(self, comp: Compile) -> bool:
         """Compiled in a process the script forked, not in its main process."""
@@ -784,6 +777,13 @@ def stance_line(ev: ev_types.StanceEvent) -> str:
 def _id_core(compile_id: str) -> str:
     """Dynamo's own id: without the `@pid` and `#run` suffixes."""
     return compile_id.partition("@")[0].partition("#")[0]
+
+
+@functools.lru_cache(maxsize=1 << 18)  # one per compile: each sort of a big session asks for all of them
+def _id_order(compile_id: str) -> tuple[int, int, int, int]:
+    """The run, frame, frame compile and attempt numbers of `compile_id`, as `Compile` reads them."""
+    comp = Compile(compile_id)
+    return comp.run, comp.frame_id, comp.frame_compile_id, comp.attempt
 
 
 @functools.lru_cache(maxsize=65536)  # sorting and grouping hundreds of compiles asks again and again

@@ -12,6 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
+from textual.worker import get_current_worker
 
 from tcdebug.doctor import DoctorError, doctor
 
@@ -40,11 +41,13 @@ class DoctorScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="doctor")
     def run_doctor(self) -> None:
         try:
-            report = doctor()
+            worker = get_current_worker()
+            report = doctor(cancelled=lambda: worker.is_cancelled)
             text, style = report.text, ""
         except DoctorError as exc:
             text, style = f"tcdebug doctor: {exc}", "bold red"
-        self.app.call_from_thread(self.show_report, text, style)
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self.show_report, text, style)
 
     def show_report(self, text: str, style: str = "") -> None:
         """Show the report (its lines are already made safe for the terminal by `tcdebug.doctor`)."""

@@ -12,6 +12,8 @@ import json
 import os
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,19 +41,35 @@ class DoctorReport:
         return 1 if self.core_missing else 0
 
 
-def run_child(python: str | None = None, env: dict[str, str] | None = None) -> dict[str, Any]:
-    """Run the child with `python` (this interpreter) and return its JSON object."""
+def run_child(
+    python: str | None = None, env: dict[str, str] | None = None, cancelled: Callable[[], bool] | None = None
+) -> dict[str, Any]:
+    """Run the child with `python` (this interpreter) and return its JSON object. `cancelled`: asked
+    every quarter second; when it says so the child is killed at once (the app quitting while the
+    doctor's screen waits must not wait for torch to import)."""
     try:
-        done = subprocess.run(
+        proc = subprocess.Popen(
             [python or sys.executable, "-m", CHILD_MODULE],
-            capture_output=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             text=True,
-            timeout=TIMEOUT_S,
             env=env if env is not None else dict(os.environ),
             stdin=subprocess.DEVNULL,
         )
-    except (OSError, subprocess.TimeoutExpired) as exc:
+    except OSError as exc:
         raise DoctorError(f"the doctor's child process did not run: {exc}") from exc
+    deadline = time.monotonic() + TIMEOUT_S
+    while True:
+        try:
+            stdout, stderr = proc.communicate(timeout=0.25)
+            break
+        except subprocess.TimeoutExpired:
+            if (cancelled is not None and cancelled()) or time.monotonic() > deadline:
+                proc.kill()
+                proc.communicate()
+                why = "it was cancelled" if cancelled is not None and cancelled() else f"no report in {TIMEOUT_S} s"
+                raise DoctorError(f"the doctor's child process did not finish: {why}") from None
+    done = subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
     if done.returncode != 0 or not lines:
         tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
@@ -129,6 +147,8 @@ def format_report(data: dict[str, Any]) -> DoctorReport:
     return DoctorReport(data=data, text=text, core_missing=core_missing)
 
 
-def doctor(python: str | None = None, env: dict[str, str] | None = None) -> DoctorReport:
+def doctor(
+    python: str | None = None, env: dict[str, str] | None = None, cancelled: Callable[[], bool] | None = None
+) -> DoctorReport:
     """Run the child and format its report."""
-    return format_report(run_child(python, env))
+    return format_report(run_child(python, env, cancelled))

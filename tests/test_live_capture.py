@@ -60,14 +60,15 @@ def test_forward_and_backward_kernels_of_one_name_keep_their_own_files(
     assert fk.source.strip() not in bwd.get_text()
 
 
-def test_backward_kernels_get_fx_node_provenance_from_torch(live: Session) -> None:
+def test_backward_kernels_lead_to_their_post_grad_nodes(live: Session) -> None:
     for function in ("mul", "inner"):
         comp = _compile(live, function)
         graph = comp.stages["inductor_post_grad_graph.backward"].get_text()
         kernels = comp.stages["kernel_source.backward"].kernels
         assert kernels
         for kernel in kernels:
-            nodes = kernel.meta.get("fx_nodes")
+            trail = comp.provenance.trail([f"kernel_source.backward|{kernel.name}"])
+            nodes = trail.names("inductor_post_grad_graph.backward")
             assert nodes, (function, kernel.name)
             assert all(f"{node} = " in graph or f"{node}: " in graph for node in nodes), nodes
 

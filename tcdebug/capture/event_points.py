@@ -271,8 +271,14 @@ def install(ctx: CaptureContext) -> None:
         guards_set = torch._guards.GuardsSet
         original = guards_set.add
 
+        import inspect
+
+        takes_skip = "skip" in inspect.signature(original).parameters
+
         @functools.wraps(original)
         def add(self: Any, guard: Any, *args: Any, **kwargs: Any) -> Any:
+            if takes_skip:  # torch names the frame that called `add` in the guard's comment: not this one
+                kwargs["skip"] = kwargs.get("skip", 0) + 1
             new = guard not in self.inner
             result = original(self, guard, *args, **kwargs)
             if new and rec.wants_event("guard"):
@@ -326,8 +332,8 @@ def install(ctx: CaptureContext) -> None:
                 pause(None, EventFacts("specialize", detail=detail, names=names))
             return result
 
-        patches.replace(LOG_GUARD, _log_guard)
-        patches.replace(UPDATE_RANGE, _update_var_to_range)
+        patches.replace(LOG_GUARD, patches.unseen_by_shape_env(_log_guard))
+        patches.replace(UPDATE_RANGE, patches.unseen_by_shape_env(_update_var_to_range))
 
     def stance_point(ev: StanceEvent) -> None:
         """Send a stance event, and pause there on a `stance` breakpoint."""

@@ -354,3 +354,14 @@ def unavailable_reason(torch_version: str, exc: BaseException) -> str:
     if isinstance(exc, MissingPrivate):
         return f"not on this torch: {exc}"
     return f"not supported by torch {torch_version}: {type(exc).__name__}: {exc}"
+
+
+def unseen_by_shape_env(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """A wrapper of a ShapeEnv method that torch's frame walk passes over as its own: ShapeEnv names
+    the first frame outside torch's files as where a guard or a range came from (`_get_user_frame`,
+    skipping `uninteresting_files()`, which lists `<string>`), so the wrapper's code says `<string>`
+    and the guards stage names the frame torch would name without tcdebug."""
+    code = getattr(fn, "__code__", None)
+    if code is not None:
+        fn.__code__ = code.replace(co_filename="<string>")
+    return fn

@@ -109,6 +109,6 @@ def install(ctx: CaptureContext) -> None:
             pass
         return result
 
-    patches.replace(LOG_GUARD, _log_guard)
-    patches.replace(UPDATE_RANGE, _update_var_to_range)
-    patches.replace(SET_REPLACEMENT, _set_replacement)
+    patches.replace(LOG_GUARD, patches.unseen_by_shape_env(_log_guard))
+    patches.replace(UPDATE_RANGE, patches.unseen_by_shape_env(_update_var_to_range))
+    patches.replace(SET_REPLACEMENT, patches.unseen_by_shape_env(_set_replacement))

@@ -333,7 +333,9 @@ def test_compiled_autograds_captures_are_compiles_with_their_graphs_live_and_in_
         live, logged = session.compiles[cid], plain.compiles[cid]
         assert live.status == "ok" and live.shown_name == "compiled autograd" and not live.function
         for comp in (live, logged):
-            assert sorted(comp.stages) == ["ca_graph", "ca_graph_pre_reordering"], (comp.compile_id, sorted(comp.stages))
+            # a log adds its symbolic-shapes stage (the records of the capture's symbols), live has none
+            shown = sorted(k for k in comp.stages if k != "trace_symbolic_shapes")
+            assert shown == ["ca_graph", "ca_graph_pre_reordering"], (comp.compile_id, sorted(comp.stages))
             assert comp.times["wall_s"] > 0, comp.times  # torch's `compiled_autograd` timer
             assert f"class CompiledAutograd{n}(torch.nn.Module)" in comp.stages["ca_graph"].get_text()
             assert comp.recompile_reason.startswith(f"{cid}: Cache miss due to new autograd node"), comp.recompile_reason

@@ -366,7 +366,9 @@ def test_a_rerun_recompile_explains_its_symbolic_batch(rerun_session):  # noqa: 
 
 
 share_dump(
-    "no_kernel_lines_dump", "no_kernel_lines", str(SCRIPTS / "relu_only.py"), env={"TCDEBUG_SKIP_UNITS": "kernel_lines"}
+    "no_kernel_lines_dump", "no_kernel_lines", str(SCRIPTS / "relu_only.py"),
+    # the user turned torch's kernel table on (tcdebug never does): kernel-level links come from it
+    env={"TCDEBUG_SKIP_UNITS": "kernel_lines", "INDUCTOR_PROVENANCE": "1"},
 )
 
 
@@ -421,7 +423,7 @@ def test_a_dumps_provenance_is_read_at_its_first_use_and_once(mlp_dump, tmp_path
     for thread in threads:
         thread.join()
     assert seen == [eager["0/1"]] * 8
-    assert not comp.provenance.notes
+    assert not any("unreadable" in note for note in comp.provenance.notes)  # read once, whole
 
 
 # ----- provenance tracking leaves torch's stack traces as a run without it prints them ------------------

@@ -142,7 +142,7 @@ PROVENANCE_OFF = (
     "Inductor's provenance tracking is off (turning it on renames kernels: cpp_fused_0 becomes "
     "cpp_fused_expand_mm_0), so torch gives no kernel -> FX node table: kernels are linked to nodes "
     "by the lines Inductor wrote for each node, and extern kernel calls are not linked. "
-    "TORCHINDUCTOR_PROVENANCE_TRACKING_LEVEL=1 gives the table, with torch's renamed kernels"
+    "INDUCTOR_PROVENANCE=1 gives the table, with torch's renamed kernels"
 )
 
 # The stage header's line for the same.

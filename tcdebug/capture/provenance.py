@@ -526,6 +526,10 @@ class ProvenanceCapture:
                 for group, origins in ir_groups.items():
                     if owners.get(group, one) == one and set(origins) & set(linked):
                         links.append(ProvLink(item_id(ir_key, group), iid, "origins ∩ kernel_provenance"))
+                    elif not mapping and owners.get(group) == one:
+                        # without torch's kernel table a kernel's nodes come from its lines, which can
+                        # miss one: the kernel whose call first passes a buffer the node writes has it
+                        links.append(ProvLink(item_id(ir_key, group), iid, "the kernel's call writes its buffer"))
                 if not post_nodes:
                     frames = [f for h in hs for t in traces.get(h, []) for f in prov.stack_frames(t)[-1:]]
                     for frame in frames:

@@ -14,7 +14,7 @@ from rich.text import Text
 
 from tcdebug.analysis.why import cache_lines, choice_table_lines, first_call_note, tables_for_kernel, times_of
 from tcdebug.model import stages as stage_catalog
-from tcdebug.model.session import SKIPPED, Compile, Kernel, Session, Stage
+from tcdebug.model.session import SKIPPED, Compile, Kernel, Session, Stage, stance_line
 from tcdebug.screens.ref import Ref
 from tcdebug.screens.safe_rich import safe_rich
 from tcdebug.textsafe import safe_line
@@ -58,6 +58,8 @@ def _view_for(session: Session, ref: Ref | None, *, paused_at: tuple[str, str] |
         return _pending_view(comp, ref)
     if ref.item.startswith("break:"):
         return _break_view(comp, int(ref.item.split(":", 1)[1]))
+    if ref.item.startswith("stance:"):
+        return _stance_view(session, int(ref.item.split(":", 1)[1]))
     if ref.item == "artifacts":
         names = [st for st in comp.ordered_stages() if st.stage_id.startswith("artifact_")]
         header = Text.assemble(("artifacts ", "bold"), _compile_title(comp))
@@ -89,6 +91,25 @@ def _view_for(session: Session, ref: Ref | None, *, paused_at: tuple[str, str] |
         if kernel is not None:
             return _kernel_view(comp, stage, kernel)
     return _stage_view(comp, stage, paused=paused_at == (comp.compile_id, stage.key))
+
+
+def _stance_view(session: Session, number: int) -> View:
+    """A change of `torch.compiler.set_stance`, or a call a stance ran eagerly or refused."""
+    if not 0 <= number < len(session.stance_events):
+        return View(Text("this stance event is gone", "red"), "")
+    ev = session.stance_events[number]
+    title = "stance set " if ev.action == "set" else f"stance {ev.stance}: {ev.action.replace('_', ' ')} "
+    header = Text.assemble(("⇄ ", "bold cyan"), (title, "bold"), (ev.function, ""))
+    lines = [stance_line(ev), ""]
+    if ev.action != "set":
+        lines += [f"compile whose guards failed: {ev.compile_id or '?'}", "failing guard:", ev.guard or "?", ""]
+        lines.append(
+            "eager_on_recompile runs a call eagerly when no compile's guards pass; fail_on_recompile "
+            "raises instead of recompiling."
+        )
+    if ev.user is not None:
+        lines.append(f"your line: {ev.user.file}:{ev.user.line}  {ev.user.code}")
+    return View(header, "\n".join(lines))
 
 
 # A TORCH_TRACE payload whose md5 does not match its record: shown as written, flagged.

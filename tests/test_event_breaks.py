@@ -200,6 +200,26 @@ async def test_fusion_refused_pauses_in_inductors_scheduler():
         assert app.session.state == model.FINISHED
 
 
+async def test_autotune_pauses_when_inductor_chooses_a_kernel():
+    """max-autotune on the CPU (the C++ GEMM template against aten's mm): the pause comes when
+    Inductor has benchmarked the choices, at the line that called the compiled function."""
+    script = SCRIPTS / "autotune_choice.py"
+    lines = marked_lines(script)
+    app = build_live_app([str(script)], mode="continue", breakpoints=["autotune"])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: _event(app) is not None or _done(app), what="the autotune pause")
+        event = _event(app)
+        assert event is not None, app.session.status_line
+        assert event.kind == "autotune" and event.detail.startswith("autotuning ") and " chose " in event.detail
+        assert event.user is not None and event.user.line == lines["autotune"]
+        assert "autotune" in status_text(app)
+        await pilot.press("c")
+        await wait_until(pilot, lambda: _done(app), what="the end")
+        assert app.session.state == model.FINISHED
+        tables = [t for comp in app.session.compiles.values() for t in comp.autotune_tables]
+    assert tables and tables[0].winner and len(tables[0].choices) >= 2
+
+
 async def test_stances_are_events_with_the_failing_guard_and_a_breakpoint():
     """Each change of stance, the call eager_on_recompile ran eagerly and the call fail_on_recompile
     refused are events naming the failing guard and the user's line; the header shows the stance;
@@ -233,6 +253,77 @@ async def test_stances_are_events_with_the_failing_guard_and_a_breakpoint():
 
     summary = summary_text(app.session)
     assert "stances: 4" in summary and "ran eagerly (failing guard: 0/0: tensor 'x' dtype mismatch" in summary
+
+
+@pytest.fixture(scope="module")
+def module_stances_dump(tmp_path_factory):
+    """`tcdebug --dump` of a script whose compiled modules (its own and torch's Linear) are run
+    eagerly by eager_on_recompile."""
+    out = tmp_path_factory.mktemp("stances") / "out"
+    script = SCRIPTS / "stances_module.py"
+    run = subprocess.run(
+        [sys.executable, "-m", "tcdebug", "--dump", str(out), str(script)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    return out, marked_lines(script), run.stdout
+
+
+def test_a_compiled_modules_eager_call_is_a_stance_event_and_kept_in_the_dump(module_stances_dump):
+    """eager_on_recompile on a compiled nn.Module: the call it ran eagerly names the module's
+    forward and its failing guard; the stance events are kept in session.json, so the opened dump
+    shows them in the header's stance and on the timeline, between the compiles."""
+    from tcdebug.dump.loader import load_dump
+    from tcdebug.screens.content import view_for
+    from tcdebug.screens.widgets.timeline import TimelineState, build_rows
+
+    out, lines, stdout = module_stances_dump
+    assert "a call of Scale.forward ran eagerly (failing guard: 0/0: tensor 'x' dtype mismatch" in stdout
+    session = load_dump(out)
+    events = session.stance_events
+    assert [(ev.action, ev.stance) for ev in events] == [
+        ("set", "eager_on_recompile"),
+        ("ran_eager", "eager_on_recompile"),
+        ("ran_eager", "eager_on_recompile"),
+        ("set", "default"),
+    ]
+    assert [ev.user.line for ev in events if ev.user is not None] == [
+        lines["set"],
+        lines["ran_eager"],
+        lines["ran_eager_linear"],
+        lines["default"],
+    ]
+    own, torchs = events[1], events[2]
+    assert own.function == "Scale.forward" and own.compile_id == "0/0" and "dtype mismatch" in own.guard
+    assert torchs.function == "Linear.forward" and "size mismatch" in torchs.guard
+    assert session.stance == "default" and all(ev.after == "1/0" for ev in events)
+    rows = build_rows(session, TimelineState())
+    texts = [row.label.plain for row in rows]
+    first_stance = next(i for i, row in enumerate(rows) if row.ref.item.startswith("stance:"))
+    assert first_stance > max(i for i, row in enumerate(rows) if row.ref.compile_id == "1/0" and not row.ref.item)
+    assert texts[first_stance] == f"  ⇄ stance eager_on_recompile (stances_module.py:{lines['set']})"
+    assert texts[first_stance + 1] == "  ⇄ Scale.forward ran eagerly: x dtype mismatch. expected Float, actual Double"
+    view = view_for(session, rows[first_stance + 1].ref)
+    assert "failing guard" in str(view.text) and f"stances_module.py:{lines['ran_eager']}" in str(view.text)
+
+
+async def test_stance_rows_at_80x24(module_stances_dump):
+    from pilot import screen_lines
+
+    from tcdebug.dump.loader import load_dump
+    from tcdebug.screens.app import TcdebugApp
+    from tcdebug.screens.widgets.timeline import Ref
+
+    out, lines, _ = module_stances_dump
+    app = TcdebugApp(load_dump(out), read_only=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.jump_to(Ref("1/0", item="stance:1"))
+        await pilot.pause()
+        shown = "\n".join(screen_lines(app))
+        assert "⇄ Scale.forward ran" in shown and "stance eager_on_recompile" in shown
+        assert "your line:" in shown or f"stances_module.py:{lines['ran_eager']}" in shown
 
 
 # ----- the specialization chain -----------------------------------------------------------------

@@ -134,3 +134,50 @@ def test_a_script_hiding_its_gpus_sees_none(tmp_path_factory: pytest.TempPathFac
     assert "CUDA_SEEN False" in (run.out / "output.txt").read_text()
     session = load_dump(run.out)
     assert session.device == "cpu" and sorted(session.compiles) == ["0/0"]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("textual") is None, reason="needs textual")
+async def test_event_breakpoints_pause_at_the_cudagraph_rerecord_and_skip() -> None:
+    """`--break cudagraph_rerecord` and `--break cudagraph_skip` stop the script when Inductor
+    re-records the graph (the swapped weight) and when it skips CUDA graphs (the mutated input),
+    each with the reason and the script's line."""
+    from pilot import status_text, wait_until
+
+    from tcdebug.model.events import EventPause
+    from tcdebug.screens.app import build_live_app
+
+    script = SAMPLES / "cudagraphs.py"
+    source = script.read_text().splitlines()
+    swap_loop = next(i for i, line in enumerate(source, 1) if "after swapping" in line) - 1
+    app = build_live_app([str(script)], mode="continue", breakpoints=["cudagraph_rerecord", "cudagraph_skip"])
+
+    def event() -> EventPause | None:
+        if app.session.state != model.PAUSED:
+            return None
+        return app.session.paused_events.get(app.session.paused_pid or 0)
+
+    seen: list[EventPause] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        while len(seen) < 4:
+            await wait_until(
+                pilot,
+                lambda: event() is not None or app.session.state == model.FINISHED,
+                timeout=300,
+                what="a cudagraph event",
+            )
+            current = event()
+            if current is None:
+                break
+            seen.append(current)
+            assert current.kind in status_text(app)
+            await pilot.press("c")
+            await wait_until(pilot, lambda c=current: event() is not c, timeout=300, what="going on")
+        await wait_until(pilot, lambda: app.session.state == model.FINISHED, timeout=300, what="the end")
+    kinds = {e.kind: e for e in seen}
+    assert set(kinds) == {"cudagraph_rerecord", "cudagraph_skip"}, [(e.kind, e.detail) for e in seen]
+    rerecord, skip = kinds["cudagraph_rerecord"], kinds["cudagraph_skip"]
+    assert "static input data pointer changed" in rerecord.detail and rerecord.compile_id == "0/0"
+    assert rerecord.user is not None and rerecord.user.file.endswith("cudagraphs.py")
+    assert rerecord.user.line == swap_loop
+    assert "mutated inputs" in skip.detail and skip.compile_id == "1/0"
+    assert skip.user is not None and skip.user.file.endswith("cudagraphs.py"), skip.user

@@ -5,6 +5,7 @@ that lacks a symbol (simulated by the registry in the child), in the capture's o
 from __future__ import annotations
 
 import ast
+import importlib.util
 import json
 import os
 import subprocess
@@ -154,6 +155,95 @@ def test_the_ast_walk_finds_a_patch(tmp_path: Path) -> None:
     finally:
         bad.unlink()
     assert len(found) == 5, found
+
+
+# Private names the capture and the debuggee read that are not torch's.
+NOT_TORCH_PRIVATES = {
+    "_tcdebug_tuned": "triton_info's own tag on an autotuner (patches.tag)",
+    "_initializing": "importlib's ModuleSpec flag (import_watch)",
+    "_getframe": "sys._getframe",
+    "_exit": "os._exit",
+    "_bootstrap": "importlib._bootstrap",
+}
+
+
+def _is_torch_module(parts: list[str]) -> bool:
+    """`torch._dynamo.eval_frame` (a module or package of the installed torch), found without
+    importing it."""
+    if "torch" not in parts:
+        return False
+    parts = parts[parts.index("torch") :]
+    spec = importlib.util.find_spec("torch")
+    if spec is None or spec.origin is None:
+        return False
+    base = Path(spec.origin).parent.joinpath(*parts[1:])
+    return base.with_suffix(".py").is_file() or (base / "__init__.py").is_file()
+
+
+def _private_reads(path: Path) -> list[str]:
+    """Every read of a private (`_name`) attribute in the module that is neither a method's own
+    attribute (`self._x`), a torch module path, nor one of `NOT_TORCH_PRIVATES`: `x._y`,
+    `getattr(x, "_y")`, `hasattr(x, "_y")` and `from torch... import _y`, as `file:line: code`."""
+    tree = ast.parse(path.read_text())
+    rel = path.relative_to(ROOT)
+    found: list[str] = []
+    for node in ast.walk(tree):
+        name = ""
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+            if not node.attr.startswith("_") or node.attr.startswith("__"):
+                continue
+            if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls", "patches"):
+                continue
+            if _is_torch_module(ast.unparse(node).split(".")):
+                continue
+            name = node.attr
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("getattr", "hasattr")
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and isinstance(node.args[1].value, str)
+        ):
+            name = node.args[1].value
+            if not name.startswith("_") or name.startswith("__"):
+                continue
+            if _is_torch_module([*ast.unparse(node.args[0]).split("."), name]):
+                continue
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("torch"):
+            private = [a.name for a in node.names if a.name.startswith("_")]
+            private = [n for n in private if not _is_torch_module([*node.module.split("."), n])]
+            name = private[0] if private else ""
+        if name and name not in NOT_TORCH_PRIVATES:
+            found.append(f"{rel}:{node.lineno}: {ast.unparse(node)[:100]}")
+    return found
+
+
+def test_every_private_read_goes_through_a_declaration() -> None:
+    """A private attribute of torch is read through its declaration (`DECLARED.get(owner=...)`),
+    so `doctor` lists it and a torch without it is one `not captured` reason, not an error."""
+    found = [line for path in _modules() for line in _private_reads(path)]
+    assert not found, "read torch's privates through tcdebug.capture.patches:\n" + "\n".join(found)
+
+
+def test_the_read_walk_finds_a_private_read() -> None:
+    bad = ROOT / "tcdebug" / "capture" / "_read_probe.py"
+    bad.write_text(
+        "from torch._dynamo.eval_frame import _stance\n"
+        "from torch._dynamo import eval_frame\n"
+        "def install(ctx, torch, t):\n"
+        "    a = torch._dynamo.eval_frame._set_stance\n"
+        "    b = getattr(t, '_dynamo_dynamic_indices', None)\n"
+        "    c = eval_frame._stance\n"
+        "    d = torch._dynamo.eval_frame\n"
+        "    e = getattr(torch, '_inductor')\n"
+        "    f = sys._getframe(1)\n"
+    )
+    try:
+        found = _private_reads(bad)
+    finally:
+        bad.unlink()
+    assert [line.split(":")[1] for line in found] == ["1", "4", "5", "6"], found
 
 
 def test_every_declaration_says_what_breaks() -> None:

@@ -30,6 +30,7 @@ from tcdebug.analysis.live_ranks import divergence_notes, rank_state
 from tcdebug.analysis.why import times_of
 from tcdebug.errors import first_line
 from tcdebug.model import stages as stage_catalog
+from tcdebug.model.events import StanceEvent
 from tcdebug.model.session import Compile, Session, Stage
 from tcdebug.screens.ref import Ref  # re-exported: a Ref names a timeline row
 from tcdebug.screens.widgets.time_chart import mini_bar
@@ -58,6 +59,7 @@ GLYPHS: tuple[tuple[str, str], ...] = (
     ("◆ ◇", "a compile cache hit / miss (FX graph, AOTAutograd), on a row of its own"),
     ("⊘", "not captured: the stage view says why"),
     ("⟲", "a compile Dynamo restarted; its next attempt (0/0_1) follows"),
+    ("⇄", "torch.compiler.set_stance: a change of stance, or a call a stance ran eagerly or refused"),
     ("■", "a process of the script (when several compiled): how it runs"),
     ("md5!", "a TORCH_TRACE payload whose md5 does not match: shown as written"),
     ("≠", "ranks of a torchrun job differ here: d diffs this rank's version with another's"),
@@ -315,6 +317,8 @@ def build_rows(session: Session, state: TimelineState, cache: RowCache | None = 
     grouped = len(session.compile_processes()) > 1
     group: object = object()
     diverging = divergence_notes(session) if session.divergences else {}
+    stances = stance_rows(session)
+    rows.extend(stances.pop("", ()))
     for comp in session.ordered_compiles():
         if grouped and (session.is_child(comp), comp.pid if session.is_child(comp) else None) != group:
             group = (session.is_child(comp), comp.pid if session.is_child(comp) else None)
@@ -338,7 +342,36 @@ def build_rows(session: Session, state: TimelineState, cache: RowCache | None = 
             ]
             comp_rows = [*comp_rows[:1], *warn, *comp_rows[1:]]
         rows.extend(comp_rows)
+        rows.extend(stances.pop(comp.compile_id, ()))
+    for left in stances.values():  # after a compile no longer in the session
+        rows.extend(left)
     return rows
+
+
+def stance_row_text(ev: StanceEvent) -> str:
+    """A stance event's row, what tells it apart first (the view shows `stance_line`, in full):
+    `stance eager_on_recompile (train.py:9)`, `f ran eagerly: x dtype mismatch. …`."""
+    if ev.action == "set":
+        where = f" ({ev.user.file.rsplit('/', 1)[-1]}:{ev.user.line})" if ev.user is not None else ""
+        return f"stance {ev.stance}{where}"
+    did = "ran eagerly" if ev.action == "ran_eager" else f"refused ({ev.stance})"
+    guard = short_recompile_reason(ev.guard) if ev.guard.strip() else "no failing guard found"
+    return f"{ev.function or 'a compiled function'} {did}: {guard}"
+
+
+def stance_rows(session: Session) -> dict[str, list[Row]]:
+    """A row per stance event, keyed by the compile whose rows it follows ("" before the first):
+    each change of stance and each call a stance ran eagerly or refused, where it happened."""
+    if not session.stance_events or not session.compiles:
+        return {}
+    first = next(iter(session.compiles))
+    out: dict[str, list[Row]] = {}
+    for i, ev in enumerate(session.stance_events):
+        place = ev.after if ev.after in session.compiles else ""
+        style = "cyan" if ev.action == "set" else ("bold red" if ev.action == "failed" else "yellow")
+        text = safe_line(f"  ⇄ {first_line(stance_row_text(ev), 90)}")
+        out.setdefault(place, []).append(Row(Ref(place or first, item=f"stance:{i}"), Text(text, style)))
+    return out
 
 
 def _process_of(session: Session, comp: Compile) -> int | None:
@@ -555,8 +588,11 @@ class Timeline(ScrollView, can_focus=True):
         self, session: Session, state: TimelineState, noted: set[str | None] | None
     ) -> list[Row] | None:
         """The rows, rebuilding only the `noted` compiles; None where that would not be exact
-        (an unknown change, a new state, several processes, ranks differing, compiles out of order)."""
+        (an unknown change, a new state, several processes, ranks differing, compiles out of order,
+        stance events)."""
         if noted is None or None in noted or state != self._built_state or session.divergences:
+            return None
+        if session.stance_events:  # rows between compiles (`stance_rows`): rare, built in full
             return None
         if self._order is None:
             return None

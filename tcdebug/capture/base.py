@@ -43,6 +43,17 @@ BYTECODE_HOOK = patches.declare(
     breaks="bytecode_after, bytecode_after_python: not captured",
     kind=patches.READS,
 )
+_RANK = "torchrun: a rank's wait for its peers (`--rank-timeout`) is told torch's default timeout"
+DEFAULT_PG_TIMEOUT = patches.declare(
+    "torch.distributed.distributed_c10d", "_get_default_timeout", unit="setup", breaks=_RANK, kind=patches.READS
+)
+NVML_DEVICE_COUNT = patches.declare(
+    "torch.cuda",
+    "_device_count_nvml",
+    unit="setup",
+    breaks="torchrun: a rank is taken to see a GPU whenever its torch is built with CUDA",
+    kind=patches.READS,
+)
 _ID_FIELDS = ("frame_id", "frame_compile_id", "attempt", "rank", "compiled_autograd_id", "has_payload")
 
 

@@ -47,6 +47,38 @@ ENTER_EXIT_HOOKS = patches.declare(
     kind=patches.READS,
     on_instance=True,
 )
+DYNAMIC_SETTING = patches.declare(
+    "torch._dynamo.eval_frame",
+    "_TorchDynamoContext._dynamic",
+    unit="calls",
+    breaks="re-runs: the script's `dynamic=` setting is not known, and re-runs under another one fail",
+    kind=patches.READS,
+    on_instance=True,
+)
+DYNAMIC_INDICES = patches.declare(
+    "torch",
+    "Tensor._dynamo_dynamic_indices",
+    unit="calls",
+    breaks="re-runs: a tensor's `mark_dynamic` dims are not marked again on the new input",
+    kind=patches.READS,
+    on_instance=True,
+)
+ORIGINAL_MODULE = patches.declare(
+    "torch._dynamo.eval_frame",
+    "OptimizedModule._orig_mod",
+    unit="calls",
+    breaks="re-runs of a compiled module: its calls are not recorded",
+    kind=patches.READS,
+    on_instance=True,
+)
+ORIGINAL_BACKEND = patches.declare(
+    "torch._dynamo.convert_frame",
+    "ConvertFrameAssert._torchdynamo_orig_backend",
+    unit="calls",
+    breaks="re-runs under other options (`@mode`, `@fullgraph`) use the default backend, not the script's",
+    kind=patches.READS,
+    on_instance=True,
+)
 _CALL_ARGS = "re-runs: calls recorded from a wrapper, not from Dynamo's enter hook"
 DYNAMO_FN_ARGS = patches.frame_local(
     "torch._dynamo.eval_frame", "_TorchDynamoContext.__call__", "args", unit="calls", breaks=_CALL_ARGS
@@ -113,7 +145,7 @@ class CallTarget:
 
     @property
     def dynamic(self) -> bool | None:
-        return getattr(self.ctx, "_dynamic", None)
+        return DYNAMIC_SETTING.get(None, owner=self.ctx)
 
     def saw_compile(self, code: CodeType) -> bool:
         """Dynamo starts on `code`: if it is one of our wrappers' frames, that is the frame to guard.
@@ -336,7 +368,7 @@ class CallLog:
             seen = memo.get(id(value))
             if seen is not None:
                 return seen
-            dims = getattr(value, "_dynamo_dynamic_indices", None)
+            dims = DYNAMIC_INDICES.get(None, owner=value)
             is_int = not (value.is_floating_point() or value.is_complex())
             meta = memo[id(value)] = TensorMeta(
                 shape=tuple(value.shape),
@@ -413,7 +445,7 @@ def make_target(torch: Any, fn: Any, result: Any, ctx: Any) -> CallTarget | None
     owner: Any = None
     func: Any = fn
     if isinstance(result, optimized):
-        owner = result._orig_mod
+        owner = ORIGINAL_MODULE.get(owner=result)
         func = type(owner).forward
     elif inspect.ismethod(fn):
         owner, func = fn.__self__, fn.__func__

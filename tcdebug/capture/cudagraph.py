@@ -51,6 +51,13 @@ MANAGER_MUTATION_CHECK = patches.declare(
 MANAGER_RECORD_FUNCTION = patches.declare(
     _TREES, "CUDAGraphTreeManager.record_function", unit="cudagraph", breaks=_STAGE
 )
+PATH_FROM_ROOT = patches.declare(
+    _TREES,
+    "CUDAGraphNode._path_from_root",
+    unit="cudagraph",
+    breaks="cudagraph: a graph's depth in its tree",
+    kind=patches.READS,
+)
 NODE_RECORD = patches.declare(_TREES, "CUDAGraphNode._record", unit="cudagraph", breaks=_STAGE)
 NODE_GRAPH = patches.declare(
     _TREES,
@@ -414,7 +421,7 @@ def describe_node(node: Any, inputs: list[Any], context: Any) -> dict[str, Any]:
         "function_id": getattr(function_id, "id", function_id),
         "mode": str(getattr(mode, "name", "") or "").lower(),
         "parent": getattr(parent.id, "id", parent.id) if parent is not None else None,
-        "depth": len(list(getattr(node, "_path_from_root", []))) - 1,
+        "depth": len(list(PATH_FROM_ROOT.get([], owner=node))) - 1,
         "device": node.device,
         "pool": str(node.cuda_graphs_pool),
         "inputs": described,

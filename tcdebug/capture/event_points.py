@@ -16,12 +16,14 @@ import logging
 import os
 import sys
 import sysconfig
+import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from tcdebug.analysis.why import parse_graph_break
 from tcdebug.capture import patches
 from tcdebug.capture.base import (
+    BYTECODE_HOOK,
     CaptureContext,
     artifact_logger_handler,
     cuda_built,
@@ -56,6 +58,13 @@ DECORATORS_SET_STANCE = patches.declare(
 CALLBACK_FROM_STANCE = patches.declare(
     "torch._dynamo.eval_frame", "_callback_from_stance", unit="event_points", breaks=_STANCES
 )
+STANCE = patches.declare(
+    "torch._dynamo.eval_frame",
+    "_stance",
+    unit="event_points",
+    breaks="eager_on_recompile calls are not told apart from other calls",
+    kind=patches.READS,
+)
 
 STAGES: tuple[str, ...] = ()
 FUSION_LOGGER = "torch._inductor.scheduler.__fusion"
@@ -70,16 +79,33 @@ _LIBRARY_DIRS = tuple(
 
 class UserFrames:
     """Which frames are the user's: not torch's, tcdebug's, the standard library's or an installed
-    package's (a break inside a library names the user's line that called it first)."""
+    package's (a break inside a library names the user's line that called it first), and not the
+    code Inductor generated (its output code runs from Inductor's cache folder, which Inductor
+    names in `$TORCHINDUCTOR_CACHE_DIR` before it writes anything there)."""
 
     def __init__(self, torch: Any) -> None:
         self.torch_dir = os.path.dirname(os.path.realpath(torch.__file__)) + os.sep
+        # Dynamo's transformed code objects (`watch_compiled_code`): a frame running one is the
+        # compiled function's, at its `def` line; the user's line is the one that called it.
+        self.compiled: weakref.WeakSet[Any] = weakref.WeakSet()
+
+    def watch_compiled_code(self, options: Any) -> None:
+        """Learn each transformed code object from Dynamo's bytecode hook (it returns None: the
+        code is not changed)."""
+
+        def hook(old: Any, new: Any) -> None:
+            self.compiled.add(new)
+
+        options.bytecode_hooks.append(BYTECODE_HOOK.get()(hook))
 
     @functools.lru_cache(maxsize=4096)  # noqa: B019 - one instance per process, few files
     def is_user(self, filename: str) -> bool:
         if not filename or filename.startswith("<") or is_ours(filename):
             return False
         path = os.path.realpath(filename)
+        generated = os.environ.get("TORCHINDUCTOR_CACHE_DIR")
+        if generated and path.startswith(os.path.join(os.path.realpath(generated), "")):
+            return False
         return not path.startswith(self.torch_dir) and not path.startswith(_LIBRARY_DIRS)
 
     def innermost(self, frames: Iterable[Frame]) -> Frame | None:
@@ -94,7 +120,7 @@ class UserFrames:
         frame = sys._getframe(1)
         while frame is not None:
             code = frame.f_code
-            if self.is_user(code.co_filename):
+            if self.is_user(code.co_filename) and code not in self.compiled:
                 return Frame(
                     file=code.co_filename, line=frame.f_lineno or 0, name=code.co_name, code=_line(frame)
                 )
@@ -155,6 +181,10 @@ def install(ctx: CaptureContext) -> None:
     torch = ctx.torch
     users = UserFrames(torch)
     unavailable: dict[str, str] = {}
+    try:
+        users.watch_compiled_code(ctx.options)
+    except Exception:  # noqa: BLE001 - a torch without the hook: a compiled frame's def line may show
+        pass
 
     def traced_stack() -> list[Frame]:
         try:
@@ -296,9 +326,8 @@ def install(ctx: CaptureContext) -> None:
     def wrap_shape_guards() -> None:
         # PATCH: ShapeEnv._log_guard -- every guard on symbols, and ShapeEnv._update_var_to_range --
         # a symbol's range narrowed; torch's functions run unchanged.
-        shape_env = torch.fx.experimental.symbolic_shapes.ShapeEnv
-        log_guard = shape_env._log_guard
-        update_range = shape_env._update_var_to_range
+        log_guard = LOG_GUARD.get()
+        update_range = UPDATE_RANGE.get()
 
         def symbol_names(env: Any, expr: Any) -> tuple[str, ...]:
             names = []
@@ -347,10 +376,8 @@ def install(ctx: CaptureContext) -> None:
         # PATCH: eval_frame._set_stance (and decorators' name of it) -- each change of stance, with the
         # user's line; eval_frame._callback_from_stance -- a call under eager_on_recompile whose guards
         # all fail (run eagerly), and fail_on_recompile's refusal. torch's functions run unchanged.
-        eval_frame = torch._dynamo.eval_frame
-        decorators = torch._dynamo.decorators
-        set_original = eval_frame._set_stance
-        from_stance = eval_frame._callback_from_stance
+        set_original = SET_STANCE.get()
+        from_stance = CALLBACK_FROM_STANCE.get()
 
         @functools.wraps(set_original)
         def _set_stance(stance: Any) -> Any:
@@ -363,7 +390,7 @@ def install(ctx: CaptureContext) -> None:
         @functools.wraps(from_stance)
         def _callback_from_stance(callback: Any) -> Any:
             result = from_stance(callback)
-            stance = str(getattr(eval_frame._stance, "stance", ""))
+            stance = str(getattr(STANCE.get(None), "stance", ""))
             if stance == "eager_on_recompile" and callback not in (False, None):
                 try:
                     eager_call(sys._getframe(1))
@@ -406,18 +433,29 @@ def install(ctx: CaptureContext) -> None:
 
         def eager_call(frame: Any) -> None:
             """`_fn` of a compiled function's context, about to call it in run mode: when no cache
-            entry's guards pass, torch runs the call eagerly."""
-            fn = frame.f_locals.get("fn")
-            code = getattr(fn, "__code__", None)
-            if code is None:
-                return
+            entry's guards pass, torch runs the call eagerly. A compiled module's `_fn` calls the
+            module (`__call__`); Dynamo's entries are on its `forward`, whose locals include `self`."""
             import inspect
 
-            bound = inspect.signature(fn).bind(*frame.f_locals.get("args", ()), **(frame.f_locals.get("kwargs") or {}))
-            bound.apply_defaults()
+            from tcdebug.capture.calls import DYNAMO_FN_ARGS, DYNAMO_FN_FN, DYNAMO_FN_KWARGS, MODULE_CALLS
             from tcdebug.capture.guard_check import check_code
 
-            checks = check_code(torch, code, dict(bound.arguments))
+            fn = DYNAMO_FN_FN.read_local(frame)
+            owner = getattr(fn, "__self__", None)
+            f_locals: dict[str, Any] = {}
+            if isinstance(owner, torch.nn.Module) and getattr(fn, "__name__", "") in MODULE_CALLS:
+                fn = owner.forward
+                f_locals["self"] = owner
+            code = getattr(fn, "__code__", None)  # a function, or a bound method's function
+            if code is None:
+                return
+            module = owner if "self" in f_locals else getattr(fn, "__wrapped__", None)  # torch's wrap_inline
+            name = f"{type(module).__name__}.forward" if isinstance(module, torch.nn.Module) else code.co_name
+            args = DYNAMO_FN_ARGS.read_local(frame, ())
+            bound = inspect.signature(fn).bind(*args, **(DYNAMO_FN_KWARGS.read_local(frame) or {}))
+            bound.apply_defaults()
+            f_locals.update(bound.arguments)
+            checks = check_code(torch, code, f_locals)
             if not checks or any(c["passed"] for c in checks):
                 return
             guard = next((c["reason"] for c in checks if c["reason"]), "")
@@ -426,15 +464,15 @@ def install(ctx: CaptureContext) -> None:
                     stance="eager_on_recompile",
                     action="ran_eager",
                     compile_id=rec.key(checks[0]["compile_id"]) if checks[0]["compile_id"] else "",
-                    function=code.co_name,
+                    function=name,
                     guard=guard,
                     user=users.caller(),
-                    detail=f"no compile of {code.co_name} fits this call: eager_on_recompile runs it eagerly",
+                    detail=f"no compile of {name} fits this call: eager_on_recompile runs it eagerly",
                 )
             )
 
         patches.replace(SET_STANCE, _set_stance)
-        if getattr(decorators, "_set_stance", None) is set_original:
+        if DECORATORS_SET_STANCE.get(None) is set_original:
             patches.replace(DECORATORS_SET_STANCE, _set_stance)
         patches.replace(CALLBACK_FROM_STANCE, _callback_from_stance)
 

@@ -13,11 +13,20 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
+from tcdebug.capture import patches
 from tcdebug.capture.base import CaptureContext
 from tcdebug.capture.calls import capture_global_state
 from tcdebug.capture.provenance import ProvenanceCapture
 
 STAGES: tuple[str, ...] = ()
+OP_SCHEMA = patches.declare(
+    "torch._ops",
+    "OpOverload._schema",
+    unit="graph_inputs",
+    breaks="accuracy (`--accuracy`): the bisection compares nodes that mutate an input too",
+    kind=patches.READS,
+    on_instance=True,
+)
 _enabled = False
 
 

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from tcdebug.capture import patches
-from tcdebug.capture.calls import ENTER_EXIT_HOOKS
+from tcdebug.capture.calls import DYNAMIC_SETTING, ENTER_EXIT_HOOKS
 
 CACHE_ENTRIES = patches.declare(
     "torch._dynamo.eval_frame",
@@ -237,7 +237,7 @@ def _is_dynamic_hook(hook: Any) -> bool:
 @contextlib.contextmanager
 def dynamic_setting(torch: Any, ctx: Any, dynamic: bool | None) -> Iterator[None]:
     """Call a compiled callable as if `torch.compile(dynamic=dynamic)` had made it."""
-    own = getattr(ctx, "_dynamic", None)
+    own = DYNAMIC_SETTING.get(None, owner=ctx)
     hooks = getattr(ctx, "enter_exit_hooks", None)
     if own is dynamic or not isinstance(hooks, list):
         if own is not dynamic:

@@ -46,6 +46,14 @@ SYMPY_REPR = patches.declare(
     breaks=_SPEED,
     kind=patches.REPLACES,
 )
+FX_CODEGEN = patches.declare(
+    "torch.fx.graph",
+    "Graph._codegen",
+    unit="inductor_ir",
+    breaks=_SPEED,
+    kind=patches.READS,
+    on_instance=True,
+)
 PRE_FUSION_LOG = patches.declare(
     "torch._inductor.debug",
     "ir_pre_fusion_log",
@@ -116,7 +124,7 @@ def loop_body_parts(body: Any) -> Parts:
         graph = block.graph
         nodes = list(graph.nodes)
         shape.append(len(nodes))
-        objects += (name, block, graph, graph._codegen)
+        objects += (name, block, graph, FX_CODEGEN.get(None, owner=graph))
         for n in nodes:
             objects += (n, n.op, n.target, n.args, n.kwargs, n.name, n.type, n.meta.get("is_wrapped"))
     return tuple(shape), objects
@@ -271,7 +279,7 @@ def install_inductor(ctx: CaptureContext) -> None:
         if callable(getattr(LoopBodyBlock, "debug_str", None)):
             print_loop_bodies_cheaply(LoopBodyBlock)
         if callable(getattr(LoopBody, "debug_str", None)):
-            memo_active = getattr(getattr(formatter, "_write_ir", None), "memo_active", None)
+            memo_active = getattr(WRITE_IR.get(None), "memo_active", None)
             forget_loop_bodies = reuse_loop_body_texts(LoopBody, memo_active or (lambda: None))
     except ImportError:
         pass  # an older torch: its own printing

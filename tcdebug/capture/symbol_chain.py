@@ -67,10 +67,9 @@ def install(ctx: CaptureContext) -> None:
 
     # PATCH: ShapeEnv._log_guard, _update_var_to_range and _set_replacement -- each guard on a symbol,
     # each narrowing of its range, each replacement; torch's functions run unchanged.
-    shape_env = torch.fx.experimental.symbolic_shapes.ShapeEnv
-    log_guard = shape_env._log_guard
-    update_range = shape_env._update_var_to_range
-    set_replacement = shape_env._set_replacement
+    log_guard = LOG_GUARD.get()
+    update_range = UPDATE_RANGE.get()
+    set_replacement = SET_REPLACEMENT.get()
 
     def key() -> str | None:
         return current_compile_key(torch, rec)

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from tcdebug.capture.calls import global_state
-from tcdebug.capture.graph_inputs import GraphInputs, KeptGraph
+from tcdebug.capture.graph_inputs import OP_SCHEMA, GraphInputs, KeptGraph
 from tcdebug.model.payloads import Accuracy, AccuracyLayer, AccuracyNode
 
 SEED = 1234  # every run of a graph with random ops starts from this seed: the RNG is replayed
@@ -297,7 +297,7 @@ def _float_values(torch: Any, gm: Any) -> list[Any]:
         if node.op != "call_function":
             continue
         val = node.meta.get("val")
-        schema = getattr(node.target, "_schema", None)
+        schema = OP_SCHEMA.get(None, owner=node.target)
         if schema is not None and schema.is_mutable:
             continue
         if isinstance(val, torch.Tensor) and val.is_floating_point():
@@ -389,9 +389,11 @@ def bisect(torch: Any, acc: Accuracy, post: Any, inputs: list[Any], tol: float) 
 
 
 def _node(node: Any, layer: AccuracyLayer) -> AccuracyNode:
+    from torch._ops import OpOverload
+
     filename, line, code = _user_line(str(node.meta.get("stack_trace") or ""))
     target = str(getattr(node.target, "__name__", node.target))
-    if hasattr(node.target, "_overloadpacket"):
+    if isinstance(node.target, OpOverload):
         target = f"aten.{target}" if "aten" in str(node.target.namespace) else str(node.target)
     return AccuracyNode(
         name=node.name,

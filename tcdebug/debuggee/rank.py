@@ -18,7 +18,7 @@ import os
 import sys
 from typing import Any
 
-from tcdebug.capture.base import cuda_built
+from tcdebug.capture.base import DEFAULT_PG_TIMEOUT, NVML_DEVICE_COUNT, cuda_built
 from tcdebug.debuggee import private_env
 from tcdebug.debuggee.children import ChildChannel
 from tcdebug.debuggee.pauser import Pauser
@@ -64,7 +64,7 @@ def pg_timeout_s() -> float | None:
         from torch.distributed import distributed_c10d as c10d
 
         backend = c10d.Backend("nccl" if _gpus_seen(torch) else "gloo")
-        return float(c10d._get_default_timeout(backend).total_seconds())
+        return float(DEFAULT_PG_TIMEOUT.get()(backend).total_seconds())
     except Exception:  # noqa: BLE001 - a torch without it
         try:
             from torch.distributed import constants
@@ -79,7 +79,7 @@ def _gpus_seen(torch: Any) -> bool:
     if not cuda_built(torch):
         return False
     try:
-        return int(torch.cuda._device_count_nvml()) > 0
+        return int(NVML_DEVICE_COUNT.get()()) > 0
     except Exception:  # noqa: BLE001 - a torch without it: the build says
         return True
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import types
 from typing import Any
 
+from tcdebug.capture.calls import ORIGINAL_BACKEND
+
 
 class OptionsError(ValueError):
     pass
@@ -18,8 +20,8 @@ class OptionsError(ValueError):
 def original_backend(ctx: Any) -> Any:
     """The backend the script's `torch.compile` used (a name or a callable), or None."""
     callback = getattr(ctx, "callback", None)
-    backend = getattr(callback, "_torchdynamo_orig_backend", None)
-    inner = getattr(backend, "_torchdynamo_orig_backend", None)
+    backend = ORIGINAL_BACKEND.get(None, owner=callback) if callback is not None else None
+    inner = ORIGINAL_BACKEND.get(None, owner=backend) if backend is not None else None
     return inner if inner is not None else backend
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from tcdebug.model import schema
-from tcdebug.model.events import Event
+from tcdebug.model.events import Event, StanceEvent
 from tcdebug.model.payloads import (
     Accuracy,
     AutotuneTable,
@@ -104,6 +104,7 @@ class SessionIndex(Plain):
     compiles: list[CompileEntry] = field(default_factory=list)
     reruns: list[Rerun] = field(default_factory=list)
     calls: list[CallInfo] = field(default_factory=list)
+    stances: list[StanceEvent] = field(default_factory=list)  # torch.compiler.set_stance's events
 
 
 def session_index(
@@ -136,6 +137,7 @@ def session_index(
         processes=list(session.processes.values()),
         reruns=session.reruns,
         calls=session.calls,
+        stances=session.stance_events,
     )
     entry = schema.to_json(index)
     entry["compiles"] = [cache.entry(c) for c in (session.ordered_compiles() if compiles else ())]

@@ -321,6 +321,7 @@ class StanceEvent(Event):
     guard: str = ""  # the failing guard, as Dynamo words it
     user: Frame | None = None  # the user's line: the set_stance call, or the call of the function
     detail: str = ""  # what the stance did, in one line
+    after: str = ""  # the compile that arrived last before it (the session fills it): its timeline place
 
 
 @dataclass(kw_only=True)

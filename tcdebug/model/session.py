@@ -532,6 +532,8 @@ class Session(Plain):
     def _on_stance(self, ev: ev_types.StanceEvent) -> Change:
         if ev.action == "set":
             self.stance = ev.stance
+        if not ev.after and self.compiles:
+            ev.after = next(reversed(self.compiles))
         self.stance_events.append(ev)
         return Change(ev, compile_id=ev.compile_id, rank=ev.rank)
 

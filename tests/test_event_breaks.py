@@ -193,7 +193,9 @@ async def test_fusion_refused_pauses_in_inductors_scheduler():
         event = _event(app)
         assert event is not None, app.session.status_line
         assert event.kind == "fusion_refused" and "cannot fuse" in event.detail and "op3" in event.detail
-        assert event.user is not None and event.user.line == lines["fusion_refused"]
+        # the line of the first node Inductor refused to fuse (`op0`, the sum), then the call
+        assert event.user is not None and event.user.line == lines["fusion_refused"], event.user
+        assert event.caller is not None and event.caller.line == lines["call"]
         assert "fusion_refused" in status_text(app)
         await pilot.press("g")
         await wait_until(pilot, lambda: _done(app), what="the end")
@@ -287,17 +289,23 @@ def test_a_compiled_modules_eager_call_is_a_stance_event_and_kept_in_the_dump(mo
         ("set", "eager_on_recompile"),
         ("ran_eager", "eager_on_recompile"),
         ("ran_eager", "eager_on_recompile"),
+        ("set", "force_eager"),
+        ("ran_eager", "force_eager"),  # once for the module's two calls
         ("set", "default"),
     ]
     assert [ev.user.line for ev in events if ev.user is not None] == [
         lines["set"],
         lines["ran_eager"],
         lines["ran_eager_linear"],
+        lines["force_eager"],
+        lines["forced"],
         lines["default"],
     ]
-    own, torchs = events[1], events[2]
+    own, torchs, forced = events[1], events[2], events[4]
     assert own.function == "Scale.forward" and own.compile_id == "0/0" and "dtype mismatch" in own.guard
     assert torchs.function == "Linear.forward" and "size mismatch" in torchs.guard
+    assert forced.function == "Scale.forward" and not forced.guard
+    assert f"force_eager: calls of Scale.forward run eagerly (nothing compiled) at stances_module.py:{lines['forced']}" in stdout
     assert session.stance == "default" and all(ev.after == "1/0" for ev in events)
     rows = build_rows(session, TimelineState())
     texts = [row.label.plain for row in rows]

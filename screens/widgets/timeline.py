@@ -354,6 +354,8 @@ def stance_row_text(ev: StanceEvent) -> str:
     if ev.action == "set":
         where = f" ({ev.user.file.rsplit('/', 1)[-1]}:{ev.user.line})" if ev.user is not None else ""
         return f"stance {ev.stance}{where}"
+    if ev.stance == "force_eager" and not ev.guard.strip():
+        return f"{ev.function or 'a compiled function'} runs eagerly: force_eager"
     did = "ran eagerly" if ev.action == "ran_eager" else f"refused ({ev.stance})"
     guard = short_recompile_reason(ev.guard) if ev.guard.strip() else "no failing guard found"
     return f"{ev.function or 'a compiled function'} {did}: {guard}"

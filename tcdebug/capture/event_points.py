@@ -24,6 +24,7 @@ from tcdebug.analysis.why import parse_graph_break
 from tcdebug.capture import patches
 from tcdebug.capture.base import (
     BYTECODE_HOOK,
+    LOWERING_GRAPH,
     CaptureContext,
     artifact_logger_handler,
     cuda_built,
@@ -384,8 +385,11 @@ def install(ctx: CaptureContext) -> None:
             prior = set_original(stance)
             name = str(getattr(stance, "stance", stance))
             if name != str(getattr(prior, "stance", prior)):
+                forced.clear()
                 stance_point(StanceEvent(stance=name, action="set", user=users.caller()))
             return prior
+
+        forced: set[Any] = set()  # the functions force_eager ran eagerly since the stance was set
 
         @functools.wraps(from_stance)
         def _callback_from_stance(callback: Any) -> Any:
@@ -398,6 +402,11 @@ def install(ctx: CaptureContext) -> None:
                     pass
             elif stance == "fail_on_recompile" and callable(result) and result is not callback:
                 return failing(result)
+            elif stance == "force_eager" and callback not in (False, None):
+                try:
+                    forced_eager(sys._getframe(1))
+                except Exception:  # noqa: BLE001 - observing never breaks the call
+                    pass
             return result
 
         def failing(fail_callback: Any) -> Any:
@@ -431,14 +440,14 @@ def install(ctx: CaptureContext) -> None:
             checks = check_code(torch, code, f_locals)
             return next((c["reason"] for c in checks if not c["passed"] and c["reason"]), "")
 
-        def eager_call(frame: Any) -> None:
-            """`_fn` of a compiled function's context, about to call it in run mode: when no cache
-            entry's guards pass, torch runs the call eagerly. A compiled module's `_fn` calls the
-            module (`__call__`); Dynamo's entries are on its `forward`, whose locals include `self`."""
+        def called(frame: Any, *, with_locals: bool = True) -> tuple[str, Any, dict[str, Any]] | None:
+            """The function `_fn` of a compiled function's context is about to call: its name, the
+            code Dynamo's entries are on, and its locals for this call. A compiled module's `_fn`
+            calls the module (`__call__`); the entries are on its `forward`, whose locals include
+            `self`; torch's own modules are called through `wrap_inline`'s function."""
             import inspect
 
             from tcdebug.capture.calls import DYNAMO_FN_ARGS, DYNAMO_FN_FN, DYNAMO_FN_KWARGS, MODULE_CALLS
-            from tcdebug.capture.guard_check import check_code
 
             fn = DYNAMO_FN_FN.read_local(frame)
             owner = getattr(fn, "__self__", None)
@@ -448,13 +457,42 @@ def install(ctx: CaptureContext) -> None:
                 f_locals["self"] = owner
             code = getattr(fn, "__code__", None)  # a function, or a bound method's function
             if code is None:
-                return
-            module = owner if "self" in f_locals else getattr(fn, "__wrapped__", None)  # torch's wrap_inline
+                return None
+            module = owner if "self" in f_locals else getattr(fn, "__wrapped__", None)
             name = f"{type(module).__name__}.forward" if isinstance(module, torch.nn.Module) else code.co_name
-            args = DYNAMO_FN_ARGS.read_local(frame, ())
-            bound = inspect.signature(fn).bind(*args, **(DYNAMO_FN_KWARGS.read_local(frame) or {}))
-            bound.apply_defaults()
-            f_locals.update(bound.arguments)
+            if with_locals:
+                args = DYNAMO_FN_ARGS.read_local(frame, ())
+                bound = inspect.signature(fn).bind(*args, **(DYNAMO_FN_KWARGS.read_local(frame) or {}))
+                bound.apply_defaults()
+                f_locals.update(bound.arguments)
+            return name, code, f_locals
+
+        def forced_eager(frame: Any) -> None:
+            """force_eager runs every call eagerly: one event per function, at its first call."""
+            found = called(frame, with_locals=False)
+            if found is None or found[1] in forced:
+                return
+            name, code, _ = found
+            forced.add(code)
+            stance_point(
+                StanceEvent(
+                    stance="force_eager",
+                    action="ran_eager",
+                    function=name,
+                    user=users.caller(),
+                    detail=f"force_eager runs every call of {name} eagerly, compiling nothing",
+                )
+            )
+
+        def eager_call(frame: Any) -> None:
+            """A call in run mode (eager_on_recompile): when no cache entry's guards pass, torch runs
+            it eagerly."""
+            from tcdebug.capture.guard_check import check_code
+
+            found = called(frame)
+            if found is None:
+                return
+            name, code, f_locals = found
             checks = check_code(torch, code, f_locals)
             if not checks or any(c["passed"] for c in checks):
                 return
@@ -508,12 +546,39 @@ def install_inductor(ctx: CaptureContext) -> None:
         if not message.startswith("cannot fuse "):
             return
         head, _, reason = message.partition(": ")
-        nodes = head[len("cannot fuse ") :].split(" with ")
+        nodes = tuple(n.strip() for n in head[len("cannot fuse ") :].split(" with "))
         points.pause(
             None,
-            EventFacts("fusion_refused", detail=message, names=tuple(n.strip() for n in nodes)),
-            stack=[],
+            EventFacts("fusion_refused", detail=message, names=nodes),
+            stack=origin_stack(nodes),
         )
+
+    def origin_stack(names: tuple[str, ...]) -> list[Frame]:
+        """The stack of the user's line the first named scheduler node came from (its FX origins'
+        `stack_trace`, the latest line first picked); [] where Inductor does not say."""
+        try:
+            from tcdebug.analysis.provenance_index import stack_frames
+
+            scheduler = getattr(LOWERING_GRAPH.get(None), "scheduler", None)
+            wanted = names[0] if names else ""
+            for node in getattr(scheduler, "nodes", None) or ():
+                inner = list(node.get_nodes()) if hasattr(node, "get_nodes") else [node]
+                if node.get_name() != wanted and all(n.get_name() != wanted for n in inner):
+                    continue
+                traces = [
+                    str(origin.meta.get("stack_trace") or "")
+                    for n in inner
+                    for origin in getattr(getattr(n, "node", None), "origins", None) or ()
+                ]
+                traces = sorted((t for t in traces if t), key=len)
+                if traces:
+                    return [
+                        Frame(file=f["file"], line=f["line"], name=f["fn"], code=f.get("code", ""))
+                        for f in stack_frames(traces[0])
+                    ]
+        except Exception:  # noqa: BLE001 - observing never breaks the compile
+            pass
+        return []
 
     handler = artifact_logger_handler(on_fusion)
     log = logging.getLogger(FUSION_LOGGER)

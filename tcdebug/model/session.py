@@ -769,6 +769,8 @@ def stance_line(ev: ev_types.StanceEvent) -> str:
     where = frame_text(ev.user)
     if ev.action == "set":
         text = f"stance set to {ev.stance}"
+    elif not ev.guard.strip() and ev.stance == "force_eager":
+        text = f"force_eager: calls of {ev.function or 'a compiled function'} run eagerly (nothing compiled)"
     else:
         did = "ran eagerly" if ev.action == "ran_eager" else "failed"
         guard = ev.guard.strip().splitlines()[0] if ev.guard.strip() else "no failing guard found"

@@ -1,6 +1,6 @@
 """torch.compiler.set_stance on compiled nn.Modules (tests/test_event_breaks.py): the calls
 eager_on_recompile runs eagerly are a module's of the script and one of torch's, each marked
-`# EVENT: <what>`."""
+`# EVENT: <what>`; then force_eager runs the module eagerly (one event for its calls)."""
 
 import torch
 
@@ -22,4 +22,7 @@ torch.compiler.set_stance("eager_on_recompile")  # EVENT: set
 model(torch.randn(2, 4))
 model(torch.randn(2, 4, dtype=torch.float64))  # EVENT: ran_eager
 linear(torch.randn(3, 4))  # EVENT: ran_eager_linear
+torch.compiler.set_stance("force_eager")  # EVENT: force_eager
+model(torch.randn(2, 4))  # EVENT: forced
+model(torch.randn(2, 4))
 torch.compiler.set_stance("default")  # EVENT: default

@@ -291,6 +291,7 @@ def test_a_compiled_modules_eager_call_is_a_stance_event_and_kept_in_the_dump(mo
         ("ran_eager", "eager_on_recompile"),
         ("set", "force_eager"),
         ("ran_eager", "force_eager"),  # once for the module's two calls
+        ("set", "eager_then_compile"),
         ("set", "default"),
     ]
     assert [ev.user.line for ev in events if ev.user is not None] == [
@@ -299,6 +300,7 @@ def test_a_compiled_modules_eager_call_is_a_stance_event_and_kept_in_the_dump(mo
         lines["ran_eager_linear"],
         lines["force_eager"],
         lines["forced"],
+        lines["eager_then_compile"],
         lines["default"],
     ]
     own, torchs, forced = events[1], events[2], events[4]
@@ -306,7 +308,9 @@ def test_a_compiled_modules_eager_call_is_a_stance_event_and_kept_in_the_dump(mo
     assert torchs.function == "Linear.forward" and "size mismatch" in torchs.guard
     assert forced.function == "Scale.forward" and not forced.guard
     assert f"force_eager: calls of Scale.forward run eagerly (nothing compiled) at stances_module.py:{lines['forced']}" in stdout
-    assert session.stance == "default" and all(ev.after == "1/0" for ev in events)
+    assert session.stance == "default" and all(ev.after == "1/0" for ev in events[:-1])
+    # eager_then_compile: the lambda compiles at its second call, after the stance's row
+    assert [c.function for c in session.ordered_compiles()][-1] == "<lambda>" and events[-1].after == "2/0"
     rows = build_rows(session, TimelineState())
     texts = [row.label.plain for row in rows]
     first_stance = next(i for i, row in enumerate(rows) if row.ref.item.startswith("stance:"))

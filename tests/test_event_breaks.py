@@ -257,12 +257,9 @@ async def test_stances_are_events_with_the_failing_guard_and_a_breakpoint():
     assert "stances: 4" in summary and "ran eagerly (failing guard: 0/0: tensor 'x' dtype mismatch" in summary
 
 
-@pytest.fixture(scope="module")
-def module_stances_dump(tmp_path_factory):
-    """`tcdebug --dump` of a script whose compiled modules (its own and torch's Linear) are run
-    eagerly by eager_on_recompile."""
-    out = tmp_path_factory.mktemp("stances") / "out"
-    script = SCRIPTS / "stances_module.py"
+def _dump_of(tmp_path_factory, name: str, script) -> tuple:
+    """`tcdebug --dump` of a test script: (the dump folder, its stdout)."""
+    out = tmp_path_factory.mktemp(name) / "out"
     run = subprocess.run(
         [sys.executable, "-m", "tcdebug", "--dump", str(out), str(script)],
         capture_output=True,
@@ -270,7 +267,16 @@ def module_stances_dump(tmp_path_factory):
         timeout=600,
     )
     assert run.returncode == 0, run.stderr[-2000:]
-    return out, marked_lines(script), run.stdout
+    return out, run.stdout
+
+
+@pytest.fixture(scope="module")
+def module_stances_dump(tmp_path_factory):
+    """`tcdebug --dump` of a script whose compiled modules (its own and torch's Linear) are run
+    eagerly by eager_on_recompile."""
+    script = SCRIPTS / "stances_module.py"
+    out, stdout = _dump_of(tmp_path_factory, "stances", script)
+    return out, marked_lines(script), stdout
 
 
 def test_a_compiled_modules_eager_call_is_a_stance_event_and_kept_in_the_dump(module_stances_dump):
@@ -342,15 +348,8 @@ async def test_stance_rows_at_80x24(module_stances_dump):
 @pytest.fixture(scope="module")
 def specialized_dump(tmp_path_factory):
     """`tcdebug --dump` of a script whose branch specializes a mark_dynamic dimension."""
-    out = tmp_path_factory.mktemp("specialized") / "out"
     script = SCRIPTS / "specialized_dim.py"
-    run = subprocess.run(
-        [sys.executable, "-m", "tcdebug", "--dump", str(out), str(script)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert run.returncode == 0, run.stderr[-2000:]
+    out, _ = _dump_of(tmp_path_factory, "specialized", script)
     return out, marked_lines(script)["branch"]
 
 
@@ -416,15 +415,7 @@ def test_the_chain_from_a_torch_trace_log_names_the_branchs_line(tmp_path):
 @pytest.fixture(scope="module")
 def hints_dump(tmp_path_factory):
     """`tcdebug --dump` of a script that triggers every hint (`# HINT: <id>` marks each)."""
-    out = tmp_path_factory.mktemp("hints") / "out"
-    run = subprocess.run(
-        [sys.executable, "-m", "tcdebug", "--dump", str(out), str(SCRIPTS / "hints.py")],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert run.returncode == 0, run.stderr[-2000:]
-    return out, run.stdout
+    return _dump_of(tmp_path_factory, "hints", SCRIPTS / "hints.py")
 
 
 def test_each_hint_is_stated_once_in_the_summary_and_in_w(hints_dump):

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from conftest import ROOT, SCRIPTS, run_tcdebug
 
+import tcdebug
 from tcdebug.dump.loader import load_dump
 
 MARKERS = ("TORCH_BEFORE_SCRIPT", "DYNAMO_AFTER_IMPORT_TORCH", "CONFIG_READ", "NO_TORCH", "INDUCTOR_")
@@ -126,7 +127,8 @@ def test_a_failed_torch_import_shows_pythons_traceback(tmp_path):
         return [line.strip() for line in text.splitlines() if line.strip().startswith("File ")]
 
     expected = frames(plain.stderr)
-    assert expected and "tcdebug" not in output
+    package = str(Path(tcdebug.__file__).resolve().parent)  # not "tcdebug": a venv's path may hold it
+    assert expected and package not in output and "tcdebug.debuggee" not in output
     assert frames(output) == expected
     assert output.rstrip().splitlines()[-1] == plain.stderr.rstrip().splitlines()[-1]
     assert "not-a-number" in output.rstrip().splitlines()[-1]

@@ -19,6 +19,7 @@ PHASE_COLORS = dict(
         (
             "magenta",
             "bright_magenta",
+            "white",
             "cyan",
             "bright_cyan",
             "blue",

@@ -28,6 +28,7 @@ OTHER = "other"
 PHASES = (
     "Dynamo tracing",
     "Dynamo guards",
+    "Cache keys",
     "AOTAutograd",
     "FX passes",
     "Inductor lowering",
@@ -44,6 +45,7 @@ _EXACT = {
     "bytecode_tracing": "Dynamo tracing",
     "fullgraph_capture": "Dynamo tracing",
     "build_guards": "Dynamo guards",
+    "inductor_codecache_torch_key": "Cache keys",  # hashing torch's (and Triton's) install for the keys
     "create_aot_dispatcher_function": "AOTAutograd",
     "aot_collect_metadata": "AOTAutograd",
     "aot_trace_joint_graph": "AOTAutograd",
@@ -69,6 +71,9 @@ _EXACT = {
     "CachingAutotuner.combo_sequential_autotune": "Autotuning",
     "CUDAGraphNode.record": "CUDA-graph recording",
 }
+_PREFIX = {
+    "CacheBase.get_system": "Cache keys",  # CacheBase.get_system.triton_key: seconds on a CUDA build
+}
 _SUFFIX = {
     "_template_autotuning": "Autotuning",
     "_template_precompiling": "C++/Triton compile",
@@ -82,6 +87,9 @@ def phase_of(name: str) -> str | None:
         return phase
     for suffix, phase in _SUFFIX.items():
         if name.endswith(suffix):
+            return phase
+    for prefix, phase in _PREFIX.items():
+        if name.startswith(prefix):
             return phase
     if "cudagraph" in name.lower() and "record" in name.lower():
         return "CUDA-graph recording"
@@ -212,6 +220,7 @@ def _segment(segments: list[list[Any]], phase: str, a: float, b: float) -> None:
 PHASE_LETTERS = {
     "Dynamo tracing": "D",
     "Dynamo guards": "G",
+    "Cache keys": "H",
     "AOTAutograd": "A",
     "FX passes": "F",
     "Inductor lowering": "L",

@@ -806,7 +806,7 @@ def time_parts(comp: Compile) -> list[WhyPart]:
 
 def cache_lines(comp: Compile) -> list[str]:
     """Each compile cache's answer for the compile, and for a miss what differs from the nearest
-    entry (`tcdebug.capture.cache_verdicts`)."""
+    entry (`tcdebug.torchtext.cache_keys`)."""
     lines: list[str] = []
     for verdict in comp.caches:
         line = verdict.headline()

@@ -5,7 +5,9 @@ torch logs a lookup's key and the hash details it was made of (`components`: one
 `[hash] name: value` line per part of the key, `FxGraphHashDetails` / AOTAutograd's), but not those
 of the entries already in the cache. So this unit keeps the details of every key it sees, outside
 torch's cache (`KeyStore`): a later miss is compared with the nearest entry whose details it kept
-and that is still in torch's cache. Nothing here changes what torch caches or compiles."""
+and that is still in torch's cache (the payload's reading and the comparison:
+`tcdebug.torchtext.cache_keys`, which the log reader shares). Nothing here changes what torch caches
+or compiles."""
 
 from __future__ import annotations
 
@@ -18,71 +20,11 @@ from typing import Any
 
 from tcdebug.capture.base import CaptureContext
 from tcdebug.model.events import CacheResult
-from tcdebug.model.payloads import CACHE_NAMES, CacheVerdict
+from tcdebug.model.payloads import CACHE_NAMES
+from tcdebug.torchtext.cache_keys import CACHES, MAX_KEPT, RESULTS, Lookup, explain_miss
 
 STAGES: tuple[str, ...] = ()
-CACHES = ("fx_graph", "aotautograd")
-RESULTS = ("hit", "miss", "bypass")
 KEYS_DIR_ENV = "TCDEBUG_CACHE_KEYS_DIR"  # where the kept hash details go (default ~/.cache/tcdebug)
-MAX_KEPT = 400  # entries read per cache when explaining a miss (the newest)
-MAX_SHOWN = 8  # differing parts listed per miss
-_LINE = re.compile(r"^\[(?P<hash>[^\]]*)\] (?P<name>[^:]+): ?(?P<value>.*)$", re.S)
-
-
-def parse_components(lines: list[str]) -> dict[str, tuple[str, str]]:
-    """`[hash] name: value` lines -> name -> (hash, value)."""
-    out: dict[str, tuple[str, str]] = {}
-    for line in lines:
-        m = _LINE.match(line)
-        if m:
-            out[m["name"]] = (m["hash"], m["value"])
-    return out
-
-
-def _short(text: str, limit: int = 160) -> str:
-    """One line (a graph's text folded), cut at `limit`."""
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def explain_miss(key: str, components: list[str], known: dict[str, list[str]], cache_name: str) -> list[str]:
-    """What differs between a missed key's hash details and the nearest of `known` (key -> details
-    of entries still in the cache)."""
-    if not components:
-        return ["torch gave no hash details for this key: nothing to compare"]
-    others = {k: v for k, v in known.items() if k != key}
-    if not others:
-        return [
-            f"no earlier {cache_name} cache entry with known hash details: a first run, a cleared cache, "
-            "or entries written without tcdebug (torch keeps no details of the entries it stores)"
-        ]
-    mine = parse_components(components)
-    best: tuple[int, str, list[str]] | None = None
-    for other_key, lines in others.items():
-        theirs = parse_components(lines)
-        differ = sorted(
-            n for n in set(mine) | set(theirs) if mine.get(n, ("", ""))[0] != theirs.get(n, ("", ""))[0]
-        )
-        if best is None or len(differ) < best[0]:
-            best = (len(differ), other_key, differ)
-    assert best is not None
-    count, other_key, differ = best
-    theirs = parse_components(others[other_key])
-    out = [
-        f"nearest entry {other_key[:16]}…: {count} of {len(set(mine) | set(theirs))} parts of the key differ"
-    ]
-    for name in differ[:MAX_SHOWN]:
-        now = mine.get(name)
-        was = theirs.get(name)
-        if now is None:
-            out.append(f"{name}: only in the entry ({_short(was[1]) if was else ''})")
-        elif was is None:
-            out.append(f"{name}: new in this key ({_short(now[1])})")
-        else:
-            out.append(f"{name}: {_short(now[1])}  (entry: {_short(was[1])})")
-    if len(differ) > MAX_SHOWN:
-        out.append(f"… and {len(differ) - MAX_SHOWN} more: {', '.join(differ[MAX_SHOWN:])}")
-    return out
 
 
 class KeyStore:
@@ -176,35 +118,19 @@ def install(ctx: CaptureContext) -> None:
         return stores[0]
 
     def on_result(cache: str, result: str, cid: str, payload: str | None) -> None:
-        try:
-            info = json.loads(payload or "{}")
-        except ValueError:
-            info = {}
-        if not isinstance(info, dict):
-            info = {}
-        key = str(info.get("key") or "")
-        components = [str(x) for x in info.get("components") or [] if isinstance(x, str)]
+        lookup = Lookup.read(payload)
+        key = lookup.key
         explanation: list[str] = []
         if result == "miss":
-            explanation = explain_miss(key, components, store().known(cache), CACHE_NAMES[cache])
+            explanation = explain_miss(key, lookup.components, store().known(cache), CACHE_NAMES[cache])
         part = ""
         if cache == "fx_graph":
             # A hit inside an AOTAutograd hit loads forward and backward before any stage says
             # which graph is compiling: the part the key was stored for, where it was seen before.
             part = (store().part_of(cache, key) if result == "hit" and key else "") or rec.inductor_part(cid)
-        if key and components and result in ("hit", "miss"):
-            store().remember(cache, key, components, part)
-        saved = info.get("time_saved_ns")
-        verdict = CacheVerdict(
-            cache=cache,
-            result=result,
-            key=key,
-            part=part,
-            reason=str(info.get("cache_bypass_reason") or ""),
-            explanation=explanation,
-            time_saved_s=saved / 1e9 if isinstance(saved, int) else None,
-        )
-        rec.emit(CacheResult(compile_id=cid, verdict=verdict))
+        if lookup.kept and result in ("hit", "miss"):
+            store().remember(cache, key, lookup.components, part)
+        rec.emit(CacheResult(compile_id=cid, verdict=lookup.verdict(cache, result, part, explanation)))
 
     def route(cache: str, result: str) -> Callable[[str, dict[str, Any], str | None], None]:
         def on_record(cid: str, md: dict[str, Any], payload: str | None) -> None:

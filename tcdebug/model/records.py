@@ -43,7 +43,7 @@ GRAPH_BREAK = "graph_break"
 DDP_SPLIT = "ddp_split"  # DDPOptimizer's bucket split: a break of the compile, and its split graph
 RECOMPILE = "recompile"  # why Dynamo's cache missed
 CA_RECOMPILE = "ca_recompile"  # why compiled autograd's cache missed
-CACHE_RESULT = "cache_result"  # a cache's hit / miss / bypass, counted in the compile's metrics
+CACHE_RESULT = "cache_result"  # a cache's hit / miss / bypass: a cache verdict, counted in the compile's metrics
 COMPILE_TIMES = "compile_times"  # chromium events: the compile's phase times
 LINK = "link"  # a link torch logs (a note)
 TORCH_VERSION = "torch_version"
@@ -185,7 +185,7 @@ _OTHER_RECORDS: tuple[RecordKind, ...] = (
     RecordKind("torch_version", TORCH_VERSION, carrier=ARTIFACT, global_record=False),
     RecordKind(
         r"^(?P<cache>\w+?)_cache_(?P<result>hit|miss|bypass)$", CACHE_RESULT, carrier=ARTIFACT, pattern=True,
-        reason="counted per cache; the FX graph cache's result also ends an Inductor compile",
+        reason="a cache verdict (FX graph, AOTAutograd), counted per cache; the FX graph cache's result also ends an Inductor compile",
     ),
     RecordKind(
         EXPORT_FAILED, ARTIFACT_STAGE, carrier=ARTIFACT,

@@ -24,6 +24,7 @@ from tcdebug.analysis.compile_phases import PhaseCollector, parse_event
 from tcdebug.model import records
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.events import (
+    CacheResult,
     CompileEnd,
     CompileStart,
     CompileTimes,
@@ -48,6 +49,7 @@ from tcdebug.model.trace_format import (
     with_attempt,
 )
 from tcdebug.textsafe import safe_line
+from tcdebug.torchtext import cache_keys
 from tcdebug.torchtext.aoti_kernels import split_cpp_kernels
 from tcdebug.torchtext.dynamo_text import (
     compile_outcome,
@@ -192,6 +194,7 @@ class TraceConverter:
         self._global: str | None = None  # the open `-/-` compile
         self._globals = 0
         self.phases = PhaseCollector()  # compile time per phase (tcdebug.analysis.compile_phases)
+        self.log_keys = cache_keys.LogKeys()  # hash details of the cache keys looked up so far
 
     def events(self, records: Iterator[Record]) -> Iterator[Event]:
         for record in records:
@@ -691,8 +694,10 @@ class TraceConverter:
                 ev = self._artifact_stage(cid, st, record, kind)
                 yield ev
                 yield from self._place_pending(st)
+                yield from self._cache_result(cid, st, record, cache["cache"], cache["result"], ev.part)
                 st.inductor_part = None  # the FX graph cache result closes one Inductor compile
                 return
+            yield from self._cache_result(cid, st, record, cache["cache"], cache["result"])
         if handler == records.BYTECODE and record.ref is not None:
             yield self._stage(cid, st, kind.stage, record, meta={"artifact": name})
             return
@@ -700,6 +705,27 @@ class TraceConverter:
             if self._output_code_in(st) and not name.startswith(records.INDUCTOR_AFTER_OUTPUT):
                 st.inductor_part = None  # the Inductor compile is over
             yield self._artifact_stage(cid, st, record, kind)
+
+    def _cache_result(
+        self, cid: str, st: _CompileState, record: Record, cache: str, result: str, part: str | None = None
+    ) -> Iterator[CacheResult]:
+        """The verdict of an FX graph or AOTAutograd lookup, as the live capture makes it
+        (`tcdebug.torchtext.cache_keys`); a miss is explained by the keys looked up earlier in
+        this log. `part`: the FX graph lookup's, as its stage is placed."""
+        if cache not in cache_keys.CACHES:
+            return
+        payload = record.payload
+        if payload is None and record.ref is not None:
+            payload = record.ref.read()
+        lookup = cache_keys.Lookup.read(payload)
+        if cache != "fx_graph":
+            part = ""
+        elif not part or part == _UNPLACED:
+            part = self._part(st)
+            part = self._guess_backward(st) if part == _UNPLACED else part
+            part = (self.log_keys.part_of(cache, lookup.key) if result == "hit" else "") or part
+        explanation = self.log_keys.add(cache, result, lookup, part)
+        yield CacheResult(compile_id=cid, verdict=lookup.verdict(cache, result, part, explanation))
 
     @staticmethod
     def _output_code_in(st: _CompileState) -> bool:

@@ -140,13 +140,19 @@ class Lookup:
             info = {}
         if not isinstance(info, dict):
             info = {}
-        saved = info.get("time_saved_ns")
+        saved_ns, saved_ms = info.get("time_saved_ns"), info.get("time_saved_ms")  # FX graph's / AOTAutograd's
         components = info.get("components")
         return cls(
             key=str(info.get("key") or ""),
             components=[x for x in components if isinstance(x, str)] if isinstance(components, list) else [],
             reason=str(info.get("cache_bypass_reason") or ""),
-            time_saved_s=saved / 1e9 if isinstance(saved, int) else None,
+            time_saved_s=(
+                saved_ns / 1e9
+                if isinstance(saved_ns, int | float)
+                else saved_ms / 1e3
+                if isinstance(saved_ms, int | float)
+                else None
+            ),
         )
 
     def verdict(self, cache: str, result: str, part: str, explanation: list[str]) -> CacheVerdict:

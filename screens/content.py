@@ -77,9 +77,7 @@ def _view_for(session: Session, ref: Ref | None, *, paused_at: tuple[str, str] |
         header = Text.assemble(("compile caches ", "bold"), _compile_title(comp))
         text = "\n".join(cache_lines(comp))
         if any(v.result == "hit" for v in comp.caches):
-            text += "\n\nStages a hit skipped say so."
-            if session.origin not in ("dump", "trace"):
-                text += " K restarts the run cold (every cache off)."
+            text += "\n\nStages a hit skipped say so; K restarts the run cold (every cache off)."
         return View(header, text)
     if ref.item == "error":
         return View(Text.assemble(("✗ compile failed ", "bold red"), _compile_title(comp)), comp.error)
@@ -92,8 +90,7 @@ def _view_for(session: Session, ref: Ref | None, *, paused_at: tuple[str, str] |
         kernel = next((k for k in stage.kernels if k.name == ref.kernel), None)
         if kernel is not None:
             return _kernel_view(comp, stage, kernel)
-    live = session.origin not in ("dump", "trace")  # K restarts only a run tcdebug started
-    return _stage_view(comp, stage, paused=paused_at == (comp.compile_id, stage.key), live=live)
+    return _stage_view(comp, stage, paused=paused_at == (comp.compile_id, stage.key))
 
 
 def _stance_view(session: Session, number: int) -> View:
@@ -151,7 +148,7 @@ def _waiting(session: Session) -> str:
     return "No compiles were captured."
 
 
-def _stage_view(comp: Compile, stage: Stage, *, paused: bool, live: bool = True) -> View:
+def _stage_view(comp: Compile, stage: Stage, *, paused: bool) -> View:
     header = Text()
     if paused:
         header.append("▶ paused here ", "bold reverse green")
@@ -162,8 +159,7 @@ def _stage_view(comp: Compile, stage: Stage, *, paused: bool, live: bool = True)
     header.append(safe_line(stage.key), "cyan")
     if not stage.captured and stage.reason.startswith(SKIPPED):
         header.append("\n" + safe_line(stage.reason), "bold cyan")
-        if live:
-            header.append("\nK restarts the run cold: every cache off, every stage compiled", "cyan")
+        header.append("\nK restarts a live run cold: every cache off, every stage compiled", "cyan")
         return View(header, stage.get_text(), "text", key=("stage", comp.compile_id, stage.key, "nc"))
     if not stage.captured:
         header.append("\nnot captured: ", "bold yellow")

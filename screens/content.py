@@ -102,7 +102,7 @@ def _stance_view(session: Session, number: int) -> View:
     header = Text.assemble(("⇄ ", "bold cyan"), (title, "bold"), (ev.function, ""))
     lines = [stance_line(ev), ""]
     if ev.action != "set" and ev.guard.strip():
-        lines += [f"compile whose guards failed: {ev.compile_id or '?'}", "failing guard:", ev.guard or "?", ""]
+        lines += [f"compile whose guards failed: {ev.compile_id or '?'}", "failing guard:", ev.guard, ""]
         lines.append(
             "eager_on_recompile runs a call eagerly when no compile's guards pass; fail_on_recompile "
             "raises instead of recompiling."

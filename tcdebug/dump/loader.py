@@ -171,7 +171,6 @@ def load_dump(path: str | os.PathLike[str]) -> Session:
     session.reruns = index.reruns
     session.calls = index.calls
     session.stance_events = index.stances
-    session.stance = next((ev.stance for ev in reversed(index.stances) if ev.action == "set"), "default")
     if (root / "output.txt").exists() or (root / "output.txt").is_symlink():
         try:
             session.output = [OutputChunk("stdout", read_confined(root, "output.txt"))]

@@ -243,7 +243,6 @@ class Session(Plain):
     paused_events: dict[int, ev_types.EventPause] = field(default_factory=dict)
     # event kind -> why this torch cannot give it
     unavailable_events: dict[str, str] = field(default_factory=dict)
-    stance: str = "default"  # torch.compiler.set_stance's stance in effect
     # each change of stance, and each call a stance acted on
     stance_events: list[ev_types.StanceEvent] = field(default_factory=list)
     processes: dict[int, ProcessInfo] = field(default_factory=dict)  # by pid, the main one first
@@ -529,9 +528,12 @@ class Session(Plain):
             ev, compile_id=comp.compile_id, stage_key=stage_key, added=added, paused=True, rank=ev.rank
         )
 
+    @property
+    def stance(self) -> str:
+        """torch.compiler.set_stance's stance in effect: the last one set."""
+        return next((ev.stance for ev in reversed(self.stance_events) if ev.action == "set"), "default")
+
     def _on_stance(self, ev: ev_types.StanceEvent) -> Change:
-        if ev.action == "set":
-            self.stance = ev.stance
         if not ev.after and self.compiles:
             ev.after = next(reversed(self.compiles))
         self.stance_events.append(ev)

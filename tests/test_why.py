@@ -72,6 +72,26 @@ def test_each_moment_goes_to_the_innermost_named_phase():
     assert "(inferred)" in "\n".join(bar_lines(times))
 
 
+def test_hashing_the_install_for_cache_keys_is_a_phase_of_its_own():
+    """torch 2.14's CUDA build spends seconds in `CacheBase.get_system.triton_key` before AOTAutograd
+    starts: its own phase, not "other"."""
+    pc = PhaseCollector()
+    for e in [
+        _ev("dynamo", "B", 0),
+        _ev("backend_compile", "B", 10),
+        _ev("inductor_codecache_torch_key", "B", 10),
+        _ev("inductor_codecache_torch_key", "E", 30),
+        _ev("CacheBase.get_system.triton_key", "B", 30),
+        _ev("CacheBase.get_system.triton_key", "E", 90),
+        _ev("backend_compile", "E", 100),
+    ]:
+        pc.feed(e)
+    assert pc.feed(_ev("dynamo", "E", 100)) == "0/0"
+    phases = pc.times("0/0")["phases"]
+    assert phases["Cache keys"] == pytest.approx(80e-6)
+    assert phases[OTHER] == pytest.approx(20e-6)
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     st.lists(

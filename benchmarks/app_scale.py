@@ -77,6 +77,7 @@ async def drive_app(log: Path, samples: int) -> dict[str, Any]:
     from tcdebug.trace import new_trace_session
 
     app = TcdebugApp(new_trace_session(log), read_only=True, stream_trace=str(log))
+    app.owns_process = True  # as `tcdebug` runs it: its own process
     times: dict[str, list[float]] = {"move": [], "T": [], "next page": [], "T escape": [], "w": [], "w escape": []}
     start = time.perf_counter()
     async with app.run_test(size=SIZE) as pilot:

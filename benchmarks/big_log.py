@@ -106,6 +106,7 @@ async def drive_app(log: Path, presses: int) -> dict[str, Any]:
 
     start = time.perf_counter()
     app = TcdebugApp(new_trace_session(log), read_only=True, stream_trace=str(log))
+    app.owns_process = True  # as `tcdebug` runs it: its own process
     first = loaded = None
     times: list[float] = []
     async with app.run_test(size=SIZE) as pilot:

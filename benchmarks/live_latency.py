@@ -43,6 +43,7 @@ async def drive(mode: str, breaks: int, steps: int) -> dict[str, list[float]]:
     from tcdebug.screens.main_screen import MainScreen
 
     app = build_live_app([str(SCRIPT), str(breaks)], mode=mode)
+    app.owns_process = True  # as `tcdebug` runs it: its own process
     lock = threading.Lock()
     received: dict[int, float] = {}  # id(event) -> when the reader thread got it
     handled: list[float] = []  # receive times of stage events handled, not painted yet

@@ -73,6 +73,7 @@ async def drive_app(dump: Path, samples: int) -> dict[str, Any]:
     session = load_dump(dump)
     load_s = time.perf_counter() - start
     app = TcdebugApp(session, read_only=True)
+    app.owns_process = True  # as `tcdebug` runs it: its own process
     times: dict[str, list[float]] = {"move": [], "jump": [], "collapse": [], "expand": [], "refresh": []}
     start = time.perf_counter()
     async with app.run_test(size=SIZE) as pilot:

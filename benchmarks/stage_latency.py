@@ -47,6 +47,7 @@ def summary(name: str, samples: list[float]) -> list[str]:
 
 async def measure_app(dump: Path, samples: int) -> dict[str, list[float]]:
     app = TcdebugApp(load_dump(dump), read_only=True)
+    app.owns_process = True  # as `tcdebug` runs it: its own process
     results: dict[str, list[float]] = {
         "switch": [],
         "switch away": [],

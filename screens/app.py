@@ -20,7 +20,9 @@ from textual import events, work
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.notifications import SeverityLevel
+from textual.worker import get_current_worker
 
+from tcdebug.analysis.hints import Hint, hints_by_compile, session_hints
 from tcdebug.analysis.live_ranks import (
     LiveRanks,
     is_rank_job,
@@ -77,6 +79,9 @@ from tcdebug.trace.worker import ChildStream
 ROW_EVENTS = {"break": "graph_break", "recompile": "recompile"}
 
 READ_ONLY_MESSAGE = "nothing to step: opened from a dump"
+# A read-only session of at least this many compiles has its hints worked out in a thread once
+# complete (`TcdebugApp._warm_hints`); a smaller one's first `w` works them out at once.
+WARM_HINTS_FROM = 2_000
 
 
 def unavailable_bindings(*pairs: tuple[str, str]) -> list[Binding]:
@@ -247,6 +252,9 @@ class TcdebugApp(App[int]):
         stream_trace: str | None = None,
     ) -> None:
         super().__init__()
+        # Run as tcdebug's own process (`run_open`, `run_live`): what is alive after the first paint
+        # is the app's, and is frozen (`_freeze_heap`). An app run inside another program is not.
+        self.owns_process = False
         self.stream_trace = stream_trace  # a TORCH_TRACE log read while the app shows it
         self._trace_repaint_at = 0.0  # monotonic time before which a streamed batch is not repainted
         self._trace_dirty = False  # batches applied but not repainted yet
@@ -265,6 +273,8 @@ class TcdebugApp(App[int]):
         self._output_dirty = False
         self._ranks_dirty = False  # a rank job changed since the open ranks screen was refreshed
         self._overview_dirty = False  # the session changed since the open overview was built
+        self._session_changes = 0  # events applied to the session: what cached analyses are of
+        self._hints: tuple[tuple[int, int, int], dict[str, list[Hint]]] | None = None
         self.last_search = ""  # the search across stages, kept for the next ctrl+f
         self.live_ranks = LiveRanks(session)  # a `tcdebug torchrun` job: its ranks and divergences
         self.lockstep = True  # ranks step together (see `lockstep_plan`); off: n drives the paused one
@@ -273,6 +283,10 @@ class TcdebugApp(App[int]):
         self.signalled: int | None = None  # SIGTERM, SIGHUP or SIGINT ended the app
         self.restart_cold = False  # quit to start the script again with `--cold` (`run_live` does)
         self._loop: asyncio.AbstractEventLoop | None = None
+        # The keys bound to quit (`q`, Textual's ctrl+q): each one from the terminal starts a watch.
+        self._quit_keys = frozenset(
+            key for key, bindings in self._bindings.key_to_bindings.items() if any(b.action == "quit" for b in bindings)
+        )
         if session.script:
             self.title = safe_line(f"tcdebug {os.path.basename(session.script)}")
 
@@ -335,18 +349,21 @@ class TcdebugApp(App[int]):
 
     # ----- life cycle ----------------------------------------------------------------
     def on_mount(self) -> None:
-        # Fewer, later collections: a 20,000-line highlighted stage or a 200-compile session holds
-        # hundreds of thousands of objects, and each full collection walking them showed as a
-        # stall on a key press (benchmarks/stage_latency.py, memory_scale.py).
-        gc.set_threshold(10_000, 50, 1000)
+        if self.owns_process:
+            # Fewer, later collections: a 20,000-line highlighted stage or a 200-compile session
+            # holds hundreds of thousands of objects, and each full collection walking them showed
+            # as a stall on a key press (benchmarks/stage_latency.py, memory_scale.py).
+            gc.set_threshold(10_000, 50, 1000)
+            self.call_after_refresh(_freeze_heap)
         self._loop = asyncio.get_running_loop()
         self.push_screen(self.main_screen)
-        self.call_after_refresh(_freeze_heap)
         self.set_interval(0.25, self._flush_output)
         if self.stream_trace is not None:
             self.session.extra["recorded_state"] = "reading…"
             self._read_trace(self.stream_trace)
             self.set_interval(0.25, self._repaint_trace_if_dirty)
+        elif self.read_only:
+            self._warm_hints()
         if self.controller is not None and not self.read_only:
             # Start after the first paint, so the app shows at once.
             self.call_after_refresh(self._start_target)
@@ -433,6 +450,22 @@ class TcdebugApp(App[int]):
             self._last_input = time.monotonic()
         await super().on_event(event)
 
+    async def _post_message(self, message: Any) -> bool:
+        """Every key from the terminal arrives here first. A quit key starts a watch: when the app
+        has not taken the key within `UNANSWERED_QUIT_S` (its message loop stopped answering),
+        tcdebug ends anyway, as a signal would."""
+        if self.owns_process and isinstance(message, events.Key) and message.key in self._quit_keys:
+            timer = threading.Timer(UNANSWERED_QUIT_S, self._quit_if_unanswered, args=(time.monotonic(),))
+            timer.daemon = True
+            timer.start()
+        return await super()._post_message(message)
+
+    def _quit_if_unanswered(self, pressed_at: float) -> None:
+        """In the watch's thread: end tcdebug if the app never took the key (a search box that took
+        it counts as taken)."""
+        if self._last_input < pressed_at and not self._quitting:
+            _end_now(self, self.exit_code(), "tcdebug: the interface stopped answering keys; ended it")
+
     def on_trace_events(self, message: TraceEvents) -> None:
         from tcdebug.trace import apply_event, finish_session
 
@@ -440,6 +473,7 @@ class TcdebugApp(App[int]):
         for event in message.events:
             apply_event(self.session, event)
         self._overview_dirty = True
+        self._session_changes += 1
         if self.main_screen.is_mounted:  # the timeline rebuilds only these compiles' rows
             self.main_screen.timeline.note_changes(
                 {getattr(event, "compile_id", None) or None for event in message.events}
@@ -447,6 +481,7 @@ class TcdebugApp(App[int]):
         if message.done:
             finish_session(self.session, message.stats)
             self.session.extra["recorded_state"] = ""
+            self._warm_hints()
             for note in self.session.notes:
                 self.notify(_one_line(note), severity="warning", timeout=8)
         # While a big log streams in, repaint the timeline only now and then (at most a fifth of
@@ -491,6 +526,7 @@ class TcdebugApp(App[int]):
         change = self._apply(message.event)
         event = change.event
         self._overview_dirty = True
+        self._session_changes += 1
         diverged = self.live_ranks.update(event)
         self._ranks_dirty = self._ranks_dirty or is_rank_job(self.session)
         if change.output:
@@ -844,7 +880,36 @@ class TcdebugApp(App[int]):
         if ref is None or ref.compile_id not in self.session.compiles:
             self.notify("select a compile: w explains it", severity="warning")
             return
-        self.push_screen(WhyScreen(self.session, ref.compile_id))
+        self.push_screen(WhyScreen(self.session, ref.compile_id, self.hints_by_compile()))
+
+    def hints_by_compile(self) -> dict[str, list[Hint]]:
+        """The session's hints by compile, worked out again only after the session has changed
+        (a pass over every compile: about a second at 100,000 compiles)."""
+        key = self._hints_key()
+        if self._hints is None or self._hints[0] != key:
+            self._hints = (key, hints_by_compile(session_hints(self.session)))
+        return self._hints[1]
+
+    def _hints_key(self) -> tuple[int, int, int]:
+        return (id(self.session), self._session_changes, len(self.session.compiles))
+
+    def _warm_hints(self) -> None:
+        """A complete read-only session of many compiles: its hints worked out in a thread now, so
+        that the first `w` finds them."""
+        if self.read_only and len(self.session.compiles) >= WARM_HINTS_FROM:
+            self._work_out_hints(self._hints_key())
+
+    @work(thread=True, exclusive=True, group="warm-hints", exit_on_error=False)
+    def _work_out_hints(self, key: tuple[int, int, int]) -> None:
+        worker = get_current_worker()
+        # read-only: nothing changes the session meanwhile; the app quitting cancels the worker
+        found = hints_by_compile(session_hints(self.session, lambda: worker.is_cancelled))
+        if not worker.is_cancelled:
+            self.call_from_thread(self._keep_hints, key, found)
+
+    def _keep_hints(self, key: tuple[int, int, int], found: dict[str, list[Hint]]) -> None:
+        if key == self._hints_key() and (self._hints is None or self._hints[0] != key):
+            self._hints = (key, found)
 
     def action_overview(self) -> None:
         """The run at a glance (`O` again closes it)."""
@@ -1006,21 +1071,31 @@ RESTORE_TERMINAL = b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b
 
 def _hard_exit(app: TcdebugApp, signum: int) -> None:
     """The last resort after a signal: kill the script's tree, restore the terminal, exit now."""
+    _end_now(app, 128 + signum)
+
+
+def _end_now(app: TcdebugApp, code: int, line: str = "") -> None:
+    """Kill the script's tree and the log readers, restore the terminal, say `line`, exit with `code`."""
     controller = app.controller
-    if controller is not None and controller.proc is not None:
-        try:
+    try:
+        app._end_trace_children()
+        if controller is not None and controller.proc is not None:
             controller.end_tree(grace=0.2)
             controller.kill()
-        except Exception:  # noqa: BLE001 - exiting regardless
-            pass
+    except Exception:  # noqa: BLE001 - exiting regardless
+        pass
     try:
         os.write(1, RESTORE_TERMINAL)
+        if line:
+            os.write(2, safe_line(line).encode("ascii", "replace") + b"\n")
     except OSError:
         pass
-    os._exit(128 + signum)
+    os._exit(code)
 
 
 EXIT_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+# How long tcdebug's own process waits for the app to take a quit key before it ends without the app.
+UNANSWERED_QUIT_S = 3.0
 
 
 def run_with_exit_signals(app: TcdebugApp) -> None:
@@ -1105,6 +1180,7 @@ def run_live(
         app = build_live_app(
             argv, module=module, mode=mode, breakpoints=breakpoints, adopt=True, accuracy=accuracy, cold=cold
         )
+        app.owns_process = True
         try:
             run_with_exit_signals(app)
         finally:
@@ -1118,5 +1194,6 @@ def run_live(
 def run_open(session: Session, *, stream_trace: str | None = None) -> int:
     """Browse a loaded session (a dump or a trace) read-only; `stream_trace` fills it while shown."""
     app = TcdebugApp(session, read_only=True, stream_trace=stream_trace)
+    app.owns_process = True
     run_with_exit_signals(app)
     return 128 + app.signalled if app.signalled is not None else 0

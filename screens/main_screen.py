@@ -227,7 +227,7 @@ class MainScreen(Screen[None]):
         comp = self.tc_app.session.compiles.get(ref.compile_id) if ref is not None else None
         if ref is None or comp is None or ref.key != "source" or ref.kernel or ref.item:
             return
-        labels = source_gutter(comp)
+        labels = source_gutter(comp, self.tc_app.session.compiles.values())
         if labels != self.code.gutter_labels:
             self.code.set_gutter(labels)
 

@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tcdebug.analysis.hints import Hint
 from tcdebug.analysis.why import WhyPart, explain
 from tcdebug.model.session import Session
 from tcdebug.screens.ref import Ref
@@ -40,12 +41,13 @@ class WhyScreen(Screen[None]):
         Binding("escape,w", "app.pop_screen", "Back", id="close_why"),
     ]
 
-    def __init__(self, session: Session, compile_id: str) -> None:
+    def __init__(self, session: Session, compile_id: str, hints: dict[str, list[Hint]] | None = None) -> None:
+        """`hints`: the session's hints by compile (`hints_by_compile`), when the caller keeps them."""
         super().__init__()
         self.session = session
         self.compile_id = compile_id
         try:
-            self.parts = explain(session, compile_id)
+            self.parts = explain(session, compile_id, hints)
         except Exception as exc:  # noqa: BLE001 - a hostile dump or log: one line, never a traceback
             self.parts = [WhyPart("error", "Why", [f"could not explain {compile_id}: {exc}"], compile_id)]
 

@@ -52,9 +52,16 @@ def err(text: object) -> None:
     print_safe(f"tcdebug: {text}", file=sys.stderr, one_line=True)
 
 
+# True once `main()` runs as the process's own entry point (the console script, `python -m
+# tcdebug`): then everything alive is the process's and may be frozen; an in-process caller's
+# objects never are.
+_PROCESS_ENTRY = False
+
+
 @contextlib.contextmanager
 def _gc_paused() -> Iterator[None]:
-    """No garbage collection while importing, and what was imported is frozen after (`gc.freeze`).
+    """No garbage collection while importing, and, in tcdebug's own process, what was imported is
+    frozen after (`gc.freeze`).
 
     Importing creates objects that live as long as the process: collections meanwhile free
     nothing, and cost about a tenth of `open --dump`'s instructions on a small log."""
@@ -63,7 +70,8 @@ def _gc_paused() -> Iterator[None]:
     try:
         yield
     finally:
-        gc.freeze()
+        if _PROCESS_ENTRY:
+            gc.freeze()
         if enabled:
             gc.enable()
 
@@ -151,6 +159,10 @@ def build_open_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line; `argv` None: the process's own (see `_PROCESS_ENTRY`)."""
+    global _PROCESS_ENTRY
+    if argv is None:
+        _PROCESS_ENTRY = True
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         if argv and argv[0] == "open":

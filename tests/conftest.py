@@ -163,9 +163,48 @@ def _runs_needed(item: pytest.Item) -> list[str]:
     return [name for name, run in _SHARED.items() if run.fixture in fixtures]
 
 
+# Tests that run on one torch only (marked `one_torch`): CI's second torch leg (`.ci/run`,
+# `-m "not one_torch"`) leaves them out, to stay within CI's time; each still runs in the first leg.
+# - The modules that test tcdebug's own machinery, the same whichever torch runs beneath it. A module
+#   that reads a torch API, or checks what a torch release does, is never listed here.
+# - The tests of the transformers corpus (`ONE_TORCH_FIXTURES`): its GPT-2/BERT/T5 training runs are
+#   the suite's costliest shared runs; on the second torch the samples, the graph-break zoo and
+#   compiled autograd cover the same capture.
+ONE_TORCH_MODULES = frozenset(
+    {
+        # processes, signals, terminals and the script's I/O, paths and timing
+        "test_processes", "test_script_io", "test_script_paths", "test_pause_times", "test_terminal",
+        "test_ui_80x24_fixes", "test_ui_small_terminal",
+        # hostile and bad input: files, dumps and logs from others
+        "test_bad_input", "test_hostile_files", "test_hostile_fuzz", "test_hostile_sinks",
+        "test_hostile_sweep", "test_hostile_ui", "test_textsafe", "test_schema", "test_rerun_spec",
+        # the docs, the README's flows, the Dockerfile and the benchmarks' harness
+        "test_docs", "test_readme_flows", "test_readme_tables", "test_dockerfile", "test_benchmarks_smoke",
+        # recorded logs read without torch
+        "test_trace_fast_paths", "test_trace_format", "test_trace_reader_runs", "test_trace_screen",
+        "test_ui_status_bar", "test_ui_trace_logs",
+    }
+)  # fmt: skip
+ONE_TORCH_FIXTURES = frozenset({"hf", "hf_observer"})  # tests/test_corpus.py
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` selects
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests of `ONE_TORCH_MODULES`, and tests that use `ONE_TORCH_FIXTURES`, are marked `one_torch`."""
+    missing = {name for name in ONE_TORCH_MODULES if not (ROOT / "tests" / f"{name}.py").is_file()}
+    if missing:
+        raise pytest.UsageError(f"conftest.ONE_TORCH_MODULES names no test module: {sorted(missing)}")
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if Path(str(item.fspath)).stem in ONE_TORCH_MODULES or fixtures & ONE_TORCH_FIXTURES:
+            item.add_marker(pytest.mark.one_torch)
+
+
+# after `-m` and `-k` have selected (every collection_modifyitems has run): only the runs those tests need
+def pytest_collection_finish(session: pytest.Session) -> None:
     """Modules with a test that needs a shared run go last (in their order), so the runs have the
     rest of the suite's time; then each run is ranked by the first test that needs it."""
+    items = session.items
     late = {getattr(item, "module", None) for item in items if _runs_needed(item)}
     items[:] = sorted(items, key=lambda item: getattr(item, "module", None) in late)  # a stable sort
     _FIRST_NEEDED.clear()
@@ -317,11 +356,16 @@ def pytest_runtest_teardown(item: pytest.Item) -> None:
         dumps.pump()
 
 
-share_dump("mlp_dump", "mlp", str(SAMPLES / "mlp.py"))
-share_dump("graph_breaks_dump", "graph_breaks", str(SAMPLES / "graph_breaks.py"))
-share_dump("dynamic_dump", "dynamic", str(SAMPLES / "dynamic_shapes.py"))
-# samples/transformer_block.py: a training compile with many fused kernels
-share_dump("transformer_dump", "transformer", str(SAMPLES / "transformer_block.py"))
+# The samples' dumps also write torch's own TORCH_TRACE log (DIR/trace), for the observer check
+# against plain runs of the samples (tests/test_corpus.py).
+OBSERVED_SAMPLES = {
+    "mlp_dump": "mlp.py",
+    "graph_breaks_dump": "graph_breaks.py",
+    "dynamic_dump": "dynamic_shapes.py",
+    "transformer_dump": "transformer_block.py",  # a training compile with many fused kernels
+}
+for _name, _sample in OBSERVED_SAMPLES.items():
+    share_dump(_name, _name.removesuffix("_dump"), str(SAMPLES / _sample), env={"TORCH_TRACE": "{dir}/trace"})
 # tests/scripts/cond_subgraphs.py: torch.cond under Inductor, a scheduler per branch
 share_dump("cond_dump", "cond", str(SCRIPTS / "cond_subgraphs.py"))
 # tests/scripts/hop_subgraphs.py: nested_compile_region and while_loop, their subgraphs lowered apart

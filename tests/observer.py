@@ -60,3 +60,13 @@ def compare_logs(plain: Path, ours: Path) -> None:
     assert sorted(a["graphs"]) == sorted(b["graphs"])
     for key, text in a["graphs"].items():
         assert text == b["graphs"][key], key
+
+
+def assert_stdout_kept(plain_stdout: str, output: str) -> None:
+    """Every line the plain run printed to stdout is in the dump's output, in order (the dump's
+    output.txt interleaves stdout with stderr, as a terminal shows them)."""
+    lines = iter(output.splitlines())
+    for line in plain_stdout.splitlines():
+        assert any(seen == line for seen in lines), (
+            f"{line!r} missing from the dump's output:\n{output[-3000:]}"
+        )

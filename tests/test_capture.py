@@ -110,8 +110,13 @@ def test_graph_breaks_have_reasons_and_user_stacks(graph_breaks_dump):
     for stack_line, lineno in zip(lines, (8, 9, 11), strict=True):
         assert f'graph_breaks.py", line {lineno}' in stack_line
     assert all("tcdebug" not in frame for gb in breaks for frame in gb.user_stack)
-    # the resume functions after each break are compiled as frames of their own
-    assert len(session.compiles) == 4
+    # the resume functions after each break are compiled as frames of their own; a break at a
+    # frame's top level restarts Dynamo's analysis: attempt 1 (`0/0_1`) holds the graph, as torch
+    # keys it (TORCH_LOGS `[0/0_1]`; tests/test_trace.py reads the same ids from its log)
+    ids = ["0/0", "0/0_1", "1/0", "1/0_1", "2/0", "3/0"]
+    assert [c.compile_id for c in session.ordered_compiles()] == ids
+    assert [session.compiles[cid].status for cid in ("0/0", "1/0")] == ["restarted", "restarted"]
+    assert [gb.compile_id for gb in breaks] == ["0/0", "1/0", "2/0"]
     assert "graph breaks: 3" in graph_breaks_dump.stdout
 
 

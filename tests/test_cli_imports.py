@@ -23,6 +23,9 @@ NOT_IMPORTED = (
     "tcdebug.model.commands",
     "tcdebug.model.rerun_spec",
     "socket",
+    # the child-process reader's: a log below `tcdebug.trace.worker.MIN_BYTES` is read in process
+    "pickle",
+    "subprocess",
 )
 
 _RUN = """
@@ -62,3 +65,33 @@ def test_cli_module_imports_no_command(tmp_path: Path) -> None:
     )
     modules = json.loads(done.stdout)
     assert [m for m in modules if m.startswith("tcdebug.") and m not in ("tcdebug.cli", "tcdebug.textsafe")] == []
+
+
+_FROZEN = """
+import contextlib, gc, io, sys
+from tcdebug import cli
+log, out, entry = sys.argv[1], sys.argv[2], sys.argv[3] == "entry"
+argv = ["open", log, "--dump", out]
+if entry:
+    sys.argv = ["tcdebug", *argv]
+with contextlib.redirect_stdout(io.StringIO()):
+    code = cli.main() if entry else cli.main(argv)
+print(code, gc.get_freeze_count())
+"""
+
+
+def test_only_tcdebugs_own_process_freezes_what_it_imported(tmp_path: Path) -> None:
+    """`tcdebug` (`main()` as the process's entry point) freezes the objects its imports made, so
+    no collection walks them again; `main(argv)` called by another program freezes nothing of its."""
+    log = next((TRACES / "mlp").glob("*.log"))
+    counts = {}
+    for how in ("entry", "caller"):
+        done = subprocess.run(
+            [sys.executable, "-c", _FROZEN, str(log), str(tmp_path / how), how],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        code, counts[how] = map(int, done.stdout.split()[-2:])
+        assert code == 0, done.stderr
+    assert counts["entry"] > 10_000 and counts["caller"] == 0, counts

@@ -7,6 +7,7 @@ fast path with rich's own `Text.render` on generated lines.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 
 import pytest
@@ -98,6 +99,18 @@ async def test_the_worker_colours_the_rest_once_the_user_stays_and_the_same_text
             assert painted(code, index) == pygments(code, index, whole), f"line {index + 1}"
 
 
+def threads_colouring() -> int:
+    """How many threads are inside `highlight_lines` now (read from their live frames)."""
+    count = 0
+    for frame in sys._current_frames().values():
+        while frame is not None:
+            if frame.f_code is highlight_lines.__code__:
+                count += 1
+                break
+            frame = frame.f_back
+    return count
+
+
 async def test_a_new_document_cancels_the_worker_colouring_the_one_before(monkeypatch):
     monkeypatch.setattr(code_view, "HIGHLIGHT_DELAY_S", 0.01)
     app = open_app()
@@ -108,12 +121,16 @@ async def test_a_new_document_cancels_the_worker_colouring_the_one_before(monkey
         await wait_until(pilot, lambda: code._highlighting, timeout=30, what="the worker to start")
         workers = [w for w in app.workers if w.group == "code-view-highlight"]
         assert workers
-        # colouring: a worker whose task has not run yet would stay PENDING when cancelled
-        await wait_until(pilot, lambda: all(w.state == WorkerState.RUNNING for w in workers), what="colouring")
+        # Textual marks a worker RUNNING before its task has run; a task cancelled before that
+        # never leaves RUNNING. So wait until a thread is really colouring the big document.
+        await wait_until(pilot, lambda: threads_colouring() == 1, what="a thread colouring the document")
         code.set_document("x = 1\n", "python", key="small")
         await wait_until(pilot, lambda: all(w.is_finished for w in workers), timeout=60, what="the worker")
         assert [w.state for w in workers] == [WorkerState.CANCELLED] * len(workers)
+        # The thread itself stops early: it does not go on colouring a document no one shows.
+        await wait_until(pilot, lambda: threads_colouring() == 0, timeout=10, what="the thread to stop")
         assert code.text == "x = 1"
+        assert not any(key == ("python", big) for key in code._highlighted_docs.keys())
 
 
 _RUNS = st.lists(

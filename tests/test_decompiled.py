@@ -14,8 +14,9 @@ HAS_DEPYF = importlib.util.find_spec("depyf") is not None  # the target runs in 
 @pytest.mark.slow
 def test_transformed_code_as_python_or_why_not(graph_breaks_dump):
     session = load_dump(graph_breaks_dump.out)
-    first = session.stage("0/0", "bytecode_after_python")
-    resumed = session.stage("1/0", "bytecode_after_python")
+    # each break restarts Dynamo's analysis: the code installed is attempt 1's (torch's `[0/0_1]`)
+    first = session.stage("0/0_1", "bytecode_after_python")
+    resumed = session.stage("1/0_1", "bytecode_after_python")
     assert first is not None and resumed is not None
     if not HAS_DEPYF:
         assert (

@@ -87,6 +87,9 @@ def test_the_readme_test_command_is_what_ci_runs_first() -> None:
     ]
     assert script[0] == block, (script[0], block)
     assert any("torch==$SECOND_TORCH" in line for line in script) and "SECOND_TORCH=2.14.1" in script
+    # the second leg leaves out the one_torch tests (conftest.ONE_TORCH_MODULES), as the docs say
+    assert script[-1].endswith('-m pytest -q -m "not one_torch"'), script[-1]
+    assert "one_torch" in (ROOT / "docs" / "torch-versions.md").read_text()
     assert "torch 2.14.1" in readme
 
 

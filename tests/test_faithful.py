@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import SAMPLES, SCRIPTS, run_tcdebug
-from observer import compare_logs
+from observer import assert_stdout_kept, compare_logs
 from pilot import wait_until
 
 from tcdebug.analysis.why import why_markdown
@@ -20,6 +20,7 @@ from tcdebug.model import session as model
 from tcdebug.model.session import SKIPPED, Session
 from tcdebug.screens.app import build_live_app
 from tcdebug.screens.symbols_screen import SymbolsScreen
+from tcdebug.torchtext.cache_keys import AOT_DETAILS_HINT, AOT_DETAILS_LOGGER, NO_DETAILS
 from tcdebug.trace import load_trace_session
 
 PAIR = SCRIPTS / "cache_pair.py"
@@ -44,53 +45,21 @@ def _kernel_names(session: Session) -> dict[str, list[str]]:
     }
 
 
-def test_warm_run_shows_its_hits_a_changed_graph_is_a_miss_explained_and_cold_turns_caches_off(
-    tmp_path: Path, fresh_compile_cache: Path
+def test_first_and_warm_runs_are_the_plain_runs_and_show_their_cache_answers(
+    tmp_path: Path,
 ) -> None:
-    """Four runs of one script with one Inductor cache: the first misses (nothing to compare), the
-    second hits and says which stages the hit skipped, a changed constant misses with the graph as
-    the part of the key that differs, and `--cold` has no cache answer and every stage."""
-    keys = {"TCDEBUG_CACHE_KEYS_DIR": str(tmp_path / "keys")}
-    first = _dump(tmp_path / "first", str(PAIR), env=keys)
-    assert not first.cold and not any(n.startswith("--cold") for n in first.notes)
-    assert ("0/0", "fx_graph", "miss") in _verdicts(first), _verdicts(first)
-    fx_miss = next(v for v in first.compiles["0/0"].caches if v.cache == "fx_graph")
-    assert "no earlier FX graph cache entry" in fx_miss.explanation[0]
+    """One script, one Inductor cache for tcdebug's runs and another for plain python's.
 
-    warm = _dump(tmp_path / "warm", str(PAIR), env=keys)
-    results = {(cache, result) for _cid, cache, result in _verdicts(warm)}
-    assert ("fx_graph", "hit") in results or ("aotautograd", "hit") in results, results
-    comp = warm.compiles["0/0"]
-    skipped = [st for st in comp.stages.values() if st.reason.startswith(SKIPPED)]
-    assert skipped and all("cache hit" in st.reason and "(key " in st.reason for st in skipped), [
-        st.reason for st in skipped
-    ]
-    assert comp.stages["kernel_source.forward"].captured  # the output code a hit loads is shown
-    assert "## Compile caches" in why_markdown(warm, "0/0")
-    index = json.loads((tmp_path / "warm" / "session.json").read_text())
-    assert index["compiles"][0]["caches"], "the verdicts are in session.json"
-    assert _kernel_names(warm) == _kernel_names(first)
-
-    changed = _dump(tmp_path / "changed", str(PAIR), "3.0", env=keys)
-    misses = [v for v in changed.compiles["0/0"].caches if v.cache == "fx_graph" and v.result == "miss"]
-    assert misses, _verdicts(changed)
-    explained = "\n".join(misses[0].explanation)
-    assert "nearest entry" in explained and "gm:" in explained, explained
-
-    cold = _dump(tmp_path / "cold", "--cold", str(PAIR), env=keys)
-    assert cold.cold and any("force_disable_caches" in n for n in cold.notes), cold.notes
-    assert not any(result == "hit" for _c, _k, result in _verdicts(cold))
-    for st in cold.compiles["0/0"].stages.values():
-        assert not st.reason.startswith(SKIPPED), st.key
-    assert cold.compiles["0/0"].stages["inductor_post_grad_graph.forward"].captured
-
-
-def test_observer_first_and_warm_runs_equal_a_plain_runs(tmp_path: Path) -> None:
-    """Nothing tcdebug turns on changes what torch compiles or names (Inductor's provenance
-    tracking would rename `cpp_fused_mul_relu_0`): torch's own log of a run under tcdebug equals
-    its log of a plain run, for a first run and for a warm second run in the same cache (its
-    hits), and the dump's kernels are the log's."""
+    - The observer check: nothing tcdebug turns on changes what torch compiles or names (Inductor's
+      provenance tracking would rename `cpp_fused_mul_relu_0`). torch's own log of a run under
+      tcdebug equals its log of a plain run, for a first run and for a warm second run in the same
+      cache (its hits), and the dump's kernels are the log's.
+    - The first run misses (nothing to compare); the second hits and says which stages the hit
+      skipped; a changed constant misses with the graph as the part of the key that differs;
+      `--cold` has no cache answer and every stage."""
     import subprocess
+
+    keys = {"TCDEBUG_CACHE_KEYS_DIR": str(tmp_path / "keys"), "TORCHINDUCTOR_CACHE_DIR": str(tmp_path / "c2")}
 
     def plain(n: int) -> subprocess.CompletedProcess:
         env = dict(
@@ -102,17 +71,102 @@ def test_observer_first_and_warm_runs_equal_a_plain_runs(tmp_path: Path) -> None
         assert proc.returncode == 0, proc.stderr[-2000:]
         return proc
 
-    def ours(n: int) -> Session:
-        env = {"TORCH_TRACE": str(tmp_path / f"ours{n}"), "TORCHINDUCTOR_CACHE_DIR": str(tmp_path / "c2")}
-        return _dump(tmp_path / f"out{n}", str(PAIR), env=env)
-
+    runs = []
     for n in (1, 2):
-        plain_proc, session = plain(n), ours(n)
+        plain_proc = plain(n)
+        session = _dump(tmp_path / f"out{n}", str(PAIR), env={**keys, "TORCH_TRACE": str(tmp_path / f"ours{n}")})
         compare_logs(tmp_path / f"plain{n}", tmp_path / f"ours{n}")
         assert _kernel_names(session) == _kernel_names(load_trace_session(tmp_path / f"plain{n}"))
         assert plain_proc.stdout in "".join(chunk.text for chunk in session.output)
-    warm = load_trace_session(tmp_path / "ours2").compiles["0/0"].metrics.get("cache") or {}
-    assert any(counts.get("hit") for counts in warm.values()), warm
+        runs.append(session)
+    warm_log = load_trace_session(tmp_path / "ours2").compiles["0/0"].metrics.get("cache") or {}
+    assert any(counts.get("hit") for counts in warm_log.values()), warm_log
+
+    first, warm = runs
+    assert not first.cold and not any(n.startswith("--cold") for n in first.notes)
+    assert ("0/0", "fx_graph", "miss") in _verdicts(first), _verdicts(first)
+    fx_miss = next(v for v in first.compiles["0/0"].caches if v.cache == "fx_graph")
+    assert "no earlier FX graph cache entry" in fx_miss.explanation[0]
+
+    results = {(cache, result) for _cid, cache, result in _verdicts(warm)}
+    assert ("fx_graph", "hit") in results or ("aotautograd", "hit") in results, results
+    comp = warm.compiles["0/0"]
+    skipped = [st for st in comp.stages.values() if st.reason.startswith(SKIPPED)]
+    assert skipped and all("cache hit" in st.reason and "(key " in st.reason for st in skipped), [
+        st.reason for st in skipped
+    ]
+    assert comp.stages["kernel_source.forward"].captured  # the output code a hit loads is shown
+    assert "## Compile caches" in why_markdown(warm, "0/0")
+    index = json.loads((tmp_path / "out2" / "session.json").read_text())
+    assert index["compiles"][0]["caches"], "the verdicts are in session.json"
+    assert _kernel_names(warm) == _kernel_names(first)
+
+    changed = _dump(tmp_path / "changed", str(PAIR), "3.0", env=keys)
+    misses = [v for v in changed.compiles["0/0"].caches if v.cache == "fx_graph" and v.result == "miss"]
+    assert misses, _verdicts(changed)
+    explained = "\n".join(misses[0].explanation)
+    assert "nearest entry" in explained and "gm:" in explained, explained
+    # AOTAutograd's lookup carried no hash details (torch's DEBUG log is off): the miss says how to get them
+    aot = [v for v in changed.compiles["0/0"].caches if v.cache == "aotautograd" and v.result == "miss"]
+    assert aot and aot[0].explanation == [NO_DETAILS, AOT_DETAILS_HINT], _verdicts(changed)
+
+    cold = _dump(tmp_path / "cold", "--cold", str(PAIR), env=keys)
+    assert cold.cold and any("force_disable_caches" in n for n in cold.notes), cold.notes
+    assert not any(result == "hit" for _c, _k, result in _verdicts(cold))
+    for st in cold.compiles["0/0"].stages.values():
+        assert not st.reason.startswith(SKIPPED), st.key
+    assert cold.compiles["0/0"].stages["inductor_post_grad_graph.forward"].captured
+
+
+def test_an_aotautograd_miss_is_explained_where_torch_logs_its_hash_details(tmp_path: Path) -> None:
+    """With the logger the hint names at DEBUG (docs/compile-caches.md), torch gives AOTAutograd's
+    hash details: a changed constant's AOTAutograd miss names the graph as the part that differs."""
+    env = {
+        "TCDEBUG_CACHE_KEYS_DIR": str(tmp_path / "keys"),
+        "TORCHINDUCTOR_CACHE_DIR": str(tmp_path / "cache"),
+        "TORCH_LOGS": f"+{AOT_DETAILS_LOGGER}",
+    }
+    _dump(tmp_path / "first", str(PAIR), env=env)
+    changed = _dump(tmp_path / "changed", str(PAIR), "3.0", env=env)
+    aot = [v for v in changed.compiles["0/0"].caches if v.cache == "aotautograd" and v.result == "miss"]
+    assert aot, _verdicts(changed)
+    explained = "\n".join(aot[0].explanation)
+    assert "nearest entry" in explained and "\ngm:" in explained and AOT_DETAILS_HINT not in explained, explained
+
+
+def test_observer_pgo_second_run_compiles_dynamic_at_once_as_plain_torch_does(tmp_path: Path) -> None:
+    """Automatic-dynamic PGO stays on under tcdebug: a first run recompiles for a new size and
+    records it; a second run in the same cache folder (and job id, which keys torch's profiles)
+    compiles dynamic at once. torch's own logs of both runs under tcdebug equal its logs of the
+    plain runs."""
+    import subprocess
+
+    script = SCRIPTS / "pgo_dynamic.py"
+    job = {"TORCH_COMPILE_JOB_ID": "tcdebug-pgo-test"}
+    compiles: dict[str, list[list[str]]] = {"plain": [], "ours": []}
+    for n in (1, 2):
+        env = dict(
+            os.environ,
+            TORCH_TRACE=str(tmp_path / f"plain{n}"),
+            TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "c1"),
+            **job,
+        )
+        plain = subprocess.run(
+            [sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=600, check=False
+        )
+        assert plain.returncode == 0, plain.stderr[-2000:]
+        env = {
+            "TORCH_TRACE": str(tmp_path / f"ours{n}"),
+            "TORCHINDUCTOR_CACHE_DIR": str(tmp_path / "c2"),
+            **job,
+        }
+        session = _dump(tmp_path / f"out{n}", str(script), env=env)
+        compare_logs(tmp_path / f"plain{n}", tmp_path / f"ours{n}")
+        assert_stdout_kept(plain.stdout, "".join(chunk.text for chunk in session.output))
+        compiles["plain"].append(list(load_trace_session(tmp_path / f"plain{n}").compiles))
+        compiles["ours"].append(list(session.compiles))
+    assert compiles["plain"] == [["0/0", "0/1"], ["0/0"]], compiles  # the profile took effect
+    assert compiles["ours"] == compiles["plain"]
 
 
 async def test_symbols_are_known_while_paused_at_the_dynamo_graph() -> None:

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.slow
 def _marks(session, cid: str) -> dict[int, str]:
     """file line -> mark, from the gutter labels."""
     out = {}
-    for label, _kind in source_gutter(session.compiles[cid]).values():
+    for label, _kind in source_gutter(session.compiles[cid], session.compiles.values()).values():
         number, _, mark = label.strip().partition(" ")
         out[int(number)] = mark.strip()
     return out
@@ -25,6 +25,9 @@ def _marks(session, cid: str) -> dict[int, str]:
 def test_graph_break_lines_and_resume_points(graph_breaks_dump):
     session = load_dump(graph_breaks_dump.out)
     first = _marks(session, "0/0")  # normalize: y = torch.sin(x) * 2, then print breaks the graph
+    # the break restarts Dynamo's analysis: the source is attempt 0's, the graph attempt 1's (0/0_1)
+    assert session.compiles["0/0"].status == "restarted"
+    assert not session.compiles["0/0_1"].stages["source"].captured
     assert first[7] == "●2"  # sin and mul
     assert first[8] == "✗"
     assert all(first[n] == "·" for n in (9, 10, 11, 12, 13))  # after the break: not in this graph
@@ -45,6 +48,6 @@ async def test_the_source_view_shows_the_map_in_its_gutter(graph_breaks_dump):
         assert code.gutter_width == len(labels[3][0]) + 2
         strip = code.render_line(2)  # line 3 of the text: file line 7
         assert strip.text.lstrip().startswith("7 ●2")
-        app.jump_to(Ref("0/0", "dynamo_graph"))
+        app.jump_to(Ref("0/0_1", "dynamo_graph"))  # the graph Dynamo kept: attempt 1's
         await pilot.pause()
         assert not code.gutter_labels  # other stages keep plain line numbers

@@ -613,3 +613,26 @@ async def test_at_80x24_the_ranks_screen_shows_each_live_status_whole() -> None:
         statuses = column_text(screen_lines(app), "rank", "log / status")
         for rank, status in shown_ranks(screen).items():
             assert "".join(status.split()) in statuses, (rank, status, statuses)
+
+
+@pytest.mark.slow
+def test_a_live_jobs_collective_schedules_are_compared_as_a_logs(
+    tmp_path: Path, fresh_compile_cache: Path
+) -> None:
+    """Live, each rank's collective schedules are kept as the log's artifact stages and its graph
+    execution order as the log's; once every rank has ended the ranks are compared as tlparse
+    compares a log's: rank 1's extra all-reduce is a `collectives` divergence naming the first
+    differing item, and its other order of graphs an `execution_order` one, printed and kept."""
+    out = tmp_path / "out"
+    proc = run_dump(out, str(SCRIPTS / "torchrun_collectives.py"))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    detail = "collective sequences differ (rank 0: 2 | rank 1: 4); first difference at #3"
+    assert f"divergence: 1/0 {detail}: rank 0: (nothing) | rank 1: all_reduce_ (1/0)" in proc.stderr
+    kinds = {d["kind"]: d for d in index(out)["divergences"]}
+    assert kinds["collectives"]["compile_id"] == "1/0" and kinds["collectives"]["ranks"] == ["1"], kinds
+    assert kinds["execution_order"]["ranks"] == ["1"], kinds
+    assert "collectives_parity" not in kinds
+    for rank, reduces in (("0", 1), ("1", 2)):
+        schedules = (out / "ranks" / rank / "compiles").glob("*/artifact_inductor_collective_schedule*")
+        assert sum(f.read_text().count("all_reduce_") for f in schedules) == reduces, rank
+    assert index(out / "ranks" / "1")["extra"]["execution_order"] == ["0/0", "1/0"]  # total, then step

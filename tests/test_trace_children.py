@@ -8,7 +8,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -229,11 +231,11 @@ def test_when_the_writing_child_fails_the_dump_is_written_serially_as_always(
     parent, real_share = os.getpid(), dump._write_share
     shares = []
 
-    def failing_in_the_child(*args: object) -> None:
+    def failing_in_the_child(*args: object, **kwargs: object) -> Iterator[str]:
         if os.getpid() != parent:
             raise OSError("the child's disk is full")
         shares.append(1)
-        real_share(*args)  # type: ignore[arg-type]
+        yield from real_share(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(dump, "_write_share", failing_in_the_child)
     monkeypatch.setattr(dump, "PARALLEL_MIN_STAGES", 1)
@@ -309,6 +311,6 @@ def test_without_a_temporary_file_one_process_reads_it_all(monkeypatch: pytest.M
     def no_room() -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(worker.tempfile, "TemporaryFile", no_room)
+    monkeypatch.setattr(tempfile, "TemporaryFile", no_room)  # the worker imports it where it reads in parts
     monkeypatch.setattr(worker, "ChildStream", None)  # never reached
     assert snapshot(load(log, True, monkeypatch)) == serial

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 from conftest import DATA
 from pilot import header_text, main_screen, shown_text, status_text, wait_until
 from textual.command import CommandList
@@ -35,6 +37,24 @@ async def test_opens_on_the_first_stage_and_walks_the_timeline():
         await pilot.pause()
         assert app.session.state == "loaded"
         assert any(READ_ONLY_MESSAGE in n.message for n in app._notifications)
+
+
+async def test_an_app_run_inside_another_program_freezes_none_of_its_objects():
+    """Only `tcdebug`'s own process freezes its heap after the first paint (`owns_process`); an app
+    run by another program (this test) leaves the garbage collector as it found it."""
+    before = gc.get_freeze_count()
+    app = open_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: main_screen(app).selected is not None, 10, "the first stage")
+        await pilot.pause()
+    assert gc.get_freeze_count() == before
+    try:
+        owned = open_app()
+        owned.owns_process = True
+        async with owned.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: gc.get_freeze_count() > before, 10, "the heap frozen")
+    finally:
+        gc.unfreeze()
 
 
 async def test_search_finds_next_and_previous_matches():

@@ -23,9 +23,12 @@ from tcdebug.analysis.why import (
     why_markdown,
 )
 from tcdebug.dump.loader import load_dump
+from tcdebug.model.events import CompileStart, Recompile
 from tcdebug.model.session import Compile, EntryCheck, Rerun, Session, Stage
+from tcdebug.screens import app as app_module
 from tcdebug.screens.app import TcdebugApp
 from tcdebug.screens.content import compile_summary
+from tcdebug.screens.messages import TraceEvents
 from tcdebug.screens.times_screen import TimesScreen
 from tcdebug.screens.why_screen import WhyScreen
 from tcdebug.screens.widgets.timeline import Ref
@@ -36,7 +39,7 @@ from tcdebug.torchtext.stage_text import (
     ir_and_fusion_log,
     split_fusion_log,
 )
-from tcdebug.trace import load_trace_session
+from tcdebug.trace import load_trace_session, new_trace_session
 
 MEASURED = "torch dynamo_timed events"
 
@@ -424,6 +427,62 @@ async def test_w_explains_a_compile_and_jumps_to_the_stage_a_part_is_about(mlp_s
         assert main_screen(app).selected == Ref("0/1", "inductor_ir_post_fusion.backward")
 
 
+async def test_w_keeps_the_sessions_hints_until_an_event_changes_the_session():
+    """`w` works the session's hints out once (a pass over every compile) and again only once an
+    event has changed the session: a recompile that arrives later has its own hint."""
+    app = TcdebugApp(load_dump(DATA / "mlp_cpu"), read_only=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.jump_to(Ref("0/1", "source"))
+        await pilot.press("w")
+        await wait_until(pilot, lambda: isinstance(app.screen, WhyScreen), 10, "the why screen")
+        assert "Hint: grad mode changed between calls" in [p.title for p in app.screen.parts]  # type: ignore[attr-defined]
+        kept = app.hints_by_compile()
+        assert app.hints_by_compile() is kept and "0/2" not in kept
+        await pilot.press("escape")
+        reason = "0/1: tensor 'x' dtype mismatch. expected Float, actual Double"
+        events = [
+            CompileStart(compile_id="0/2", function="forward"),
+            Recompile(compile_id="0/2", reason=reason),
+        ]
+        app.post_message(TraceEvents(events))
+        await wait_until(pilot, lambda: "0/2" in app.session.compiles, 10, "the new compile")
+        app.jump_to(Ref("0/2"))
+        await pilot.press("w")
+        await wait_until(pilot, lambda: isinstance(app.screen, WhyScreen), 10, "the why screen")
+        titles = [p.title for p in app.screen.parts]  # type: ignore[attr-defined]
+        assert "Hint: an input's dtype changed" in titles, titles
+        assert app.hints_by_compile() is not kept
+
+
+@pytest.mark.parametrize("how", ["dump", "streamed log"])
+async def test_a_big_read_only_session_has_its_hints_worked_out_before_the_first_w(how, monkeypatch):
+    """Once a read-only session of `WARM_HINTS_FROM` compiles or more is complete, a thread works
+    out its hints, and the first `w` uses them; a smaller session's are worked out at `w`."""
+    if how == "dump":
+        app = TcdebugApp(load_dump(DATA / "mlp_cpu"), read_only=True)
+    else:
+        log = next((DATA / "traces" / "mlp").glob("*.log"))
+        app = TcdebugApp(new_trace_session(log), read_only=True, stream_trace=str(log))
+    monkeypatch.setattr(app_module, "WARM_HINTS_FROM", 3)  # the session's 2 compiles: too few
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: main_screen(app).selected is not None, 30, "the first stage")
+        await wait_until(pilot, lambda: how == "dump" or bool(app.session.trace_stats), 30, "the whole log")
+        await pilot.pause(0.2)
+        assert app._hints is None
+    monkeypatch.setattr(app_module, "WARM_HINTS_FROM", 2)
+    app = TcdebugApp(app.session, read_only=True, stream_trace=app.stream_trace)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: app._hints is not None, 30, "the hints worked out in a thread")
+        kept = app._hints[1]  # type: ignore[index]
+        assert [h.kind.id for h in kept["0/1"]] == ["grad_mode"]
+        app.jump_to(Ref("0/1", "source"))
+        await pilot.press("w")
+        await wait_until(pilot, lambda: isinstance(app.screen, WhyScreen), 10, "the why screen")
+        assert "Hint: grad mode changed between calls" in [p.title for p in app.screen.parts]  # type: ignore[attr-defined]
+        assert app.hints_by_compile() is kept
+
+
 @pytest.mark.slow
 async def test_t_shows_the_compile_time_chart(mlp_session):
     app = TcdebugApp(mlp_session, read_only=True)
@@ -554,7 +613,7 @@ def test_scheduler_runs_reads_every_round_a_whole_log_search_finds(lines, sep):
 
     log = sep.join(lines)
     runs: list[tuple[int, int]] = []
-    for m in _FUSION_ROUND.finditer(log):
+    for m in _FUSION_ROUND().finditer(log):
         if m.group(1) == "1" or not runs:
             runs.append((int(m.group(2)), int(m.group(3))))
         else:
@@ -623,3 +682,26 @@ async def test_t_on_a_big_session_charts_one_page():
         assert len(list(screen.walk_children())) == widgets  # a page is one widget, not one per compile
         await pilot.press("escape", "T", "q")  # quit while the new screen adds up
         await wait_until(pilot, lambda: app.return_code is not None, 10, "the app to quit")
+
+
+def test_a_live_runs_call_sites_are_a_stack_trie_of_the_users_lines(graph_breaks_dump: DumpRun) -> None:
+    """Live, each compile's call sites come from Python's own stack: the user's lines from the
+    script's top level to the compiled function, none of tcdebug's frames or torch's; the `--dump`
+    summary shows them as a trie ending in the compiles they led to, and session.json keeps them."""
+    from tcdebug.process.our_frames import is_ours
+
+    session = load_dump(graph_breaks_dump.out)
+    first = session.compiles["0/0"]
+    sample = str(SAMPLES / "graph_breaks.py")
+    assert [(f.file, f.name) for f in first.stack] == [
+        (sample, "<module>"),
+        (sample, "main"),
+        (sample, "normalize"),
+    ], first.stack
+    assert first.stack[1].code == "out = compiled(torch.randn(4, 16))"
+    for comp in session.compiles.values():
+        assert comp.stack and not any(is_ours(f.file) or "/torch/" in f.file for f in comp.stack), comp.stack
+    trie = graph_breaks_dump.stdout.split("call sites (stack trie):\n", 1)[1].splitlines()
+    assert trie[0].strip() == "graph_breaks.py:24 in <module>  main()", trie
+    assert "graph_breaks.py:19 in main  out = compiled(torch.randn(4, 16))" in trie[1]
+    assert trie[2].strip().startswith("graph_breaks.py:6 in normalize  → 0/0"), trie

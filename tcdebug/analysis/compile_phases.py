@@ -98,6 +98,8 @@ def phase_of(name: str) -> str | None:
 
 @dataclass(slots=True)  # a big log has hundreds of thousands, all kept until it is read
 class _Interval:
+    """One phase of a compile: a `dynamo_timed` begin and its end, in µs."""
+
     name: str
     start: float  # µs
     end: float
@@ -106,6 +108,8 @@ class _Interval:
 
 @dataclass
 class _CompileEvents:
+    """A compile's closed phases, and the begins still waiting for their ends."""
+
     intervals: list[_Interval] = field(default_factory=list)
     open: dict[tuple[str, Any], list[float]] = field(default_factory=dict)  # (name, tid) -> starts
 

@@ -6,20 +6,24 @@ the `--dump` summary states each hint once, with the compiles it is about."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from tcdebug.lazy_re import lazy_re
 from tcdebug.model.session import Compile, GraphBreak, Session
 from tcdebug.torchtext.dynamo_text import split_recompile_reasons
 
 DEFAULT_RECOMPILE_LIMIT = 8  # torch._dynamo.config.recompile_limit's default
 _LIMIT_SET = re.compile(r"currently set to (\d+)")
 _VALUE_GUARD = re.compile(r"^(?P<source>\S+) == (?P<value>-?[\d.]+(?:e[-+]?\d+)?)\b")
-_FRAME = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<name>\S+))?')
+_FRAME = lazy_re(r'File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<name>\S+))?')
 _LIBRARY = ("/torch/", "/site-packages/", "/dist-packages/", "/lib/python3")
 
 
 @dataclass(frozen=True)
 class HintKind:
+    """A kind of hint: its id, title and advice."""
+
     id: str
     title: str
     advice: str
@@ -82,6 +86,8 @@ KINDS: dict[str, HintKind] = {
 
 @dataclass
 class Hint:
+    """A hint of one kind, with the compiles it is about."""
+
     kind: HintKind
     compiles: list[str] = field(default_factory=list)
     detail: str = ""  # the first occurrence, readable (the user's line for a break)
@@ -123,7 +129,7 @@ def _reason_kinds(reason: str) -> list[tuple[str, str]]:
 
 
 def _frame_parts(entry: str) -> tuple[str, int, str] | None:
-    m = _FRAME.search(entry)
+    m = _FRAME().search(entry)
     if m is None:
         return None
     code = entry.split("\n", 1)[1].strip() if "\n" in entry else ""
@@ -183,14 +189,25 @@ def _limit(session: Session) -> int:
         if isinstance(limit, int) and limit > 0:
             return limit
     for comp in session.compiles.values():
-        m = _LIMIT_SET.search(str(comp.metrics.get("fail_reason") or "") + comp.error)
+        fail = comp.metrics.get("fail_reason")
+        if not (fail or comp.error):
+            continue  # most compiles: no text to search
+        m = _LIMIT_SET.search(str(fail or "") + comp.error)
         if m:
             return int(m.group(1))
     return DEFAULT_RECOMPILE_LIMIT
 
 
-def session_hints(session: Session) -> list[Hint]:
-    """Every hint the run calls for, once each, in the order of `KINDS`."""
+def _hit_limit(comp: Compile) -> bool:
+    fail = comp.metrics.get("fail_reason")
+    if not (fail or comp.error):
+        return False  # most compiles: no text to search
+    return "recompile limit" in (comp.error + str(fail or ""))
+
+
+def session_hints(session: Session, cancelled: Callable[[], bool] | None = None) -> list[Hint]:
+    """Every hint the run calls for, once each, in the order of `KINDS`. `cancelled` (asked every
+    few thousand compiles) ends the work early, with no hints."""
     found: dict[str, Hint] = {}
     named: set[tuple[str, str]] = set()  # (kind, compile id) added: a list search per compile is quadratic
 
@@ -201,9 +218,12 @@ def session_hints(session: Session) -> list[Hint]:
             hint.compiles.append(cid)
 
     comps = session.ordered_compiles()
-    for comp in comps:
-        for kind, detail in _reason_kinds(comp.recompile_reason):
-            add(kind, comp.compile_id, detail)
+    for i, comp in enumerate(comps):
+        if cancelled is not None and not i % 2_000 and cancelled():
+            return []
+        if comp.recompile_reason:
+            for kind, detail in _reason_kinds(comp.recompile_reason):
+                add(kind, comp.compile_id, detail)
         lib = library_break(comp)
         if lib:
             add("library_break", comp.compile_id, lib)
@@ -213,9 +233,7 @@ def session_hints(session: Session) -> list[Hint]:
         if "/" in comp.compile_id and not comp.compile_id.startswith(("-", "!")):
             per_frame.setdefault(_frame_of(comp.compile_id), []).append(comp)
     for frame_comps in per_frame.values():
-        hit = any(
-            "recompile limit" in (c.error + str(c.metrics.get("fail_reason") or "")) for c in frame_comps
-        )
+        hit = any(_hit_limit(c) for c in frame_comps)
         if hit or (len(frame_comps) >= max(limit - 1, 2)):
             last = frame_comps[-1]
             detail = f"{last.shown_name} has {len(frame_comps)} compiles; the limit is {limit}"

@@ -6,7 +6,8 @@ multi-rank TORCH_TRACE gives (`Session.ranks`, labels "0", "1"), so the ranks sc
 `OUT/ranks/N/` and `tcdebug.trace.rank_logs.divergences` work on it unchanged.
 
 `update` is called after every event: it flags a divergence the moment it is known, never
-before. A compile id missing on a rank counts only once that rank has gone past it (it compiled
+before. Inductor's records (collective schedules, cache answers, the graph execution order, runtime
+estimates, tensor metadata) are compared once every rank has ended. A compile id missing on a rank counts only once that rank has gone past it (it compiled
 a later id, or ended); graphs, recompile reasons and graph-break counts are compared once the
 compile has ended on each rank that has it. Stdlib only (the UI process runs it).
 """
@@ -19,6 +20,8 @@ from dataclasses import dataclass, replace
 from tcdebug.model.events import Event, event_type
 from tcdebug.model.session import (
     DIED,
+    EXECUTION_ORDER,
+    EXECUTION_ORDER_BY_RANK,
     FAILED,
     FINISHED,
     PAUSED,
@@ -29,6 +32,7 @@ from tcdebug.model.session import (
     Stage,
 )
 from tcdebug.trace.rank_logs import Divergence, divergences
+from tcdebug.trace.rank_records import parity, record_divergences
 
 RANK_SUFFIX = "@r"
 LAUNCHER = "tcdebug.debuggee.torchrun"  # the target's module: torchrun, its workers under tcdebug
@@ -115,6 +119,9 @@ def rank_sessions(session: Session, *, load_text: bool = False) -> dict[str, Ses
             if rank_of_id(comp.compile_id) == rank:
                 copy = _copy_compile(comp, load_text)
                 s.compiles[copy.compile_id] = copy
+        order = session.extra.get(EXECUTION_ORDER_BY_RANK, {}).get(str(rank))
+        if isinstance(order, list):
+            s.extra[EXECUTION_ORDER] = list(order)
         s.exit_code = info.exit_code
         s.error = info.error
         s.extra["rank_status"] = rank_state(info, session)
@@ -170,6 +177,14 @@ def find_divergences(session: Session, sessions: dict[str, Session] | None = Non
         out.append(div)
     out.extend(_graph_break_divergences(ended))
     out.extend(_ended_ranks(session, infos))
+    if infos and all(info.ended or info.exit_code is not None for info in infos.values()):
+        # Inductor's records (collective schedules, cache answers, the execution order, runtime
+        # estimates, tensor metadata) are compared as a log's once every rank has ended: before, a rank's sequence
+        # may only be shorter for now.
+        order = list(ended)
+        out.extend(record_divergences(ended, order))
+        for label in order:
+            out.extend(parity(ended[label], label))
     return out
 
 

@@ -35,6 +35,7 @@ from tcdebug.analysis.provenance_index import (
     stack_frames,
     subgraph_links,
 )
+from tcdebug.lazy_re import lazy_re
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.session import Compile, Session
 
@@ -48,7 +49,7 @@ _NODE = re.compile(
     r"^\s+(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:: [^=]*?)? = "
     r"(?:(?P<target>[A-Za-z_][\w.]*)\(|(?P<expr>(?![A-Za-z_]\w*\s*(?:;|$))(?!self\.)[^;]+))"
 )
-_HANDLE = re.compile(r":\d+$")
+_HANDLE = lazy_re(r":\d+$")
 _SUBMODULE = re.compile(r"^\s+([A-Za-z_]\w*) = self\.([A-Za-z_]\w*)\s*$")  # `cond_true_0 = self.cond_true_0`
 MAPPINGS = "artifact_inductor_provenance_tracking_node_mappings"
 STACKS = "artifact_inductor_provenance_tracking_kernel_stack_traces"
@@ -196,9 +197,9 @@ def _kernels(
     paths = sorted({name.rsplit(".", 1)[0] for name in known if "." in name})
     handles: dict[str, list[str]] = {}
     for handle in list(kernel_to_post) + list(stacks):
-        handles.setdefault(_HANDLE.sub("", str(handle)), [])
-        if str(handle) not in handles[_HANDLE.sub("", str(handle))]:
-            handles[_HANDLE.sub("", str(handle))].append(str(handle))
+        handles.setdefault(_HANDLE().sub("", str(handle)), [])
+        if str(handle) not in handles[_HANDLE().sub("", str(handle))]:
+            handles[_HANDLE().sub("", str(handle))].append(str(handle))
     for name, hs in handles.items():
         extern = name.startswith("extern_kernels.")
         for group in [[h] for h in hs] if extern else [hs]:

@@ -23,6 +23,7 @@ from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from tcdebug.lazy_re import lazy_re
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.payloads import Plain, ProvItem, ProvLink, ProvSymbol
 from tcdebug.model.schema import from_json, to_json
@@ -51,6 +52,8 @@ class TrailStage(Plain):
 
 @dataclass(eq=False, repr=False)
 class Trail(Plain):
+    """Where an item comes from and goes to: its start items and, per stage, the items linked."""
+
     start: list[ProvItem]
     stages: list[TrailStage]
 
@@ -64,11 +67,13 @@ class Trail(Plain):
 
 @dataclass(eq=False, repr=False)
 class ProvenanceIndex(Plain):
+    """A compile's provenance items, the links between them, and its symbols."""
+
     items: dict[str, ProvItem] = field(default_factory=dict)
     links: list[ProvLink] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     symbols: dict[str, ProvSymbol] = field(default_factory=dict)  # s77 -> origin, range, hint, guards
-    _link_set: set[ProvLink] = field(default_factory=set, repr=False, compare=False)
+    _link_set: set[ProvLink] | None = field(default=None, repr=False, compare=False)  # made at the first `add`
     _down: dict[str, list[ProvLink]] | None = field(default=None, repr=False, compare=False)
     _up: dict[str, list[ProvLink]] | None = field(default=None, repr=False, compare=False)
 
@@ -85,6 +90,8 @@ class ProvenanceIndex(Plain):
             if old is not None and not item.lines and old.lines:
                 continue  # never lose what was located before
             self.items[item.item_id] = item
+        if self._link_set is None:
+            self._link_set = set()
         for link in links:
             if link not in self._link_set and link.src != link.dst:
                 self._link_set.add(link)
@@ -264,7 +271,7 @@ def index_from_dict(d: Any, where: str = "provenance.json") -> ProvenanceIndex:
 
 
 # ----- locating things in stage texts (shared by the target and the trace reader) ------
-_FX_LINE = re.compile(r"^\s+([A-Za-z_][A-Za-z0-9_]*)(?:: [^=]*?)? = ")
+_FX_LINE = lazy_re(r"^\s+([A-Za-z_][A-Za-z0-9_]*)(?:: [^=]*?)? = ")
 IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*\b")  # a Python name in a line of output code or graph text
 _FX_CLASS = re.compile(r"^class ([A-Za-z_<][^(:]*)\(")
 # What a subgraph's IR names (a `torch.cond` branch with its own scheduler) start with:
@@ -272,8 +279,8 @@ _FX_CLASS = re.compile(r"^class ([A-Za-z_<][^(:]*)\(")
 SUBGRAPH_PREFIX = r"(?:[A-Za-z_]\w*?_)?"
 # `op3`, fused `op3_op4` (`buf` in older torch), with a subgraph's prefix
 _IR_NAME_PART = rf"{SUBGRAPH_PREFIX}(?:op|buf)\d+"
-_IR_HEADER = re.compile(rf"^({_IR_NAME_PART}(?:_{_IR_NAME_PART})*): ")
-_FRAME = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<fn>[^\n]+)')
+_IR_HEADER = lazy_re(rf"^({_IR_NAME_PART}(?:_{_IR_NAME_PART})*): ")
+_FRAME = lazy_re(r'File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<fn>[^\n]+)')
 
 
 def fx_graph_lines(text: str) -> Iterator[tuple[int, str, str]]:
@@ -377,7 +384,7 @@ def fx_node_lines(text: str) -> dict[str, int]:
     definition wins)."""
     out: dict[str, int] = {}
     for number, path, line in fx_graph_lines(text):
-        m = _FX_LINE.match(line)
+        m = _FX_LINE().match(line)
         if m and not line.lstrip().startswith(("def ", "class ", "#")):
             out.setdefault(qualified(path, m.group(1)), number)
     return out
@@ -418,7 +425,7 @@ def ir_node_lines(text: str, start: int = 0) -> dict[str, list[int]]:
     from line `start` (0-based) on: line numbers count from the text's first line, 1-based."""
     lines = text.splitlines()
     headers = [
-        (n, m.group(1)) for n, line in enumerate(lines[start:], start + 1) if (m := _IR_HEADER.match(line))
+        (n, m.group(1)) for n, line in enumerate(lines[start:], start + 1) if (m := _IR_HEADER().match(line))
     ]
     out: dict[str, list[int]] = {}
     for k, (head, name) in enumerate(headers):
@@ -513,11 +520,11 @@ def stack_frames(stack_trace: str) -> list[dict[str, Any]]:
     frames: list[dict[str, Any]] = []
     lines = stack_trace.splitlines()
     for k, line in enumerate(lines):
-        m = _FRAME.search(line)
+        m = _FRAME().search(line)
         if not m:
             continue
         frame: dict[str, Any] = {"file": m.group("file"), "line": int(m.group("line")), "fn": m.group("fn")}
-        if k + 1 < len(lines) and not _FRAME.search(lines[k + 1]):
+        if k + 1 < len(lines) and not _FRAME().search(lines[k + 1]):
             code = lines[k + 1]
             frame["code"] = code.strip()
             if k + 2 < len(lines) and set(lines[k + 2].strip()) <= {"^", "~"} and lines[k + 2].strip():

@@ -15,6 +15,8 @@ from tcdebug.model.session import Compile, Frame
 
 @dataclass(eq=False, repr=False)
 class TrieNode(Plain):
+    """A frame of the call-site trie: its children, and the compiles whose stacks end here."""
+
     frame: Frame | None = None
     children: dict[tuple[str, int, str], TrieNode] = field(default_factory=dict)
     compiles: list[str] = field(default_factory=list)  # compile ids whose path ends here

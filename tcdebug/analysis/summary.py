@@ -24,15 +24,25 @@ def short_reason(reason: str) -> str:
     return first_line(reason)
 
 
-def _where(filename: str, line: int) -> str:
-    rel = os.path.relpath(filename) if filename else ""
-    path = rel if rel and not rel.startswith("..") else filename
+def _where(filename: str, line: int, shown: dict[str, str]) -> str:
+    """`path:line`, the path relative to the working folder where it lies inside it; `shown`
+    keeps each file's path (a few files, named by every compile of a big log)."""
+    path = shown.get(filename)
+    if path is None:
+        rel = os.path.relpath(filename) if filename else ""
+        path = shown[filename] = rel if rel and not rel.startswith("..") else filename
     return f"{path}:{line}" if path else ""
 
 
 def _cudagraph_lines(compiles: list[Compile]) -> list[str]:
     """`cuda graphs: 2` and one line per compiled graph: recordings, or why it was skipped."""
-    found = [(c, s) for c in compiles for s in c.ordered_stages() if s.stage_id == "cudagraph" and s.captured]
+    found = [
+        (c, s)
+        for c in compiles
+        if any(s.stage_id == "cudagraph" for s in c.stages.values())  # few have one: sorted only then
+        for s in c.ordered_stages()
+        if s.stage_id == "cudagraph" and s.captured
+    ]
     if not found:
         return []
     lines = [f"cuda graphs: {len(found)}"]
@@ -76,10 +86,11 @@ def summary_text(session: Session, *, out: str | None = None) -> str:
     lines.append(head)
     compiles = session.ordered_compiles()
     lines.append(f"compiles: {len(compiles)}")
+    shown: dict[str, str] = {}
     for comp in compiles:
         captured = sum(1 for s in comp.stages.values() if s.captured)
         missing = len(comp.stages) - captured
-        where = _where(comp.filename, comp.firstlineno)
+        where = _where(comp.filename, comp.firstlineno, shown)
         rank = f"[rank {comp.rank}] " if comp.rank is not None else ""
         if session.is_child(comp) and comp.process != f"rank {comp.rank}":  # a process the script forked
             rank += f"[{safe_line(comp.process)[:60] or f'pid {comp.pid}'}] "

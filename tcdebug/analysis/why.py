@@ -16,6 +16,7 @@ from typing import Any
 from tcdebug.analysis import compile_phases as compile_times
 from tcdebug.analysis.hints import Hint, compile_hints, readable_cause
 from tcdebug.analysis.provenance_index import SUBGRAPH_PREFIX
+from tcdebug.lazy_re import lazy_re
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.payloads import AutotuneTable, ChainStep, Frame, Plain
 from tcdebug.model.schema import to_json
@@ -43,6 +44,8 @@ CACHE = "cache"
 
 @dataclass(eq=False, repr=False)
 class WhyPart(Plain):
+    """One part of a compile's explanation: a title, its lines, and the stage it is about."""
+
     kind: str
     title: str
     lines: list[str] = field(default_factory=list)
@@ -54,13 +57,15 @@ class WhyPart(Plain):
 # ----- why it exists ---------------------------------------------------------------------------
 _GUARD_LINE = re.compile(r"^[| ]*\+- (?P<kind>[A-Z_]+): (?P<rest>.*)$")
 _TENSOR = re.compile(r"tensor '(?P<name>[^']+)'")
-_SOURCE = re.compile(r"\b[LG]\[['\"][^'\"]+['\"]\](?:\.\w+|\[[^\]]*\])*")
-_LOCAL = re.compile(r"\bL\[['\"]([A-Za-z_]\w*)['\"]\]")
+_SOURCE = lazy_re(r"\b[LG]\[['\"][^'\"]+['\"]\](?:\.\w+|\[[^\]]*\])*")
+_LOCAL = lazy_re(r"\bL\[['\"]([A-Za-z_]\w*)['\"]\]")
 _THEN_NOW = re.compile(r"expected (?P<then>[^,;]+), actual (?P<now>[^,;\s]+)")
 
 
 @dataclass(eq=False, repr=False)
 class Guard(Plain):
+    """A guard of a compile: its kind, its code, and where the user's code installed it."""
+
     kind: str
     code: str
     user_line: str = ""  # the user's source text that installed it
@@ -111,12 +116,12 @@ def find_failing_guard(guards: list[Guard], reason: str) -> Guard | None:
     body = reason.strip()
     code = re.split(r"\s{2,}# ", body)[0].strip()  # without the source comment Dynamo adds
     for g in guards:  # `n == 2` is the guard `L['n'] == 2`
-        if code and code in (g.code, _LOCAL.sub(r"\1", g.code)):
+        if code and code in (g.code, _LOCAL().sub(r"\1", g.code)):
             return g
     for g in guards:
         if body and (body in g.code or g.code in body):
             return g
-    for source in _SOURCE.findall(reason):
+    for source in _SOURCE().findall(reason):
         for g in guards:
             if source in g.code:
                 return g
@@ -322,7 +327,7 @@ def _rerun_guard(session: Session, cid: str, entry: str) -> str:
 
 
 # ----- graph breaks -----------------------------------------------------------------------------
-_GB_ID = re.compile(r"/gb/(gb\d+)\.html", re.IGNORECASE)
+_GB_ID = lazy_re(r"/gb/(gb\d+)\.html", re.IGNORECASE)
 
 
 def parse_graph_break(reason: str) -> dict[str, Any]:
@@ -349,7 +354,7 @@ def parse_graph_break(reason: str) -> dict[str, Any]:
             out["explanation"] += "\n" + line
         elif line and current == "hint" and out["hints"]:
             out["hints"][-1] += " " + line
-    m = _GB_ID.search(reason)
+    m = _GB_ID().search(reason)
     if m:
         out["registry_id"] = m.group(1).upper()
     if out["gb_type"].endswith(":") or out["gb_type"].startswith("Encountered graph break"):
@@ -440,18 +445,18 @@ def chain_parts(comp: Compile) -> list[WhyPart]:
 
 
 # ----- fusion ---------------------------------------------------------------------------------
-_CANNOT = re.compile(r"cannot fuse (\S+) with (\S+): (.*)")
-_CANDIDATE = re.compile(r"^\s+(\w+)\(name='(\w+)'\)(?:, (\w+)\()?")
-_ORIGINS = re.compile(r"origins=OrderedSet\(\[([^\]]*)\]\)")
+_CANNOT = lazy_re(r"cannot fuse (\S+) with (\S+): (.*)")
+_CANDIDATE = lazy_re(r"^\s+(\w+)\(name='(\w+)'\)(?:, (\w+)\()?")
+_ORIGINS = lazy_re(r"origins=OrderedSet\(\[([^\]]*)\]\)")
 # A scheduler node (`op3`, fused `op3_op4`) and a buffer (`buf2`); a subgraph's (a `torch.cond`
 # branch Inductor lowers with its own scheduler) carry its name first: `true_graph_0_op0`.
 _NODE_NAME = rf"{SUBGRAPH_PREFIX}op\d\w*"
-_IR_NODE = re.compile(rf"^({_NODE_NAME}): (\w+)\(")
-_WRITES = re.compile(rf"^({_NODE_NAME})\.writes = (.*)$")
-_BUF = re.compile(rf"\b{SUBGRAPH_PREFIX}buf\d+\b")
-_SNODE = re.compile(rf"^({_NODE_NAME})\.snodes\[\d+\] =")
-_SUBGRAPH_OF = re.compile(r"^(\w*?)_?(?:op|buf)\d+")  # `true_graph_0_op0` -> `true_graph_0`; `op3` -> ""
-_CALL = re.compile(r"^\s+(\w+)(?:\.run)?\((.*)\)\s*$")
+_IR_NODE = lazy_re(rf"^({_NODE_NAME}): (\w+)\(")
+_WRITES = lazy_re(rf"^({_NODE_NAME})\.writes = (.*)$")
+_BUF = lazy_re(rf"\b{SUBGRAPH_PREFIX}buf\d+\b")
+_SNODE = lazy_re(rf"^({_NODE_NAME})\.snodes\[\d+\] =")
+_SUBGRAPH_OF = lazy_re(r"^(\w*?)_?(?:op|buf)\d+")  # `true_graph_0_op0` -> `true_graph_0`; `op3` -> ""
+_CALL = lazy_re(r"^\s+(\w+)(?:\.run)?\((.*)\)\s*$")
 
 
 def refused_pairs(fusion_log: str) -> dict[str, list[tuple[str, str]]]:
@@ -459,7 +464,7 @@ def refused_pairs(fusion_log: str) -> dict[str, list[tuple[str, str]]]:
     groups: dict[str, list[tuple[str, str]]] = {}
     seen = set()
     for line in fusion_log.splitlines():
-        m = _CANNOT.search(line)
+        m = _CANNOT().search(line)
         if not m:
             continue
         pair = (m.group(1), m.group(2))
@@ -471,7 +476,7 @@ def refused_pairs(fusion_log: str) -> dict[str, list[tuple[str, str]]]:
     return groups
 
 
-_FUSION_ROUND = re.compile(r"(?:completed fusion round \((\d+)/\d+\): )?fused (\d+) nodes into (\d+) nodes")
+_FUSION_ROUND = lazy_re(r"(?:completed fusion round \((\d+)/\d+\): )?fused (\d+) nodes into (\d+) nodes")
 
 
 @functools.lru_cache(maxsize=8)
@@ -485,7 +490,7 @@ def scheduler_runs(fusion_log: str) -> tuple[tuple[int, int], ...]:
     for line in fusion_log.splitlines():
         if "fused " not in line:
             continue
-        for m in _FUSION_ROUND.finditer(line):
+        for m in _FUSION_ROUND().finditer(line):
             round_no, before, after = m.group(1), int(m.group(2)), int(m.group(3))
             if round_no == "1" or not runs:
                 runs.append((before, after))
@@ -504,8 +509,8 @@ def scheduler_graphs(ir_text: str) -> tuple[str, ...]:
         if line in ("BEFORE FUSION", "AFTER FUSION"):
             expect = True
             continue
-        m = _IR_NODE.match(line) if expect else None
-        sub = _SUBGRAPH_OF.match(m.group(1)) if m else None
+        m = _IR_NODE().match(line) if expect else None
+        sub = _SUBGRAPH_OF().match(m.group(1)) if m else None
         if sub:
             graphs.append(sub.group(1))
             expect = False
@@ -516,11 +521,11 @@ def node_descriptions(fusion_log: str) -> dict[str, str]:
     """IR node -> "Pointwise of relu" from the fusion log's candidate lists."""
     out = {}
     for line in fusion_log.splitlines():
-        m = _CANDIDATE.match(line)
+        m = _CANDIDATE().match(line)
         if not m:
             continue
         kind = m.group(3) or m.group(1)
-        origins = _ORIGINS.search(line)
+        origins = _ORIGINS().search(line)
         out[m.group(2)] = f"{kind}" + (f" of {origins.group(1)}" if origins else "")
     return out
 
@@ -533,28 +538,28 @@ def kernel_nodes(ir_text: str, output_code: str, kernel_names: list[str]) -> dic
     parent_of: dict[str, str] = {}  # a fused node's members -> the fused node
     pending = ""
     for line in ir_text.splitlines():
-        sub = _SNODE.match(line)
+        sub = _SNODE().match(line)
         if sub:
             pending = sub.group(1)
             continue
-        m = _IR_NODE.match(line)
+        m = _IR_NODE().match(line)
         if m:
             nodes[m.group(1)] = m.group(2)
             if pending:
                 parent_of[m.group(1)] = pending
                 pending = ""
             continue
-        w = _WRITES.match(line)
+        w = _WRITES().match(line)
         if w:
-            writes.setdefault(w.group(1), set()).update(_BUF.findall(w.group(2)))
+            writes.setdefault(w.group(1), set()).update(_BUF().findall(w.group(2)))
     names = set(kernel_names)
     out: dict[str, list[str]] = {k: [] for k in kernel_names}
     placed: set[str] = set()
     for line in output_code.splitlines():
-        m = _CALL.match(line)
+        m = _CALL().match(line)
         if not m or m.group(1) not in names:
             continue
-        args = set(_BUF.findall(m.group(2)))
+        args = set(_BUF().findall(m.group(2)))
         for node, bufs in writes.items():
             if node in placed or nodes.get(node, "").startswith("ExternKernel"):
                 continue
@@ -676,8 +681,8 @@ def _static(record: dict[str, Any], label: str) -> bool:
     return any(label.startswith(str(x.get("name", x.get("index")))) and x.get("static") for x in record.get("inputs", []))
 
 
-_SIG = re.compile(r"def forward\(self, (.*?)\):", re.DOTALL)
-_PARAM_ANN = re.compile(r'(\w+): "(?:\w+)\[([^\]]*)\]')
+_SIG = lazy_re(r"def forward\(self, (.*?)\):", re.DOTALL)
+_PARAM_ANN = lazy_re(r'(\w+): "(?:\w+)\[([^\]]*)\]')
 
 
 def symbol_origins(comp: Compile) -> dict[str, str]:
@@ -686,11 +691,11 @@ def symbol_origins(comp: Compile) -> dict[str, str]:
     stage = comp.stages.get("dynamo_graph")
     if stage is None or not stage.captured:
         return {}
-    m = _SIG.search(stage.get_text())
+    m = _SIG().search(stage.get_text())
     if not m:
         return {}
     out: dict[str, str] = {}
-    for name, dims in _PARAM_ANN.findall(m.group(1)):
+    for name, dims in _PARAM_ANN().findall(m.group(1)):
         for d, dim in enumerate(x.strip() for x in dims.split(",")):
             if re.fullmatch(r"[su]\d+", dim) and dim not in out:
                 source = re.sub(r"^L_(.*)_$", r"\1", name)
@@ -698,7 +703,7 @@ def symbol_origins(comp: Compile) -> dict[str, str]:
     return out
 
 
-_SYM_INPUT = re.compile(r'(\w+): "Sym\(([su]\d+)\)"')
+_SYM_INPUT = lazy_re(r'(\w+): "Sym\(([su]\d+)\)"')
 
 
 def placeholder_symbols(comp: Compile, part: str) -> dict[str, str]:
@@ -706,8 +711,8 @@ def placeholder_symbols(comp: Compile, part: str) -> dict[str, str]:
     stage = comp.stages.get("inductor_post_grad_graph" + (f".{part}" if part else ""))
     if stage is None or not stage.captured:
         return {}
-    m = _SIG.search(stage.get_text())
-    return dict(_SYM_INPUT.findall(m.group(1))) if m else {}
+    m = _SIG().search(stage.get_text())
+    return dict(_SYM_INPUT().findall(m.group(1))) if m else {}
 
 
 def _input_label(inp: dict[str, Any], origins: dict[str, str], symbols: dict[str, str] | None = None) -> str:

@@ -99,7 +99,8 @@ class CaptureContext:
 
 def compile_id_of(md: dict[str, Any], fallback: str | None) -> str | None:
     """The compile a record names: `0/1`, `!2/0/1`, or `!2` for compiled autograd's own capture
-    of a backward; `fallback` (the compile in flight) for a record that names none."""
+    of a backward; `fallback` (the compile in flight) for a record that names none. Without the
+    attempt: `Recording.key` maps the id to its latest attempt (`Recording.restart`)."""
     if md.get("frame_id") is None:
         if md.get("compiled_autograd_id") is not None:
             return format_compile_id(None, None, md["compiled_autograd_id"])
@@ -135,6 +136,11 @@ class TraceDispatcher(logging.Handler):
             return
         if key == "artifact" and isinstance(md[key], dict):
             key = f"artifact:{md[key].get('name', '')}"
+        attempt = md.get("attempt")
+        if isinstance(attempt, int) and attempt > 0 and md.get("frame_id") is not None:
+            bare = compile_id_of(md, None)
+            if bare is not None:  # whichever record of the new attempt comes first, routed or not
+                self.recorder.restart(bare, attempt)
         callbacks = self.routes.get(key)
         if not callbacks:
             return

@@ -7,8 +7,13 @@ from typing import Any
 
 from tcdebug.capture.base import CaptureContext
 from tcdebug.capture.frame import COMPILE_CODE, find_compile_frame
-from tcdebug.model.events import GraphBreak, Recompile
-from tcdebug.torchtext.dynamo_text import compile_outcome, recompile_reasons, split_graph_break
+from tcdebug.model.events import CompileEnd, GraphBreak, Recompile
+from tcdebug.torchtext.dynamo_text import (
+    compile_outcome,
+    recompile_reasons,
+    restart_outcome,
+    split_graph_break,
+)
 
 STAGES: tuple[str, ...] = ()
 _METRIC_KEYS = (
@@ -46,9 +51,32 @@ def install(ctx: CaptureContext) -> None:
     rec = ctx.recorder
     torch = ctx.torch
 
+    breaks: dict[str, list[str]] = {}  # compile key -> the graph-break payloads it logged
+    rec.fork_resets.append(breaks.clear)
+
     def on_graph_break(cid: str, md: dict[str, Any], payload: str | None) -> None:
         reason, stack = split_graph_break(payload or "", hide_runner_frames=True)
+        breaks.setdefault(cid, []).append(payload or "")
         rec.emit(GraphBreak(compile_id=cid, reason=reason, user_stack=stack))
+
+    def restart_breaks(cid: str, reasons: Any) -> None:
+        """The attempt `cid` restarted gets the cause its metrics name (`restart_outcome`), as the
+        TORCH_TRACE reader gives it."""
+        prev = rec.state(cid).restarted_from
+        earlier: list[str] = []
+        key = prev
+        while key:
+            earlier.append(key)
+            key = rec.state(key).restarted_from
+        error, new_breaks = restart_outcome(reasons, [r for k in earlier for r in breaks.get(k, [])])
+        if not prev:
+            return
+        before = rec.state(prev)
+        if error:
+            rec.emit(CompileEnd(compile_id=prev, status="restarted", error=error, elapsed_s=before.elapsed_s))
+        for text in new_breaks:
+            breaks.setdefault(prev, []).append(text)
+            rec.emit(GraphBreak(compile_id=prev, reason=text, user_stack=[]))
 
     def on_recompile(cid: str, md: dict[str, Any], payload: str | None) -> None:
         rec.emit(Recompile(compile_id=cid, reason=recompile_reasons(payload)))
@@ -66,9 +94,12 @@ def install(ctx: CaptureContext) -> None:
         limit = getattr(torch._dynamo.config, "recompile_limit", None)
         if isinstance(limit, int):  # the hints' "near its recompile limit" (tcdebug.analysis.hints)
             kept["recompile_limit"] = limit
-        if cid not in started and md.get("frame_id") is not None:  # a Dynamo frame's compile
+        restarted = bool(rec.state(cid).restarted_from)  # started by `Recording.restart`
+        if cid not in started and not restarted and md.get("frame_id") is not None:  # a Dynamo frame's compile
             started.add(cid)
             start_unannounced(cid)
+        if restarted:
+            restart_breaks(cid, metrics.get("restart_reasons"))
         rec.compile_end(cid, status="failed" if failed else "ok", error=error, metrics=kept)
 
     def start_unannounced(cid: str) -> None:

@@ -16,6 +16,9 @@ from typing import Any
 from tcdebug.capture import patches
 from tcdebug.capture.base import CaptureContext
 from tcdebug.capture.calls import CallLog
+from tcdebug.model.payloads import Frame
+from tcdebug.process.our_frames import is_ours
+from tcdebug.torchtext.dynamo_text import is_torch_file
 
 STAGES = ("source", "bytecode_before")
 COMPILE_CODE = patches.frame_local(
@@ -98,6 +101,32 @@ def source_text(code: CodeType) -> tuple[str, int]:
     return header + "".join(lines), start - 2
 
 
+def call_sites(frame: FrameType | None, code: CodeType) -> list[Frame]:
+    """The user's frames that led to the compiled code, outermost first, that code last: the live
+    compile's stack for the stack trie. Read from Python's own stack (the log's `dynamo_start`
+    stack names its files by torch's intern table); torch's frames and tcdebug's are left out, as
+    a log's stack leaves out torch's, and only the user's lines are read."""
+    sites: list[Frame] = []
+    while frame is not None:
+        fcode = frame.f_code
+        filename = fcode.co_filename
+        if not is_ours(filename) and not is_torch_file(filename):
+            line = frame.f_lineno or 0
+            sites.append(Frame(file=filename, line=line, name=fcode.co_name, code=_line_text(filename, line, frame)))
+        frame = frame.f_back
+    sites.reverse()
+    return [*sites, Frame(file=code.co_filename, line=code.co_firstlineno, name=code.co_name)]
+
+
+def _line_text(filename: str, line: int, frame: FrameType) -> str:
+    """The stripped text of a line of a user's frame, "" where it cannot be read (a loader of the
+    user's that fails must not cost the compile its start)."""
+    try:
+        return linecache.getline(filename, line, frame.f_globals).strip()
+    except Exception:  # noqa: BLE001
+        return ""
+
+
 def install(ctx: CaptureContext) -> None:
     torch = ctx.torch
     COMPILE_CODE.require()
@@ -108,8 +137,16 @@ def install(ctx: CaptureContext) -> None:
         code = COMPILE_CODE.read_local(frame)
         stack = (md.get("dynamo_start") or {}).get("stack") or []
         if isinstance(code, CodeType):
+            try:
+                sites = call_sites(frame, code)
+            except Exception:  # noqa: BLE001 - the compile is still named and started
+                sites = []
             rec.compile_start(
-                cid, function=code.co_name, filename=code.co_filename, firstlineno=code.co_firstlineno
+                cid,
+                function=code.co_name,
+                filename=code.co_filename,
+                firstlineno=code.co_firstlineno,
+                stack=sites,
             )
             rec.state(cid).backend = backend_name(COMPILE_BACKEND.read_local(frame))
             calls = ctx.options.shared(CallLog)
@@ -127,7 +164,10 @@ def install(ctx: CaptureContext) -> None:
         else:
             last = stack[-1] if stack else {}
             rec.compile_start(
-                cid, function=str(last.get("name", "?")), filename="", firstlineno=last.get("line", 0)
+                cid,
+                function=str(last.get("name", "?")),
+                filename="",
+                firstlineno=last.get("line", 0),
             )
             rec.not_captured(cid, "source", "could not find the frame Dynamo is compiling")
             rec.not_captured(cid, "bytecode_before", "could not find the frame Dynamo is compiling")

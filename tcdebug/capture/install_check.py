@@ -69,6 +69,9 @@ class DoctorRecording:
     def key(self, compile_id: str, *, starting: bool = False) -> str:
         return compile_id
 
+    def restart(self, compile_id: str, attempt: int) -> None:
+        return None
+
     def wants_event(self, kind: str) -> bool:
         return False  # no breakpoints: installing only
 

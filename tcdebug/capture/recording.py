@@ -28,6 +28,9 @@ class CompileState:
     aot_mode: str = ""  # "training", "inference" or "" (no AOTAutograd seen)
     backend: str = ""  # the torch.compile backend's name, when torch tells it
     subgraphs: Subgraphs = field(default_factory=Subgraphs)  # its AOTAutograd graphs (DDP's bucket split)
+    info: dict[str, Any] = field(default_factory=dict)  # its CompileStart's function, filename, firstlineno
+    restarted_from: str = ""  # the key of the attempt this one restarts (`0/0` for `0/0_1`)
+    elapsed_s: float = 0.0  # its time when it ended
 
 
 class Recording(Protocol):
@@ -43,6 +46,12 @@ class Recording(Protocol):
     def key(self, compile_id: str, *, starting: bool = False) -> str: ...
 
     def state(self, compile_id: str) -> CompileState: ...
+
+    # Dynamo restarted its analysis of torch's compile id `compile_id` (bare: `0/0`): a record of
+    # attempt `attempt` came. Ends the attempt before it as `restarted`, and keys the id's records
+    # from now on to the new attempt (`0/0_1`), as torch's logs key them. A no-op for an attempt
+    # already known.
+    def restart(self, compile_id: str, attempt: int) -> None: ...
 
     def mark_unavailable(self, stage_id: str, reason: str) -> None: ...
 

@@ -29,6 +29,7 @@ UNITS = (
     "tcdebug.capture.inductor_ir",
     "tcdebug.capture.kernel_source",
     "tcdebug.capture.triton_info",
+    "tcdebug.capture.inductor_records",  # collective schedules, runtime estimates: the ranks compared
     "tcdebug.capture.guards",
     "tcdebug.capture.bytecode",
     "tcdebug.capture.decompiled",

@@ -19,6 +19,8 @@ from tcdebug.model import stages as stage_catalog
 from tcdebug.model.event_breaks import EventFacts
 from tcdebug.model.events import CompileEnd, CompileStart, Event, EventPause, StageEvent
 from tcdebug.model.payloads import Kernel
+from tcdebug.model.trace_format import with_attempt
+from tcdebug.torchtext.dynamo_text import earlier_attempt_reason, restarted_reason
 
 ALWAYS = stage_catalog.ALWAYS_STAGES  # sent for every compile: `not captured` with the reason when missing
 # Stages whose facts keep arriving after they were sent (`update_stage`): Triton kernels are
@@ -43,7 +45,8 @@ class Recorder:
         # torch's name of the AOTAutograd graph being compiled (`['1_backward']`), set by the graphs unit
         self.aot_graph_name: Callable[[], object] | None = None
         self._keys: dict[str, str] = {}  # torch's compile id -> its key, where they differ
-        self._uses: dict[str, int] = {}  # torch's compile id -> how many compiles had it
+        self._uses: dict[str, int] = {}  # id with its attempt (`0/0_1`) -> how many compiles had it
+        self._attempts: dict[str, int] = {}  # torch's compile id -> its latest restart attempt
         # (start, end) of each wait at a pause point, in µs of time.time_ns() (torch's chromium
         # events' clock): compile_times leaves them out of the phases they fell in.
         self.pauses: list[tuple[float, float]] = []
@@ -55,7 +58,7 @@ class Recorder:
         self.compiles = {}
         self.current = None
         self.sent = {}
-        self._keys, self._uses = {}, {}
+        self._keys, self._uses, self._attempts = {}, {}, {}
         self.pauses = []
         for reset in self.fork_resets:
             reset()
@@ -65,19 +68,56 @@ class Recorder:
         self.channel.send(event.to_wire())
 
     def key(self, compile_id: str, *, starting: bool = False) -> str:
-        """The session's key of torch's compile id. torch numbers compiles afresh after
-        `torch._dynamo.reset()`: a compile that starts (`starting`) with the id of one that has
-        ended is another compile, keyed `0/0#2` (then `#3`, ...) as TORCH_TRACE logs key it; the
-        id's later records go to it. A compile that starts again before its end (Dynamo restarting
-        the analysis) keeps its key."""
+        """The session's key of torch's compile id, as TORCH_TRACE logs key it. Dynamo restarting
+        its analysis makes an attempt (`restart`): the id's records go to `0/0_1` from then on.
+        torch numbers compiles afresh after `torch._dynamo.reset()`: a compile that starts
+        (`starting`) with the id of one that has ended is another compile, keyed `0/0#2` (then
+        `#3`, ...; its attempts `0/0_1#2`, numbered by how many compiles had that attempt's id);
+        the id's later records go to it. A compile that starts again before its end keeps its key."""
         with self._lock:
             key = self._keys.get(compile_id, compile_id)
             if starting:
                 st = self.compiles.get(key)
                 if st is not None and st.ended:
-                    n = self._uses[compile_id] = self._uses.get(compile_id, 1) + 1
-                    key = self._keys[compile_id] = f"{compile_id}#{n}"
+                    self._attempts.pop(compile_id, None)
+                    self._uses.setdefault(compile_id, 1)  # its first compile was keyed `compile_id`
+                    key = self._keys[compile_id] = self._next_use(compile_id)
             return key
+
+    def _next_use(self, base: str) -> str:
+        """The key of one more compile keyed `base` (an id with its attempt)."""
+        n = self._uses[base] = self._uses.get(base, 0) + 1
+        return base if n == 1 else f"{base}#{n}"
+
+    def restart(self, compile_id: str, attempt: int) -> None:
+        """Dynamo restarted its analysis: attempt `attempt` of torch's `compile_id` began (see
+        `Recording.restart`). Its start names the frame attempt 0 named; the source and original
+        bytecode stay with the attempt that read them, as in torch's logs."""
+        with self._lock:
+            if attempt <= self._attempts.get(compile_id, 0):
+                return
+            self._attempts[compile_id] = attempt
+            prev = self._keys.get(compile_id, compile_id)
+            new = self._keys[compile_id] = self._next_use(with_attempt(compile_id, attempt))
+            st = self.state(prev)
+            current = self.current in (None, prev)
+        info, backend = st.info, st.backend
+        if not st.ended:
+            for stage_id in ALWAYS:  # its graph, guards and code are the next attempt's
+                self.not_captured(prev, stage_id, restarted_reason(new))
+            st.finalized = True
+            self.compile_end(prev, status="restarted", metrics={})
+        self.compile_start(new, current=current, **info)
+        st = self.state(new)
+        st.backend, st.restarted_from = backend, prev
+        if prev in self.code_objects:
+            self.code_objects[new] = self.code_objects[prev]
+        for stage_id in (stage_catalog.SOURCE, stage_catalog.BYTECODE_BEFORE):
+            holder = prev
+            while holder and stage_id not in self.state(holder).captured:
+                holder = self.state(holder).restarted_from
+            if holder:
+                self.not_captured(new, stage_id, earlier_attempt_reason(holder))
 
     def state(self, compile_id: str) -> CompileState:
         with self._lock:
@@ -92,8 +132,8 @@ class Recorder:
     # ----- compile life cycle --------------------------------------------------
     def compile_start(self, compile_id: str, *, current: bool = True, **info: Any) -> None:
         with self._lock:
-            self.compiles.pop(compile_id, None)  # a restart (graph break) begins the compile anew
-            self.state(compile_id)
+            self.compiles.pop(compile_id, None)  # a compile that starts again begins anew
+            self.state(compile_id).info = dict(info)
             if current:
                 self.current = compile_id
         self.emit(CompileStart(compile_id=compile_id, **info))
@@ -235,11 +275,9 @@ class Recorder:
         st = self.state(compile_id)
         st.ended = True
         self.finalize(compile_id, final=False, failed=status == "failed", error=error)
-        elapsed = time.perf_counter() - st.started - st.paused_s
+        st.elapsed_s = round(time.perf_counter() - st.started - st.paused_s, 6)
         self.emit(
-            CompileEnd(
-                compile_id=compile_id, status=status, error=error, elapsed_s=round(elapsed, 6), metrics=metrics
-            )
+            CompileEnd(compile_id=compile_id, status=status, error=error, elapsed_s=st.elapsed_s, metrics=metrics)
         )
 
     def finalize(self, compile_id: str, *, final: bool, failed: bool = False, error: str = "") -> None:

@@ -21,7 +21,7 @@ from tcdebug.model.payloads import (
     Plain,
     Rerun,
 )
-from tcdebug.model.session import Compile, ProcessInfo, Session, Stage, stage_to_dict
+from tcdebug.model.session import Compile, ProcessInfo, Session, Stage, is_placeholder, stage_to_dict
 from tcdebug.model.trace_format import capture_of
 from tcdebug.torchtext.stage_text import FUSION_LOG_IN_FILE
 
@@ -169,7 +169,8 @@ class IndexCache:
     dump rewrites session.json every second and at every compile's end; explaining and encoding
     every compile each time cost more than the rest of the run's dump writing."""
 
-    def __init__(self, session: Session, *, keep: bool = True) -> None:
+    def __init__(self, session: Session, *, keep: bool = True, hints: dict[str, list[Any]] | None = None) -> None:
+        """`hints`: the session's hints by compile (`hints`), where another cache made them."""
         self.session = session
         # False: a dump written once; what a compile's why.md and line needed is dropped once made
         # (`index_chunks`, `done_with`), so a big session's index is never all held at once
@@ -178,7 +179,7 @@ class IndexCache:
         self._whys: dict[str, list[dict[str, Any]]] = {}
         self._entries: dict[str, dict[str, Any]] = {}
         self._lines: dict[str, str] = {}
-        self._hints: dict[str, list[Any]] | None = None  # the session's hints by compile, made once
+        self._hints: dict[str, list[Any]] | None = hints  # the session's hints by compile, made once
 
     def hints(self) -> dict[str, list[Any]]:
         """The session's hints by compile (`hints_by_compile`): one pass over the session, kept
@@ -275,9 +276,18 @@ class IndexCache:
                     kept.pop(also, None)
 
 
+_PLACEHOLDER_ENTRIES: dict[int, tuple[Stage, dict[str, Any]]] = {}
+
+
 def _stage_entry(stage: Stage) -> dict[str, Any]:
     """A stage in session.json: its text is in its file, and so is its fusion log (see
-    `full_text`), which is most of a big graph's index when kept inline."""
+    `full_text`), which is most of a big graph's index when kept inline. A shared not-captured
+    stage (`is_placeholder`) has one entry, made once (never changed: only encoded)."""
+    if is_placeholder(stage):
+        made = _PLACEHOLDER_ENTRIES.get(id(stage))
+        if made is None or made[0] is not stage:
+            made = _PLACEHOLDER_ENTRIES[id(stage)] = (stage, stage_to_dict(stage, with_text=False))
+        return made[1]
     entry = stage_to_dict(stage, with_text=False)
     if stage.file and stage.meta.get("fusion_log"):
         entry["meta"] = {k: v for k, v in stage.meta.items() if k != "fusion_log"}

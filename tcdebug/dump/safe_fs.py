@@ -13,17 +13,18 @@ import os
 import re
 import signal
 import stat
-import tempfile
 import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+
+from tcdebug.lazy_re import lazy_re
 
 MAX_FILE_BYTES_ENV = "TCDEBUG_MAX_FILE_BYTES"
 DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024
 
 _SAFE_CHARS_RE = re.compile(r"[^0-9A-Za-z_.-]")
 _COMPILE_ID_RE = re.compile(r"(?:!?\d+(?:/\d+)*(?:_\d+)?|-/-)(?:@\d+)?(?:#\d+)?")
-_MARKER_RE = re.compile(rb'\A\s*\{\s*"format"\s*:\s*"tcdebug-session"')
+_MARKER_RE = lazy_re(rb'\A\s*\{\s*"format"\s*:\s*"tcdebug-session"')
 _tmp_names = itertools.count()
 
 class DumpError(Exception):
@@ -99,9 +100,12 @@ class DirCache:
     otherwise re-walks (and re-creates) every folder of every file. At most `limit` stay open
     (least recently used closed first); `close()` closes the rest. One thread uses one cache."""
 
-    def __init__(self, root: str | os.PathLike[str], limit: int = 64) -> None:
+    def __init__(self, root: str | os.PathLike[str], limit: int = 64, *, new: bool = False) -> None:
+        """`new`: most folders are not there yet (a dump written afresh): each is created, then
+        opened, rather than looked for first."""
         self.root = root
         self.limit = limit
+        self.new = new
         self._fds: dict[tuple[str, ...], int] = {}
 
     def __enter__(self) -> DirCache:
@@ -117,7 +121,7 @@ class DirCache:
             if not parts:
                 fd = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
             else:
-                fd = _open_child(self.fd(parts[:-1]), parts[-1])
+                fd = _open_child(self.fd(parts[:-1]), parts[-1], new=self.new)
             while len(self._fds) >= self.limit:
                 os.close(self._fds.pop(next(iter(self._fds))))
         self._fds[parts] = fd  # last: the most recently used
@@ -130,9 +134,13 @@ class DirCache:
                 os.close(fd)
 
 
-def _open_child(parent: int, part: str) -> int:
-    """A descriptor of the folder `part` in `parent` (created if missing; never a symlink)."""
+def _open_child(parent: int, part: str, *, new: bool = False) -> int:
+    """A descriptor of the folder `part` in `parent` (created if missing; never a symlink).
+    `new`: created first (one system call fewer where it is not there yet)."""
     flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+    if new:
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(part, 0o777, dir_fd=parent)
     for attempt in (0, 1):
         try:
             return os.open(part, flags, dir_fd=parent)
@@ -148,7 +156,7 @@ def _open_child(parent: int, part: str) -> int:
     raise AssertionError("unreachable")
 
 
-def _write_created(dfd: int, name: str, data: bytes | Iterable[str], flags: int) -> None:
+def _write_created(dfd: int, name: str, data: bytes | Iterable[str | bytes], flags: int) -> None:
     """Create `name` in `dfd` with `flags` (exclusive: FileExistsError when one is there, nothing
     done) and write `data` (bytes, or text in pieces) to it. A file this call created and could
     not finish is removed."""
@@ -158,7 +166,7 @@ def _write_created(dfd: int, name: str, data: bytes | Iterable[str], flags: int)
             if isinstance(data, bytes):
                 _write_all(fd, data)
             else:
-                _write_pieces(fd, data)
+                write_pieces(fd, data)
         finally:
             os.close(fd)
     except BaseException:
@@ -176,11 +184,12 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-def _write_pieces(fd: int, pieces: Iterable[str]) -> None:
+def write_pieces(fd: int, pieces: Iterable[str | bytes]) -> None:
+    """Write text (and bytes) pieces to `fd`, in writes of about `WRITE_BATCH_BYTES`."""
     batch: list[bytes] = []
     size = 0
     for piece in pieces:
-        data = piece.encode("utf-8", errors="replace")
+        data = piece if isinstance(piece, bytes) else piece.encode("utf-8", errors="replace")
         batch.append(data)
         size += len(data)
         if size >= WRITE_BATCH_BYTES:
@@ -234,7 +243,7 @@ def write_file(
         raise DumpError(f"{Path(root) / rel}: cannot write it: {reason}") from exc
 
 
-def write_aside(root: str | os.PathLike[str], rel: str, text: str | bytes | Iterable[str]) -> str:
+def write_aside(root: str | os.PathLike[str], rel: str, text: str | bytes | Iterable[str | bytes]) -> str:
     """Write what `root/rel` is to hold into a fresh hidden file beside it, and return that
     file's path under `root`: `put_in_place` then renames it over `rel`, `drop_aside` removes it.
     For a file made while other work goes on and put in place after it. Errors as `write_file`."""
@@ -364,7 +373,7 @@ def is_dump_dir(path: str | os.PathLike[str]) -> bool:
     except OSError:
         return False
     try:
-        return stat.S_ISREG(os.fstat(fd).st_mode) and bool(_MARKER_RE.match(os.read(fd, 256)))
+        return stat.S_ISREG(os.fstat(fd).st_mode) and bool(_MARKER_RE().match(os.read(fd, 256)))
     finally:
         os.close(fd)
 
@@ -394,6 +403,8 @@ def prepare_out(out: str | os.PathLike[str], *, force: bool = False) -> Path:
         raise DumpError(f"{out}: is a symbolic link; give the folder itself")
     if not stat.S_ISDIR(st.st_mode):
         raise DumpError(f"{out}: exists and is not a folder")
+    import tempfile  # only for a folder that exists: a new one is made above
+
     try:
         entries = os.listdir(path)
         probe = tempfile.NamedTemporaryFile(dir=path, prefix=".tcdebug-probe-")  # noqa: SIM115

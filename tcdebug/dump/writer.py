@@ -11,15 +11,15 @@ import binascii
 import contextlib
 import gc
 import os
-import re
 import signal
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from tcdebug.analysis import accuracy_report
 from tcdebug.analysis import provenance_index as provenance
-from tcdebug.analysis.provenance_from_log import ensure_trace_provenance
+from tcdebug.analysis.provenance_from_log import provenance_from_log
 from tcdebug.dump.index import (
     IndexCache,
     changed_compile,
@@ -29,6 +29,7 @@ from tcdebug.dump.index import (
     session_index,
 )
 from tcdebug.dump.safe_fs import (
+    WRITE_BATCH_BYTES,
     AppendFile,
     DirCache,
     DumpError,
@@ -41,7 +42,9 @@ from tcdebug.dump.safe_fs import (
     signals_held,
     write_aside,
     write_file,
+    write_pieces,
 )
+from tcdebug.lazy_re import lazy_re
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.events import AccuracyEvent, Event, StageEvent
 from tcdebug.model.session import Compile, Session, Stage
@@ -141,13 +144,14 @@ def write_dump(
     `output_written`: output.txt already holds the session's output (a live dump appends it)."""
     out_path = Path(out)
     out_path.mkdir(parents=True, exist_ok=True)
-    if not is_file(out_path, "session.json"):  # openable from the start, whatever happens next
+    # the index names no compile until the end: each compile's files can be written in place
+    fresh = not is_file(out_path, "session.json")
+    if fresh:  # openable from the start, whatever happens next
         write_file(
             out_path,
             "session.json",
             index_json(session_index(session, complete=False, compiles=False)),
         )
-    ensure_trace_provenance(session)
     pending = [
         (comp, stage)
         for comp in session.compiles.values()
@@ -160,7 +164,13 @@ def write_dump(
     named = {comp.compile_id for comp, _ in pending}  # their stages get file names now
     cache.forget_entries(named)
     aside = _write_in_two(
-        out_path, session, pending, complete=complete, cache=cache, provenance_written=provenance_written
+        out_path,
+        session,
+        pending,
+        complete=complete,
+        cache=cache,
+        provenance_written=provenance_written,
+        fresh=fresh,
     )
     if aside is not None:  # all written but the index, put in place last as always (see `write_index`)
         try:
@@ -184,13 +194,17 @@ def write_dump(
         write_why_files(session, out_path, dirs=dirs, cache=cache)
         for comp in session.compiles.values():
             if comp.compile_id not in provenance_written:
-                write_provenance(out_path, comp, dirs=dirs)
+                write_provenance(out_path, comp, dirs=dirs, origin=session.origin)
             write_accuracy_files(out_path, comp, dirs=dirs)
         write_index(session, out_path, complete=complete, dirs=dirs, cache=cache, output=not output_written)
     return out_path
 
 
 PARALLEL_MIN_STAGES = 1000  # below this, a second process costs more than it saves
+
+
+class _ChildFailed(Exception):
+    """The forked writer of `_write_in_two` did not finish its share."""
 
 
 def _write_in_two(
@@ -201,15 +215,17 @@ def _write_in_two(
     complete: bool,
     cache: IndexCache | None = None,
     provenance_written: frozenset[str] = frozenset(),
+    fresh: bool = False,
 ) -> str | None:
-    """Write the dump's files but the index on two cores: a forked child writes every other
-    compile's (stage files, why.md, provenance.json), this process the rest, names the child's
-    stage files as the child does (the same code, without writing) and writes session.json's
-    text beside it (`write_aside`), whose name it returns. Each compile's folder is written by
-    one process only. None (nothing
-    done) where that cannot be: few stages, one core, no fork, threads running (forking them is
-    unsafe), or an error in either process: the caller then writes them all itself, as it
-    always did."""
+    """Write the dump's files on two cores: this process the compiles up to a cut in index order
+    (about half the work), a forked child the rest, each writing a compile's files and its index
+    line together (`_write_share`). The child's lines go to a spool file, appended to this
+    process's own into session.json's text beside its place (`write_aside`), whose name is
+    returned. This process also names the child's stage files as the child does (the same code,
+    without writing). `fresh`: the index on disk names no compile yet (`write_file`'s `fresh`).
+    None (nothing done) where that cannot be: few stages or one compile, one core, no fork,
+    threads running (forking them is unsafe), or an error in either process: the caller then
+    writes them all itself."""
     if (
         len(pending) < PARALLEL_MIN_STAGES
         or (os.cpu_count() or 1) < 2
@@ -217,38 +233,102 @@ def _write_in_two(
         or threading.active_count() > 1
     ):
         return None
-    order = {cid: n for n, cid in enumerate(session.compiles)}
-    mine = [(comp, stage) for comp, stage in pending if order[comp.compile_id] % 2 == 0]
-    theirs = [(comp, stage) for comp, stage in pending if order[comp.compile_id] % 2 == 1]
-    my_compiles = [comp for cid, comp in session.compiles.items() if order[cid] % 2 == 0]
-    their_compiles = [comp for cid, comp in session.compiles.items() if order[cid] % 2 == 1]
-    pid = os.fork()
-    if pid == 0:  # the child: its share, then out without running any of the parent's exit code
-        code = 1
-        try:
-            gc.disable()  # a collection would write to every object's page: copies of them all
-            _write_share(
-                out, session, theirs, their_compiles, IndexCache(session, keep=False), provenance_written, done=True
-            )
-            code = 0
-        finally:
-            os._exit(code)
-    aside: str | None = None
-    names = [(stage, stage.file, [k.meta.get("file") for k in stage.kernels]) for _, stage in pending]
+    import tempfile
+
+    compiles = session.ordered_compiles()
+    stages: dict[str, list[Stage]] = {}
+    for comp, stage in pending:
+        stages.setdefault(comp.compile_id, []).append(stage)
+    total = len(compiles) + len(pending)  # the work: a compile's why and files, and each stage's file
+    cut, done = 0, 0
+    while cut < len(compiles) and done * 2 < total:
+        done += 1 + len(stages.get(compiles[cut].compile_id, ()))
+        cut += 1
+    cut = min(cut, len(compiles) - 1)  # the child's share is never empty
+    mine, theirs = compiles[:cut], compiles[cut:]
+    if not mine:
+        return None
+    cache = cache if cache is not None else IndexCache(session)
+    hints = cache.hints()  # worked out once, before the fork: the child's cache shares them
     try:
-        for comp, stage in theirs:  # named as the child names them
-            write_stage_files(out, comp.compile_id, stage, _kernel_files(comp, but=stage), write=False)
-        cache = cache if cache is not None else IndexCache(session)
-        _write_share(out, session, mine, my_compiles, cache, provenance_written)
-        aside = write_aside(out, "session.json", index_chunks(session, complete=complete, cache=cache))
-    except DumpError:
-        os.kill(pid, signal.SIGKILL)
+        spool = tempfile.TemporaryFile(dir=out)  # the child's index lines; nameless where it can be
+    except OSError:
+        return None
+    with spool:
+        pid = os.fork()
+        if pid == 0:  # the child: its share, then out without running any of the parent's exit code
+            code = 1
+            try:
+                gc.disable()  # a collection would write to every object's page: copies of them all
+                share = _write_share(
+                    out,
+                    session,
+                    theirs,
+                    stages,
+                    IndexCache(session, keep=False, hints=hints),
+                    provenance_written,
+                    fresh=fresh,
+                )
+                write_pieces(spool.fileno(), (",\n  " + line for line in share))
+                code = 0
+            finally:
+                os._exit(code)
+        return _write_mine(
+            out, session, pending, mine, theirs, stages, cache, provenance_written, complete, fresh, pid, spool.fileno()
+        )
+
+
+def _write_mine(
+    out: Path,
+    session: Session,
+    pending: list[tuple[Compile, Stage]],
+    mine: list[Compile],
+    theirs: list[Compile],
+    stages: dict[str, list[Stage]],
+    cache: IndexCache,
+    provenance_written: frozenset[str],
+    complete: bool,
+    fresh: bool,
+    pid: int,
+    spool: int,
+) -> str | None:
+    """The parent's side of `_write_in_two`: its share, session.json beside its place (its own
+    lines, then the child's from `spool`), the child waited for; None where anything failed,
+    every stage then named as it was."""
+    names = [(stage, stage.file, [k.meta.get("file") for k in stage.kernels]) for _, stage in pending]
+    reaped: list[int] = []
+
+    def child_ended() -> bool:
+        if not reaped:
+            reaped.append(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+        return reaped[0] == 0
+
+    def chunks() -> Iterator[str | bytes]:
+        head = session_index(session, complete=complete, compiles=False, cache=cache)
+        yield index_json(head).removesuffix("[]\n}").removesuffix("[]}") + "[\n  "
+        for n, line in enumerate(_write_share(out, session, mine, stages, cache, provenance_written, fresh=fresh)):
+            yield line if n == 0 else ",\n  " + line
+        if not child_ended():
+            raise _ChildFailed
+        at = 0
+        while chunk := os.pread(spool, WRITE_BATCH_BYTES, at):
+            at += len(chunk)
+            yield chunk
+        yield "\n ]\n}"
+
+    aside: str | None = None
+    try:
+        for comp in theirs:  # named as the child names them
+            for stage in stages.get(comp.compile_id, ()):
+                write_stage_files(out, comp.compile_id, stage, _kernel_files(comp, but=stage), write=False)
+        aside = write_aside(out, "session.json", chunks())
+    except (DumpError, _ChildFailed):
+        if not reaped:
+            os.kill(pid, signal.SIGKILL)
     finally:
-        _, status = os.waitpid(pid, 0)
-    if aside is not None and os.waitstatus_to_exitcode(status) == 0:
-        return aside
+        child_ended()
     if aside is not None:
-        drop_aside(out, aside)
+        return aside
     for stage, file, kernel_files in names:  # as they were: the caller names them afresh
         stage.file = file
         for kernel, kernel_file in zip(stage.kernels, kernel_files, strict=True):
@@ -262,23 +342,29 @@ def _write_in_two(
 def _write_share(
     out: Path,
     session: Session,
-    stages: list[tuple[Compile, Stage]],
     compiles: list[Compile],
+    stages: dict[str, list[Stage]],
     cache: IndexCache,
     provenance_written: frozenset[str],
     *,
-    done: bool = False,
-) -> None:
-    """One process's share of `_write_in_two`: the files of `stages`, and the why.md and
-    provenance.json of `compiles` (`done` as `write_why_files` takes it)."""
-    with DirCache(out) as dirs:
-        for comp, stage in stages:
-            write_stage_files(out, comp.compile_id, stage, _kernel_files(comp, but=stage), dirs=dirs)
-        write_why_files(session, out, dirs=dirs, compiles=compiles, cache=cache, done=done)
+    fresh: bool,
+) -> Iterator[str]:
+    """One process's share of `_write_in_two`: for each of `compiles`, the files of its `stages`,
+    its why.md, provenance.json and accuracy files; then its index line, yielded. What `cache`
+    held of the compile is dropped once its line is made (`done_with`)."""
+    with DirCache(out, new=fresh) as dirs:
         for comp in compiles:
-            if comp.compile_id not in provenance_written:
-                write_provenance(out, comp, dirs=dirs)
+            cid = comp.compile_id
+            for stage in stages.get(cid, ()):
+                write_stage_files(out, cid, stage, _kernel_files(comp, but=stage), dirs=dirs)
+            why = safe_text(cache.markdown(cid))
+            write_file(out, f"{compile_dir(cid)}/why.md", why, dirs=dirs, fresh=fresh)
+            if cid not in provenance_written:
+                write_provenance(out, comp, dirs=dirs, fresh=fresh, origin=session.origin)
             write_accuracy_files(out, comp, dirs=dirs)
+            line = cache.line(comp)
+            cache.done_with(cid)
+            yield line
 
 
 def _try_write_index(session: Session, out: Path, *, complete: bool) -> None:
@@ -301,7 +387,7 @@ def write_index(
         write_file(out, "output.txt", session.output_text(), dirs=dirs)
     write_file(out, "session.json", index_chunks(session, complete=complete, cache=cache), dirs=dirs)
 
-_REPRO_INPUT = re.compile(r"repro_inputs(/[A-Za-z0-9_.-]+)+")
+_REPRO_INPUT = lazy_re(r"repro_inputs(/[A-Za-z0-9_.-]+)+")
 
 
 def write_accuracy_files(out: Path, comp: Compile, *, dirs: DirCache | None = None) -> None:
@@ -315,7 +401,7 @@ def write_accuracy_files(out: Path, comp: Compile, *, dirs: DirCache | None = No
     if not acc.repro:
         return
     for rel, data in acc.repro_inputs.items():
-        if not _REPRO_INPUT.fullmatch(rel) or any(part in (".", "..") for part in rel.split("/")):
+        if not _REPRO_INPUT().fullmatch(rel) or any(part in (".", "..") for part in rel.split("/")):
             continue  # only torch's content-store names, inside repro_inputs/
         try:
             blob = base64.b64decode(data, validate=True)
@@ -325,11 +411,18 @@ def write_accuracy_files(out: Path, comp: Compile, *, dirs: DirCache | None = No
     write_file(out, f"{folder}/{accuracy_report.REPRO_FILE}", acc.repro, dirs=dirs)
 
 
-def write_provenance(out: Path, comp: Compile, *, dirs: DirCache | None = None) -> None:
-    """`compiles/F-C/provenance.json`: the compile's provenance index (see tcdebug.analysis.provenance_index)."""
-    if comp.provenance.items:
-        text = entries_json(provenance.index_to_dict(comp.provenance, comp.compile_id))
-        write_file(out, f"{compile_dir(comp.compile_id)}/provenance.json", text, dirs=dirs)
+def write_provenance(
+    out: Path, comp: Compile, *, dirs: DirCache | None = None, fresh: bool = False, origin: str = ""
+) -> None:
+    """`compiles/F-C/provenance.json`: the compile's provenance index (see
+    tcdebug.analysis.provenance_index). A compile of a TORCH_TRACE log (`origin` "trace") without
+    one gets it read from its stages (`provenance_from_log`), written, and not kept."""
+    index = comp.provenance
+    if origin == "trace" and not index.items and not index.notes:
+        index = provenance_from_log(comp)
+    if index.items:
+        text = entries_json(provenance.index_to_dict(index, comp.compile_id))
+        write_file(out, f"{compile_dir(comp.compile_id)}/provenance.json", text, dirs=dirs, fresh=fresh)
 
 class DumpWriter:
     """Keeps a dump folder up to date while a live session runs.

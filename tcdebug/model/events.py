@@ -52,6 +52,8 @@ class EventError(ProtocolError):
 
 @dataclass(kw_only=True, eq=False, repr=False)
 class Event(Plain):
+    """An event: the process and rank that sent it."""
+
     TYPE: ClassVar[str] = ""
     pid: int | None = None  # the process that sent it (None: the main one)
     rank: int | None = None  # the torchrun rank that sent it
@@ -86,6 +88,8 @@ def _local(default: Any = None) -> Any:
 # ----- the main process and its children ------------------------------------------------------
 @dataclass(kw_only=True, eq=False, repr=False)
 class Hello(Event):
+    """The target started: its Python, script, arguments and mode (torch and device, where known)."""
+
     TYPE: ClassVar[str] = "hello"
     torch_version: str = ""
     python: str = ""
@@ -145,24 +149,32 @@ class Ready(Event):
 
 @dataclass(kw_only=True, eq=False, repr=False)
 class Resumed(Event):
+    """The target resumed, in this mode."""
+
     TYPE: ClassVar[str] = "resumed"
     mode: str = ""
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
 class Error(Event):
+    """An error the target reports."""
+
     TYPE: ClassVar[str] = "error"
     message: str = ""
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
 class Note(Event):
+    """A note the target reports."""
+
     TYPE: ClassVar[str] = "note"
     text: str = ""
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
 class Output(Event):
+    """Text the script wrote to stdout or stderr."""
+
     TYPE: ClassVar[str] = "output"
     stream: str = "stdout"
     text: str = ""
@@ -170,6 +182,8 @@ class Output(Event):
 
 @dataclass(kw_only=True, eq=False, repr=False)
 class ScriptEnd(Event):
+    """The script ended: its exit code, its error, whether it was stopped."""
+
     TYPE: ClassVar[str] = "script_end"
     exit_code: int = 0
     error: str = ""
@@ -221,6 +235,8 @@ class StageEvent(Event):
 
 @dataclass(kw_only=True, eq=False, repr=False)
 class GraphBreak(Event):
+    """A graph break of a compile: its reason and the user's stack."""
+
     TYPE: ClassVar[str] = "graph_break"
     compile_id: str
     reason: str = ""
@@ -230,6 +246,8 @@ class GraphBreak(Event):
 
 @dataclass(kw_only=True, eq=False, repr=False)
 class Recompile(Event):
+    """A compile that is a recompile, and its reason."""
+
     TYPE: ClassVar[str] = "recompile"
     compile_id: str
     reason: str = ""
@@ -237,6 +255,8 @@ class Recompile(Event):
 
 @dataclass(kw_only=True, eq=False, repr=False)
 class CompileEnd(Event):
+    """A compile ended: its status, error, time and metrics."""
+
     TYPE: ClassVar[str] = "compile_end"
     compile_id: str
     status: str = "ok"
@@ -247,6 +267,8 @@ class CompileEnd(Event):
 
 @dataclass(kw_only=True, eq=False, repr=False)
 class CompileTimes(Event):
+    """A compile's phase times."""
+
     TYPE: ClassVar[str] = "compile_times"
     compile_id: str
     times: dict[str, Any] = field(default_factory=dict)
@@ -254,6 +276,8 @@ class CompileTimes(Event):
 
 @dataclass(kw_only=True, eq=False, repr=False)
 class Autotune(Event):
+    """A compile's autotuning table."""
+
     TYPE: ClassVar[str] = "autotune"
     compile_id: str
     table: AutotuneTable = field(default_factory=AutotuneTable)
@@ -270,6 +294,8 @@ class CacheResult(Event):
 
 @dataclass(kw_only=True, eq=False, repr=False)
 class GuardProvenance(Event):
+    """Where a compile's guards come from."""
+
     TYPE: ClassVar[str] = "guard_provenance"
     compile_id: str
     guards: list[GuardOrigin] = field(default_factory=list)
@@ -370,6 +396,8 @@ class Calls(Event):
 # ----- made by the controller ------------------------------------------------------------------
 @dataclass(kw_only=True, eq=False, repr=False)
 class TargetDied(Event):
+    """The target process died."""
+
     TYPE: ClassVar[str] = "target_died"
     error: str = "the target process exited unexpectedly"
     exit_code: int | None = None
@@ -377,8 +405,19 @@ class TargetDied(Event):
 
 @dataclass(kw_only=True, eq=False, repr=False)
 class TargetExited(Event):
+    """The target process exited."""
+
     TYPE: ClassVar[str] = "target_exited"
     exit_code: int | None = None
+
+
+@dataclass(kw_only=True, eq=False, repr=False)
+class ExecutionOrder(Event):
+    """The order compiled graphs ran in, as `record_and_log_graph_execution_order` logged it in the
+    process (or rank) that sends it: runtime data, never a compile."""
+
+    TYPE: ClassVar[str] = "execution_order"
+    order: list[str] = field(default_factory=list)  # torch's compile ids
 
 
 # ----- made by the trace converter ------------------------------------------------------------
@@ -427,6 +466,7 @@ EVENT_CLASSES: dict[str, type[Event]] = {
         Calls,
         TargetDied,
         TargetExited,
+        ExecutionOrder,
         TraceInfo,
     )
 }

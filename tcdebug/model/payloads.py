@@ -83,6 +83,8 @@ class PhaseTimes:
 
 @dataclass(eq=False, repr=False)
 class GuardResult(Plain):
+    """A guard checked against new inputs: whether it passed, and why not."""
+
     text: str = ""
     passed: bool = False
     reason: str = ""

@@ -70,6 +70,8 @@ AOT_ID = "aot_id"  # its code's AOT id comment (`# AOT ID: ['1_backward']`), els
 
 @dataclass(frozen=True)
 class RecordKind:
+    """A kind of structured-trace record: how it is carried and recognised, and what handles it."""
+
     name: str  # the envelope key, the artifact's name, the graph_dump's name; a regex with `pattern`
     handler: str  # one of HANDLERS
     carrier: str = ENVELOPE  # stages.ENVELOPE, ARTIFACT or GRAPH_DUMP

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import itertools
 import os
 import threading
 from collections.abc import Callable
@@ -92,6 +93,8 @@ class Stage(Plain):
 
 @dataclass(eq=False, repr=False)
 class GraphBreak(Plain):
+    """A graph break of a compile: its reason and the user's stack."""
+
     compile_id: str
     reason: str
     user_stack: list[str] = field(default_factory=list)
@@ -101,10 +104,13 @@ class GraphBreak(Plain):
 # torch logged (compile ids).
 GRAPH_EXECUTIONS = "graph_executions"
 EXECUTION_ORDER = "execution_order"
+EXECUTION_ORDER_BY_RANK = "execution_order_by_rank"  # a live torchrun job: each rank's, by rank
 
 
 @dataclass(eq=False, repr=False)
 class Compile(Plain):
+    """One compile (Dynamo's frame/compile id): its function, status, stages and findings."""
+
     compile_id: str  # Dynamo's "frame/compile", e.g. "0/1"
     function: str = ""
     filename: str = ""
@@ -221,6 +227,8 @@ OUTPUT_CHUNK_CHARS = 64 * 1024
 
 @dataclass(eq=False, repr=False)
 class OutputChunk(Plain):
+    """Text the script wrote to stdout or stderr."""
+
     stream: str  # "stdout" or "stderr"
     text: str
     rank: int | None = None  # written by this rank of a `tcdebug torchrun` job
@@ -228,6 +236,8 @@ class OutputChunk(Plain):
 
 @dataclass(eq=False, repr=False)
 class Session(Plain):
+    """What one run (or its dump, or a TORCH_TRACE log) holds: its compiles, output and events."""
+
     script: str = ""
     argv: list[str] = field(default_factory=list)
     origin: str = "live"  # "live", "dump" or "trace"
@@ -264,6 +274,12 @@ class Session(Plain):
     ranks: dict[str, Session] = field(default_factory=dict, repr=False, compare=False)
     divergences: list[Any] = field(default_factory=list)
     trace_stats: dict[str, int] = field(default_factory=dict)
+    # `same_frame`'s index, not data: (frame, run prefix) -> compile ids, and how far into which
+    # `compiles` dict it has read (compiles are only ever added, so it reads on from there)
+    _frame_index: dict[tuple[int, str], list[str]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    _frame_indexed: tuple[int, int] = field(default=(0, 0), init=False, repr=False, compare=False)
 
     # ----- queries -------------------------------------------------------------
     def compile(self, compile_id: str) -> Compile:
@@ -333,15 +349,22 @@ class Session(Plain):
         comp = self.compiles.get(compile_id)
         if comp is None:
             return []
-        # Filtered before sorting (the footer asks on every selection, of sessions of hundreds).
-        same = [
-            c
-            for c in self.compiles.values()
-            if c.frame_id == comp.frame_id
-            and c.rank == comp.rank
-            and c.pid == comp.pid
-            and c.compile_id[:1] == compile_id[:1]
-        ]
+        # The footer asks on every selection: an index by frame, so a session of 100,000 compiles
+        # answers without a pass over all of them. Rank and pid are set after a compile starts,
+        # so they are compared here, not indexed.
+        compiles, (indexed_of, indexed) = self.compiles, self._frame_indexed
+        if indexed_of != id(compiles) or indexed > len(compiles):
+            self._frame_index, indexed = {}, 0
+        if indexed < len(compiles):
+            index = self._frame_index
+            for cid in itertools.islice(compiles, indexed, None):
+                index.setdefault((_id_part(cid, 0), cid[:1]), []).append(cid)
+            self._frame_indexed = (id(compiles), len(compiles))
+        same = []
+        for cid in self._frame_index.get((comp.frame_id, compile_id[:1]), ()):
+            c = compiles.get(cid)
+            if c is not None and c.rank == comp.rank and c.pid == comp.pid:
+                same.append(c)
         return sorted(same, key=self.order_key)
 
     def output_text(self) -> str:
@@ -672,6 +695,13 @@ class Session(Plain):
             self.extra[EXECUTION_ORDER] = list(ev.execution_order)
 
 
+    def _on_execution_order(self, ev: ev_types.ExecutionOrder) -> None:
+        if ev.rank is None:
+            self.extra[EXECUTION_ORDER] = list(ev.order)
+        else:
+            self.extra.setdefault(EXECUTION_ORDER_BY_RANK, {})[str(ev.rank)] = list(ev.order)
+
+
 SKIPPED = "skipped: "  # a stage's reason where a cache hit skipped the work that makes it
 
 
@@ -694,8 +724,14 @@ def mark_skipped(comp: Compile, stage: Stage) -> None:
     if stage.captured or stage.reason.startswith(SKIPPED):
         return
     verdict = skipping_hit(comp, stage)
-    if verdict is not None:
-        stage.reason = f"{SKIPPED}{verdict.headline()}"
+    if verdict is None:
+        return
+    reason = f"{SKIPPED}{verdict.headline()}"
+    if is_placeholder(stage):  # shared: this compile gets its own
+        own = copy.copy(stage)
+        own.kernels, own.meta = [], {}
+        stage = comp.stages[stage.key] = own
+    stage.reason = reason
 
 
 @dataclass(frozen=True)
@@ -747,6 +783,7 @@ _HANDLERS: dict[type[ev_types.Event], _Handler] = {
     ev_types.Provenance: Session._on_provenance,
     ev_types.Note: Session._on_note,
     ev_types.TraceInfo: Session._on_trace_info,
+    ev_types.ExecutionOrder: Session._on_execution_order,
 }
 
 
@@ -805,7 +842,49 @@ def _id_part(compile_id: str, index: int) -> int:
 
 
 # ----- stages to and from events and session.json ----------------------------------------
+# Not-captured stages that hold nothing but their reason (five per compile of a TORCH_TRACE
+# log): one shared instance per (stage id, part, reason), never changed in place (`mark_skipped`
+# replaces it). Bounded: ids and reasons come from the catalogue, tcdebug's own words, or a log.
+_PLACEHOLDERS: dict[tuple[str, str, str], Stage] = {}
+_MAX_PLACEHOLDERS = 4096
+
+
+def is_placeholder(stage: Stage) -> bool:
+    """A shared not-captured stage (see `stage_from_event`): replaced, never changed."""
+    return _PLACEHOLDERS.get((stage.stage_id, stage.part, stage.reason)) is stage
+
+
+def _placeholder(ev: ev_types.StageEvent) -> Stage | None:
+    """The shared stage for a not-captured event that carries only its reason, else None."""
+    if (
+        ev.status == "captured"
+        or ev.text is not None
+        or ev.file
+        or ev.elapsed_s
+        or ev.kernels
+        or ev.meta
+        or ev.title
+        or ev.language
+        or ev.loader is not None
+        or ev.lazy_kernels is not None
+    ):
+        return None
+    stage_id = ev.stage or "unknown"
+    key = (stage_id, ev.part, ev.reason)
+    stage = _PLACEHOLDERS.get(key)
+    if stage is None and len(_PLACEHOLDERS) < _MAX_PLACEHOLDERS:
+        kind = stage_catalog.kind(stage_id)
+        stage = _PLACEHOLDERS[key] = Stage(
+            stage_id=stage_id, part=ev.part, title=kind.title, language=kind.language,
+            status=ev.status, reason=ev.reason,
+        )  # fmt: skip
+    return stage
+
+
 def stage_from_event(ev: ev_types.StageEvent) -> Stage:
+    shared = _placeholder(ev)
+    if shared is not None:
+        return shared
     stage_id = ev.stage or "unknown"
     kind = stage_catalog.kind(stage_id)
     return Stage(

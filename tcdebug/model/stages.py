@@ -6,6 +6,8 @@ so they never change meaning.
 
 from __future__ import annotations
 
+import functools
+import re
 from dataclasses import dataclass
 
 # When a compile has a stage (`StageKind.expect`). Everything that asks "which stages should be
@@ -32,6 +34,8 @@ CARRIERS = (ENVELOPE, ARTIFACT, GRAPH_DUMP)
 
 @dataclass(frozen=True)
 class StageKind:
+    """A stage of the pipeline: its id, title, language, dump extension and trace record."""
+
     id: str
     title: str
     language: str  # a pygments lexer alias, or "text"/"dis"/"guards"/"ir"
@@ -157,9 +161,10 @@ STAGE_KINDS: tuple[StageKind, ...] = (
 
 STAGE_IDS: tuple[str, ...] = tuple(k.id for k in STAGE_KINDS)
 _BY_ID = {k.id: k for k in STAGE_KINDS}
-# The stages other code names by role: a compile's Dynamo graph (has Dynamo produced one?), a part's
+# The stages other code names by role: a compile's source, its Dynamo graph (has Dynamo produced one?), a part's
 # output code (a part that has it is compiled), Dynamo's bytecode before and after (sent after the
 # guards), compiled autograd's graph.
+SOURCE = _BY_ID["source"].id
 DYNAMO_GRAPH = _BY_ID["dynamo_graph"].id
 OUTPUT_CODE = _BY_ID["kernel_source"].id
 BYTECODE_BEFORE = _BY_ID["bytecode_before"].id
@@ -303,6 +308,11 @@ def kind(stage_id: str) -> StageKind:
     )
 
 
+def artifact_stage_id(name: str) -> str:
+    """The stage id of a structured-trace artifact shown as it is (`artifact_<name>`)."""
+    return "artifact_" + re.sub(r"\W", "_", name)
+
+
 def stage_key(stage_id: str, part: str = "") -> str:
     """The key of a stage inside one compile: `kernel_source` or `kernel_source.backward`."""
     return f"{stage_id}.{part}" if part else stage_id
@@ -313,6 +323,7 @@ def split_key(key: str) -> tuple[str, str]:
     return stage_id, part
 
 
+@functools.lru_cache(maxsize=4096)  # few distinct keys, asked for on every sort of every compile's stages
 def sort_key(key: str) -> tuple[float, int, float, int]:
     """Pipeline order: per stage id, forward parts before backward parts; a compile's
     AOTAutograd graphs (subgraphs) one after the other, their backwards after every forward

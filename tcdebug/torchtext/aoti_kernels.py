@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import re
 
+from tcdebug.lazy_re import lazy_re
 from tcdebug.model.session import Kernel
 
-_EXTERN_RE = re.compile(r'^extern "C"[^\n(]*?\b(?P<name>[A-Za-z_]\w*)\s*\(', re.MULTILINE)
+_EXTERN_RE = lazy_re(r'^extern "C"[^\n(]*?\b(?P<name>[A-Za-z_]\w*)\s*\(', re.MULTILINE)
 
 
 def split_cpp_kernels(code: str) -> list[Kernel]:
     """One kernel per `extern "C"` function, in file order; its text runs to the next one."""
-    matches = list(_EXTERN_RE.finditer(code))
+    matches = list(_EXTERN_RE().finditer(code))
     kernels = []
     for i, m in enumerate(matches):
         end = matches[i + 1].start() if i + 1 < len(matches) else len(code)

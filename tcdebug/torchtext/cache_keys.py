@@ -10,7 +10,6 @@ the same TORCH_TRACE log (`LogKeys`). Plain Python: both the debuggee and the lo
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -21,22 +20,47 @@ RESULTS = ("hit", "miss", "bypass")
 MAX_KEPT = 400  # keys compared with per cache when explaining a miss (the newest)
 MAX_SHOWN = 8  # differing parts listed per miss
 _MAX_POOLED = 100_000  # distinct parts `LogKeys` shares between keys before it starts afresh
-_LINE = re.compile(r"^\[(?P<hash>[^\]]*)\] (?P<name>[^:]+): ?(?P<value>.*)$", re.S)
 NONE_KEPT = (
     "a first run, a cleared cache, or entries written without tcdebug (torch keeps no details of the "
     "entries it stores)"
 )
 NONE_IN_LOG = "a first run, or entries written by runs this log does not hold"
 FROM_LOG = "compared with the hash details of the keys looked up earlier in this log"
+# torch works out AOTAutograd's hash details (re-hashing each part of the key) only when this logger
+# is enabled for DEBUG: `_get_debug_lines_for_cache_key` in torch/_functorch/_aot_autograd/autograd_cache.py
+AOT_DETAILS_LOGGER = "torch._functorch._aot_autograd.autograd_cache"
+NO_DETAILS = "torch gave no hash details for this key: nothing to compare"
+AOT_DETAILS_HINT = (
+    f"torch works out AOTAutograd's hash details only when its logger {AOT_DETAILS_LOGGER} logs at "
+    f'DEBUG: run with TORCH_LOGS="+{AOT_DETAILS_LOGGER}" to have its misses explained'
+)
+
+
+def parse_line(line: str) -> tuple[str, str, str] | None:
+    """A `[hash] name: value` line -> (name, hash, value); None for any other line.
+
+    The hash runs to the first `]`, which a space follows; the name, to the first `:` (one
+    character at least); the value is the rest, less one leading space."""
+    if not line.startswith("["):
+        return None
+    close = line.find("]")
+    if close < 0 or line[close + 1 : close + 2] != " ":
+        return None
+    colon = line.find(":", close + 2)
+    if colon <= close + 2:
+        return None
+    value = line[colon + 1 :]
+    return line[close + 2 : colon], line[1:close], value[1:] if value.startswith(" ") else value
 
 
 def parse_components(lines: list[str]) -> dict[str, tuple[str, str]]:
     """`[hash] name: value` lines -> name -> (hash, value)."""
     out: dict[str, tuple[str, str]] = {}
     for line in lines:
-        m = _LINE.match(line)
-        if m:
-            out[m["name"]] = (m["hash"], m["value"])
+        parsed = parse_line(line)
+        if parsed is not None:
+            name, h, value = parsed
+            out[name] = (h, value)
     return out
 
 
@@ -93,7 +117,7 @@ def explain_details(
     """`explain_miss` on parsed details (`mine` None: torch gave none); `none_known` says why no
     other key may be known."""
     if mine is None:
-        return ["torch gave no hash details for this key: nothing to compare"]
+        return [NO_DETAILS, AOT_DETAILS_HINT] if cache_name == CACHE_NAMES["aotautograd"] else [NO_DETAILS]
     others = {k: v for k, v in known.items() if k != key}
     if not others:
         return [f"no earlier {cache_name} cache entry with known hash details: {none_known}"]
@@ -186,6 +210,8 @@ class LogKeys:
         self._first: dict[str, frozenset[str]] = {}  # cache -> its first key's part ids
         # (name, hash) -> the one copy of the name, (hash, value as shown) and part id
         self._pool: dict[tuple[str, str], tuple[str, tuple[str, str], str]] = {}
+        # a line of hash details -> its pooled part, () for none (most lines recur key after key)
+        self._lines: dict[str, tuple[str, tuple[str, str], str] | tuple[()]] = {}
 
     def part_of(self, cache: str, key: str) -> str:
         """The part (forward, backward, inference) the key was first looked up for, or ""."""
@@ -211,16 +237,29 @@ class LogKeys:
         return explanation
 
     def _details(self, cache: str, components: list[str]) -> KeyDetails:
-        if len(self._pool) > _MAX_POOLED:
+        if len(self._pool) > _MAX_POOLED or len(self._lines) > _MAX_POOLED:
             self._pool.clear()  # the kept keys hold what they share
+            self._lines.clear()
         parts: dict[str, tuple[str, str]] = {}
-        ids: list[str] = []
-        for name, (h, value) in parse_components(components).items():
-            shared = self._pool.get((name, h))
-            if shared is None:  # one hash, one value: the hash is the value's
-                shared = self._pool[name, h] = (name, (h, _short(value)), _part_id(name, h))
-            parts[shared[0]] = shared[1]
-            ids.append(shared[2])
-        part_ids = frozenset(ids)
+        ids: dict[str, str] = {}  # name -> part id (the last line of a name wins, as in `parts`)
+        for line in components:
+            shared = self._lines.get(line)
+            if shared is None:
+                shared = self._lines[line] = self._share(line)
+            if shared:
+                parts[shared[0]] = shared[1]
+                ids[shared[0]] = shared[2]
+        part_ids = frozenset(ids.values())
         # copied from a list: `^` keeps the table of its left side, and iterating a set walks it all
         return KeyDetails(parts, frozenset([*part_ids ^ self._first.setdefault(cache, part_ids)]))
+
+    def _share(self, line: str) -> tuple[str, tuple[str, str], str] | tuple[()]:
+        """A line's pooled (name, (hash, value as shown), part id); () when it is no part."""
+        parsed = parse_line(line)
+        if parsed is None:
+            return ()
+        name, h, value = parsed
+        shared = self._pool.get((name, h))
+        if shared is None:  # one hash, one value: the hash is the value's
+            shared = self._pool[name, h] = (name, (h, _short(value)), _part_id(name, h))
+        return shared

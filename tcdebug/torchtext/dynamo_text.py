@@ -9,10 +9,13 @@ from __future__ import annotations
 import ast
 import json
 import re
+import sys
 from dataclasses import dataclass
 from typing import Any
 
 from tcdebug.errors import headline
+from tcdebug.lazy_re import lazy_re
+from tcdebug.model.payloads import Frame
 
 _BREAK_AT = "Graph break in user code at "
 
@@ -111,6 +114,55 @@ def compile_outcome(metrics: dict[str, Any]) -> tuple[bool, str]:
     return failed, error
 
 
+# Restart reasons that name no graph break: torch's `str(type(exc))` of a RestartAnalysis without a
+# reason (`<class 'torch._dynamo.exc.TensorifyScalarRestartAnalysis'>`), and a speculation's
+# `fail_and_restart_analysis` without one.
+_RESTART_CLASS_RE = lazy_re(r"^<class '[\w.]*?(\w*RestartAnalysis)'>$")
+
+
+def not_a_break(reason: str) -> bool:
+    """Is a restart reason one that names no graph break (see `_RESTART_CLASS_RE`)?"""
+    return bool(_RESTART_CLASS_RE().match(reason)) or reason.startswith("Unknown fail_and_restart_analysis")
+
+
+def restart_cause(reason: str) -> str:
+    """A restart reason, short: the RestartAnalysis class, else its first line."""
+    m = _RESTART_CLASS_RE().match(reason)
+    return m.group(1) if m else reason.splitlines()[0]
+
+
+def restart_outcome(reasons: Any, logged: list[str]) -> tuple[str, list[str]]:
+    """What the `restart_reasons` of an attempt's compilation metrics say of the attempt before it:
+    its error (`restarted: <cause>`, "" without reasons), and the reasons that are graph breaks
+    (torch restarts its analysis on a graph break in inlined code) that no earlier attempt logged
+    (`logged`: the graph-break payloads of the earlier attempts). A restart for another cause (a
+    scalar tensorified, `fail_and_restart_analysis` without a reason) is no graph break."""
+    if not isinstance(reasons, list):
+        return "", []
+    texts = [str(reason).strip() for reason in reasons if str(reason).strip()]
+    error = "restarted: " + "; ".join(restart_cause(t) for t in texts) if texts else ""
+    seen = list(logged)
+    breaks: list[str] = []
+    for text in texts:
+        head = text.splitlines()[0]
+        if not_a_break(text) or any(head in r for r in seen):
+            continue
+        seen.append(text)
+        breaks.append(text)
+    return error, breaks
+
+
+def restarted_reason(key: str) -> str:
+    """Why an attempt that restarted lacks its graph, guards and code: they are a later attempt's."""
+    return f"Dynamo restarted its analysis: the next attempt is {key}"
+
+
+def earlier_attempt_reason(key: str) -> str:
+    """Why an attempt lacks a stage that the attempt `key`, which restarted, holds (the source and
+    original bytecode: Dynamo reads them once per frame compile)."""
+    return f"in {key} (logged by the attempt that restarted)"
+
+
 def compiled_autograd_reasons(payload: str | None) -> str:
     """Why compiled autograd's cache missed (`compiled_autograd_compile_reasons`, a JSON list of
     strings), one reason per line; a payload of another shape as it is."""
@@ -128,3 +180,30 @@ def symbol_created(info: dict[str, Any]) -> str:
     """A `create_symbol` record's metadata as the first step of the symbol's specialization chain:
     `L['x'].size()[0] = 8, range [2, int_oo]`."""
     return f"{info.get('source', '?')} = {info.get('val', '?')}, range {info.get('vr', '?')}"
+
+
+def user_frames(stack: Any) -> list[Frame]:
+    """The frames of a logged `dynamo_start` stack outside torch, outermost first: the compile's
+    call sites, for the stack trie."""
+    if not isinstance(stack, list):
+        return []
+    frames: list[Frame] = []
+    for f in stack:
+        if not isinstance(f, dict) or not isinstance(f.get("line", 0), int):
+            continue
+        file = str(f.get("filename", ""))
+        if is_torch_file(file):
+            continue
+        frames.append(  # interned: every compile of a frame, and often of a model, shares them
+            Frame(
+                file=sys.intern(file),
+                line=int(f.get("line") or 0),
+                name=sys.intern(str(f.get("name", ""))),
+                code=sys.intern(str(f.get("loc") or "")),
+            )
+        )
+    return frames
+
+
+def is_torch_file(filename: str) -> bool:
+    return "/torch/" in filename.replace("\\", "/") or filename.startswith("<")

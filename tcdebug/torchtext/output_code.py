@@ -10,6 +10,7 @@ import ast
 import re
 from typing import Any
 
+from tcdebug.lazy_re import lazy_re
 from tcdebug.model.session import Kernel
 
 _DEF_RE = re.compile(
@@ -25,17 +26,17 @@ _TRITON_KINDS = {
     "triton_spl": "split_scan",
     "triton_": "triton",
 }
-_HEURISTIC_RE = re.compile(r"@triton_heuristics\.(\w+)\(")
-_SOURCE_NODES_RE = re.compile(
+_HEURISTIC_RE = lazy_re(r"@triton_heuristics\.(\w+)\(")
+_SOURCE_NODES_RE = lazy_re(
     r"#\s*Topologically Sorted Source Nodes: \[(?P<nodes>[^\]]*)\](?:, Original ATen: \[(?P<aten>[^\]]*)\])?"
 )
-_MAPPING_RE = re.compile(r"^#\s+(?P<node>[\w.]+) => (?P<aten>.+)$")
+_MAPPING_RE = lazy_re(r"^#\s+(?P<node>[\w.]+) => (?P<aten>.+)$")
 
 
 def kernel_kind(name: str, how: str, source: str) -> str:
     if how.startswith("cpp"):
         return "cpp"
-    match = _HEURISTIC_RE.search(source)
+    match = _HEURISTIC_RE().search(source)
     if match:
         return {
             "pointwise": "pointwise",
@@ -100,11 +101,11 @@ def split_output_code(code: str) -> list[Kernel]:
 def _provenance(comments: list[str]) -> list[str]:
     nodes: list[str] = []
     for line in comments:
-        m = _SOURCE_NODES_RE.search(line)
+        m = _SOURCE_NODES_RE().search(line)
         if m:
             nodes.extend(n.strip() for n in m.group("nodes").split(",") if n.strip())
             continue
-        m = _MAPPING_RE.match(line)
+        m = _MAPPING_RE().match(line)
         if m:
             entry = f"{m.group('node')} => {m.group('aten').strip()}"
             if entry not in nodes:
@@ -135,7 +136,7 @@ def _add_call_site_provenance(code: str, kernels: list[Kernel]) -> None:
 
 
 # ----- Triton kernels: decorator metadata and autotune configs ------------------------
-_DECORATOR_RE = re.compile(r"^@triton_heuristics\.(?P<heuristic>\w+)\(", re.MULTILINE)
+_DECORATOR_RE = lazy_re(r"^@triton_heuristics\.(?P<heuristic>\w+)\(", re.MULTILINE)
 _INDUCTOR_META_KEYS = (
     "kernel_name",
     "grid_type",
@@ -181,7 +182,7 @@ def _literal(node: ast.AST) -> Any:
 
 
 def _decorator_call(source: str) -> tuple[str, ast.Call] | None:
-    match = _DECORATOR_RE.search(source)
+    match = _DECORATOR_RE().search(source)
     if not match:
         return None
     start = match.start() + 1  # after '@'

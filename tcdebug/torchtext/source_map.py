@@ -1,7 +1,8 @@
 """The `source` stage as a map: a gutter label per line of the stage text (torch-free).
 
 Each source line shows its real line number in the file and a mark:
-`●3` the line produced 3 Dynamo graph nodes (from the provenance index), `✗` a graph break
+`●3` the line produced 3 Dynamo graph nodes (from the provenance index; of the attempt that kept
+the graph, where Dynamo restarted its analysis), `✗` a graph break
 here, `▶` a resume function resumes here, `·` no graph node because the frame's graph ended at
 an earlier graph break (or, in a resume function, the line runs before the resume point).
 """
@@ -9,8 +10,10 @@ an earlier graph break (or, in a resume function, the line runs before the resum
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from tcdebug.model.session import Compile
+from tcdebug.torchtext.dynamo_text import earlier_attempt_reason
 
 _RESUME = re.compile(r"^torch_dynamo_resume_in_.+_at_(\d+)$")
 _FRAME = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
@@ -35,8 +38,10 @@ def break_lines(comp: Compile, filename: str) -> list[int]:
     return out
 
 
-def source_gutter(comp: Compile) -> dict[int, tuple[str, str]]:
-    """1-based line of the `source` stage text -> (gutter label, kind); empty when unknown."""
+def source_gutter(comp: Compile, compiles: Iterable[Compile] = ()) -> dict[int, tuple[str, str]]:
+    """1-based line of the `source` stage text -> (gutter label, kind); empty when unknown. Of
+    `compiles` (the session's), the attempts that restarted from `comp` (their `source` names it:
+    `earlier_attempt_reason`) count the nodes of the graph Dynamo kept for this source."""
     stage = comp.stages.get("source")
     if stage is None or not stage.captured:
         return {}
@@ -45,7 +50,9 @@ def source_gutter(comp: Compile) -> dict[int, tuple[str, str]]:
     if not isinstance(offset, int):
         return {}
     text_lines = stage.get_text().splitlines()
-    index = comp.provenance
+    reads_here = earlier_attempt_reason(comp.compile_id)
+    graphs = [comp, *(c for c in compiles if getattr(c.stages.get("source"), "reason", "") == reads_here)]
+    graphs = [g for g in graphs if g.provenance.items]
     breaks = break_lines(comp, filename)
     first_break = min(breaks) if breaks else None
     resume = resume_line(comp.function)
@@ -53,7 +60,7 @@ def source_gutter(comp: Compile) -> dict[int, tuple[str, str]]:
     out: dict[int, tuple[str, str]] = {}
     for k in range(2, len(text_lines) + 1):
         line = k + offset
-        nodes = _node_count(comp, filename, line) if index.items else 0
+        nodes = sum(_node_count(g, filename, line) for g in graphs)
         if line in breaks:
             mark, kind = "✗", BREAK
         elif resume is not None and line == resume:

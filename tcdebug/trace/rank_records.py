@@ -16,6 +16,7 @@ import re
 from collections import Counter
 from typing import Any
 
+from tcdebug.lazy_re import lazy_re
 from tcdebug.model import records
 from tcdebug.model import stages as stage_catalog
 from tcdebug.model.session import EXECUTION_ORDER, GRAPH_EXECUTIONS, Compile, Session
@@ -24,9 +25,9 @@ from tcdebug.trace.divergence import Divergence, ranks_text
 Item = tuple[str, str]  # (compile id, what)
 
 # Inductor's output code calls a collective as `torch.ops._c10d_functional.<op>.default(`.
-_CALL_RE = re.compile(r"torch\s*\.\s*ops\s*\.\s*_?c10d_functional\s*\.\s*(\w+)\s*\.\s*default\s*\(")
-_COMMENT_RE = re.compile(r"#.*$|//.*$", re.MULTILINE)
-_BLOCK_COMMENT_RE = re.compile(r"/\*.*?\*/", re.DOTALL)
+_CALL_RE = lazy_re(r"torch\s*\.\s*ops\s*\.\s*_?c10d_functional\s*\.\s*(\w+)\s*\.\s*default\s*\(")
+_COMMENT_RE = lazy_re(r"#.*$|//.*$", re.MULTILINE)
+_BLOCK_COMMENT_RE = lazy_re(r"/\*.*?\*/", re.DOTALL)
 _KINDS = ("all_reduce", "reduce_scatter", "all_gather", "broadcast", "all_to_all")
 
 
@@ -71,8 +72,11 @@ def cache_sequence(session: Session) -> list[Item]:
     out: list[Item] = []
     for comp in session.ordered_compiles():
         cache = comp.metrics.get("cache")
-        if not isinstance(cache, dict):
-            continue
+        if not isinstance(cache, dict):  # live: the compile's cache verdicts
+            cache = {}
+            for verdict in comp.caches:
+                counts = cache.setdefault(verdict.cache, {})
+                counts[verdict.result] = counts.get(verdict.result, 0) + 1
         for name in sorted(cache):
             counts = cache[name] if isinstance(cache[name], dict) else {}
             for result in sorted(counts):
@@ -269,10 +273,10 @@ def parity(session: Session, label: str) -> list[Divergence]:
             for key, stage in comp.stages.items()
             if stage.captured and stage_catalog.split_key(key)[0] == stage_catalog.OUTPUT_CODE
         )
-        code_text = _COMMENT_RE.sub("", _BLOCK_COMMENT_RE.sub("", code_text))
+        code_text = _COMMENT_RE().sub("", _BLOCK_COMMENT_RE().sub("", code_text))
         called: Counter[str] = Counter()
         waits = 0
-        for m in _CALL_RE.finditer(code_text):
+        for m in _CALL_RE().finditer(code_text):
             if m.group(1) == "wait_tensor":
                 waits += 1
             elif kind := _kind(m.group(1)):

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from tcdebug.dump.safe_fs import max_file_bytes
+from tcdebug.lazy_re import lazy_re
 from tcdebug.model import records
 from tcdebug.model.trace_format import count_guards, format_compile_id
 
@@ -198,6 +199,14 @@ def decode_payload_lines(lines: list[bytes]) -> str:
     return "\n".join(line[1:].removesuffix(b"\r").decode("utf-8", errors="replace") for line in lines)
 
 
+def _crlf_unwrapped(data: bytes, breaks: int) -> bytes | None:
+    """Payload lines joined by `breaks` line breaks, when each is a CRLF one followed by the next
+    line's tab (a CRLF log, the usual case): the lines joined by `\\n`, those tabs and a last `\\r`
+    dropped, in one pass. None when any break is another."""
+    lf = data.replace(b"\r\n\t", b"\n")
+    return lf.removesuffix(b"\r") if len(data) - len(lf) == 2 * breaks else None
+
+
 def decode_payload(data: bytes) -> str:
     """`decode_payload_lines(data.split(b"\\n"))` in bulk, for a span of payload lines that each
     start with a tab (as the reader records them)."""
@@ -205,6 +214,9 @@ def decode_payload(data: bytes) -> str:
     if not data:
         return ""
     if b"\r" in data:
+        lf = _crlf_unwrapped(data, data.count(b"\n")) if data[:1] == b"\t" else None
+        if lf is not None:
+            return str(memoryview(lf)[1:], "utf-8", "replace")
         data = data.replace(b"\r\n", b"\n").removesuffix(b"\r")
     content = data.replace(b"\n\t", b"\n")
     if data[:1] != b"\t" or len(data) - len(content) != data.count(b"\n"):
@@ -597,13 +609,13 @@ def _parse_envelope(
 
 
 _decode_json = json.JSONDecoder().decode  # `json.loads` on a str, without its argument checks
-_OPEN_RUN_RE = re.compile(r"(?:\s*[\[{])+")
+_OPEN_RUN_RE = lazy_re(r"(?:\s*[\[{])+")
 
 
 def _nesting_at_least(text: str, limit: int) -> bool:
     """A cheap first look: `limit` opening brackets in a row (e.g. 100,000 `[`) is nested too
     deeply for sure, and is refused before the JSON parser recurses into it."""
-    return any(m.group().count("[") + m.group().count("{") >= limit for m in _OPEN_RUN_RE.finditer(text))
+    return any(m.group().count("[") + m.group().count("{") >= limit for m in _OPEN_RUN_RE().finditer(text))
 
 
 def _bad(stats: TraceStats, last: bool) -> None:
@@ -646,6 +658,10 @@ def _add_payload_run(p: _Pending, run: PayloadRun, end: int) -> None:
     p.end = end
     data = run.data
     if b"\r" in data:  # a CRLF conversion leaves `\r`s
+        lf = _crlf_unwrapped(data, run.lines - 1)
+        if lf is not None:
+            _add_payload_text(p, lf)
+            return
         data = data.replace(b"\r\n", b"\n").removesuffix(b"\r")
     _add_payload_text(p, data.replace(b"\n\t", b"\n"))  # each line without its leading tab
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,11 +55,16 @@ from tcdebug.torchtext.aoti_kernels import split_cpp_kernels
 from tcdebug.torchtext.dynamo_text import (
     compile_outcome,
     compiled_autograd_reasons,
+    earlier_attempt_reason,
+    is_torch_file,
     recompile_reasons,
+    restart_outcome,
     split_graph_break,
     symbol_created,
+    user_frames,
 )
 from tcdebug.torchtext.output_code import split_output_code
+from tcdebug.torchtext.runtime_text import execution_order
 from tcdebug.trace.reader import PayloadRef, Record, TraceStats
 from tcdebug.trace.record_text import FAILING, export_problem, export_report, shape_line
 
@@ -153,6 +159,8 @@ def _split_cached(ref: PayloadRef, splitter: Callable[[str], list[Kernel]]) -> l
 
 @dataclass(eq=False, repr=False)
 class _CompileState(Plain):
+    """What the converter tracks of one compile while it reads the log."""
+
     started_s: float
     aot_mode: str = ""  # "inference" or "training"
     keys: set[str] = field(default_factory=set)
@@ -423,15 +431,11 @@ class TraceConverter:
         logged = [r for a in range(st.attempt) for r in self._breaks_of(st, a)]
         prev_key = self._attempt_key(st, st.attempt - 1) or cid
         prev = self.compiles.get(prev_key)
-        texts = [str(reason).strip() for reason in reasons if str(reason).strip()]
-        if prev is not None and texts and not prev.error:
-            prev.error = "restarted: " + "; ".join(restart_cause(t) for t in texts)
+        error, breaks = restart_outcome(reasons, logged)
+        if prev is not None and error and not prev.error:
+            prev.error = error
             yield self._end(prev_key, prev, {})
-        for text in texts:
-            head = text.splitlines()[0]
-            if not_a_break(text) or any(head in r for r in logged):
-                continue
-            logged.append(text)
+        for text in breaks:
             yield GraphBreak(compile_id=prev_key, reason=text, user_stack=[])
 
     def _breaks_of(self, st: _CompileState, attempt: int) -> list[str]:
@@ -479,7 +483,7 @@ class TraceConverter:
             lines.append(f"(unhinted: {md['unhinted_expr']})")
         stack = md.get("stack")
         frames: list[Any] = stack if isinstance(stack, list) else []
-        user = [f for f in frames if isinstance(f, dict) and not _is_torch_file(str(f.get("filename", "")))]
+        user = [f for f in frames if isinstance(f, dict) and not is_torch_file(str(f.get("filename", "")))]
         if user:
             lines.append("")
             lines.append("User stack (most recent call last):")
@@ -501,13 +505,10 @@ class TraceConverter:
         data: Any = _json(record.payload)
         if record.name == records.GRAPH_EXECUTED and data.get("graph"):
             yield TraceInfo(executed=[str(data["graph"])])
-        elif record.name == records.EXECUTION_ORDER and isinstance(data.get("graph_execution_order"), list):
-            order = [
-                str(item.get("compile_id")) if isinstance(item, dict) else str(item)
-                for item in data["graph_execution_order"]
-                if isinstance(item, (str, dict))
-            ]
-            yield TraceInfo(execution_order=order)
+        elif record.name == records.EXECUTION_ORDER:
+            order = execution_order(record.payload)
+            if order is not None:
+                yield TraceInfo(execution_order=order)
 
     def _shapes(self, cid: str, st: _CompileState, record: Record) -> Iterator[Event]:
         """A symbol, specialization or guard: a line of the compile's symbolic shapes stage; a
@@ -559,7 +560,7 @@ class TraceConverter:
             filename=str(frame.get("filename", "")),
             firstlineno=int(frame.get("line") or 0),
             rank=record.rank,
-            stack=_user_frames(stack),
+            stack=user_frames(stack),
         )
         if start.function and record.compile_id is not None:
             frame_key = (*self._run, _frame_id(record.compile_id))
@@ -739,7 +740,7 @@ class TraceConverter:
         """An artifact as a stage: in the part of the Inductor compile that logs it, else of the
         AOTAutograd graph open now (`subgraph_1` in a compile DDP split)."""
         name = record.name
-        stage_id = "artifact_" + re.sub(r"\W", "_", name)
+        stage_id = stage_catalog.artifact_stage_id(name)
         encoding = record.meta.get("encoding", "") if isinstance(record.meta, dict) else ""
         part = st.inductor_part
         if part is None:
@@ -774,8 +775,8 @@ class TraceConverter:
         for attempt in range(st.attempt - 1, -1, -1):
             key = self._attempt_key(st, attempt)
             other = self.compiles.get(key) if key else None
-            if other is not None and stage_id in other.keys:
-                return f"in {key} (logged by the attempt that restarted)"
+            if key and other is not None and stage_id in other.keys:
+                return earlier_attempt_reason(key)
         return ""
 
     # ----- helpers -------------------------------------------------------------------
@@ -872,43 +873,9 @@ class TraceConverter:
 
 
 # ----- payload parsing ---------------------------------------------------------------
-# Restart reasons that name no graph break: torch's `str(type(exc))` of a RestartAnalysis without a
-# reason (`<class 'torch._dynamo.exc.TensorifyScalarRestartAnalysis'>`), and a speculation's
-# `fail_and_restart_analysis` without one.
-_RESTART_CLASS_RE = re.compile(r"^<class '[\w.]*?(\w*RestartAnalysis)'>$")
-
-
-def not_a_break(reason: str) -> bool:
-    """Is a restart reason one that names no graph break (see `_RESTART_CLASS_RE`)?"""
-    return bool(_RESTART_CLASS_RE.match(reason)) or reason.startswith("Unknown fail_and_restart_analysis")
-
-
-def restart_cause(reason: str) -> str:
-    """A restart reason, short: the RestartAnalysis class, else its first line."""
-    m = _RESTART_CLASS_RE.match(reason)
-    return m.group(1) if m else reason.splitlines()[0]
-
-
 def _read_guards(ref: PayloadRef) -> str:
     """The guards stage's text (a module-level loader: events cross to the UI process pickled)."""
     return ref.read().lstrip("\n")
-
-
-def _user_frames(stack: Any) -> list[Frame]:
-    """The frames of a record's stack outside torch, outermost first (the compile's call sites)."""
-    if not isinstance(stack, list):
-        return []
-    return [
-        Frame(file=str(f.get("filename", "")), line=int(f.get("line") or 0), name=str(f.get("name", "")),
-              code=str(f.get("loc") or ""))
-        for f in stack
-        if isinstance(f, dict) and not _is_torch_file(str(f.get("filename", "")))
-        and isinstance(f.get("line", 0), int)
-    ]  # fmt: skip
-
-
-def _is_torch_file(filename: str) -> bool:
-    return "/torch/" in filename.replace("\\", "/") or filename.startswith("<")
 
 
 def _caller(record: Record) -> tuple[str, str, int]:
@@ -924,7 +891,7 @@ def _caller(record: Record) -> tuple[str, str, int]:
         what = "torch.export"
     else:
         what = "(no compile id)"
-    user = [f for f in frames if not _is_torch_file(str(f.get("filename", "")))]
+    user = [f for f in frames if not is_torch_file(str(f.get("filename", "")))]
     frame = user[-1] if user else {}
     line = frame.get("line")
     return what, str(frame.get("filename", "")), line if isinstance(line, int) else 0
@@ -961,8 +928,12 @@ def _chain_user(stack: Any) -> Frame | None:
 
 
 def _graph_meta(record: Record) -> dict[str, Any]:
+    """The graph's node sizes, their names interned (kept per compile, repeated across them)."""
     md = record.meta if isinstance(record.meta, dict) else {}
-    return {"sizes": md["sizes"]} if isinstance(md.get("sizes"), dict) else {}
+    sizes = md.get("sizes")
+    if not isinstance(sizes, dict):
+        return {}
+    return {"sizes": {sys.intern(k) if type(k) is str else k: v for k, v in sizes.items()}}
 
 
 def _frame_id(compile_id: str) -> str:
@@ -981,7 +952,7 @@ def _metrics_dict(md: Any) -> dict[str, Any]:
         if isinstance(v, str) and len(v) > _BIG_METRIC:
             continue
         if isinstance(v, (int, float, str, bool)) or k == "restart_reasons":
-            out[k] = v
+            out[sys.intern(k) if type(k) is str else k] = v  # every compile has these keys: one copy
     return out
 
 

@@ -22,17 +22,14 @@ from __future__ import annotations
 
 import contextlib
 import os
-import pickle
 import signal
 import struct
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, Any, BinaryIO
+from typing import IO, TYPE_CHECKING, Any, BinaryIO
 
 from tcdebug.analysis.compile_phases import parse_event
 from tcdebug.trace.reader import (
@@ -44,6 +41,12 @@ from tcdebug.trace.reader import (
     read_records,
     split_point,
 )
+
+if TYPE_CHECKING:
+    import subprocess
+
+# pickle, subprocess and tempfile are imported where a log is read in child processes: a log
+# below MIN_BYTES never is, and its `open --dump` need not import them.
 
 CHILDREN_ENV = "TCDEBUG_TRACE_CHILDREN"  # "0": never; "1": always; unset: for logs of MIN_BYTES up
 MIN_BYTES = 8 * 1024 * 1024  # below this, starting a process costs more than it saves
@@ -138,6 +141,8 @@ class ChildStream:
 
             self.proc: subprocess.Popen[bytes] | _Forked = _Forked(run)
             return
+        import subprocess
+
         argv = [
             sys.executable,
             "-m",
@@ -205,6 +210,8 @@ def records_in_children(path: str | Path, stats: TraceStats) -> Iterator[Record]
     if cut is None:
         yield from read_records(path_str, stats)
         return
+    import tempfile
+
     with contextlib.ExitStack() as stack:
         try:
             spool = stack.enter_context(tempfile.TemporaryFile())
@@ -328,6 +335,8 @@ class _SpoolReader:
         return b"".join(chunks)
 
     def receive(self) -> Any:
+        import pickle
+
         while True:
             ended = self.proc.poll() is not None  # before reading: then nothing more comes
             head = self._read(_HEADER.size, self.pos)
@@ -343,6 +352,8 @@ class _SpoolReader:
 
 
 def _receive(pipe: IO[bytes]) -> Any:
+    import pickle
+
     head = pipe.read(_HEADER.size)
     if len(head) < _HEADER.size:
         return None
@@ -354,6 +365,8 @@ def _receive(pipe: IO[bytes]) -> Any:
 
 
 def _send(out: BinaryIO, message: Any) -> None:
+    import pickle
+
     body = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
     out.write(_HEADER.pack(len(body)))
     out.write(body)

@@ -10,22 +10,7 @@ recorded with `record_and_log_graph_execution_order`).
 
 import torch
 import torch.distributed as dist
-import torch.distributed._functional_collectives as fc
-
-
-def make_step(extra: bool):  # type: ignore[no-untyped-def]
-    def step(x: torch.Tensor) -> torch.Tensor:
-        y = fc.all_reduce(x * 2, "sum", dist.group.WORLD)
-        if extra:
-            y = fc.all_reduce(y + 1, "sum", dist.group.WORLD)
-        return y.relu()
-
-    return step
-
-
-def total(x: torch.Tensor) -> torch.Tensor:
-    return (x * x).sum(dim=-1)
-
+from traces.collectives_diverge import make_step, total  # the same compiled functions as the log's
 
 dist.init_process_group("gloo")
 rank = dist.get_rank()

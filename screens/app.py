@@ -474,7 +474,7 @@ class TcdebugApp(App[int]):
             apply_event(self.session, event)
         self._overview_dirty = True
         self._session_changes += 1
-        if self.main_screen.is_mounted:  # the timeline rebuilds only these compiles' rows
+        if self.main_screen.can_paint:  # the timeline rebuilds only these compiles' rows
             self.main_screen.timeline.note_changes(
                 {getattr(event, "compile_id", None) or None for event in message.events}
             )
@@ -497,7 +497,7 @@ class TcdebugApp(App[int]):
 
     def _repaint_trace(self, first: bool = False, *, only_noted: bool = True) -> None:
         main = self.main_screen
-        if main.is_mounted:
+        if main.can_paint:
             main.refresh_session(only_noted=only_noted and not first)
             opening = self._opening_ref is not None and main.selected == self._opening_ref
             if (first and main.selected is None) or opening:
@@ -537,7 +537,7 @@ class TcdebugApp(App[int]):
         if isinstance(event, Ready):
             self.target_ready = True
         main = self.main_screen
-        if not main.is_mounted:
+        if not main.can_paint:
             return
         if change.paused:
             main.refresh_session()  # the pause point is painted at once

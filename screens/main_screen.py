@@ -136,8 +136,14 @@ class MainScreen(Screen[None]):
             self.app.call_later(self._refresh_if_pending)
 
     def _refresh_if_pending(self) -> None:
-        if self._refresh_pending and self.is_mounted:
+        if self._refresh_pending and self.can_paint:
             self.refresh_session()
+
+    @property
+    def can_paint(self) -> bool:
+        """Mounted, in an app that is still running: an app shutting down removes the screen's
+        widgets while its message loop may still run a queued call or event."""
+        return self.is_mounted and self.app.is_running
 
     def refresh_session(self, *, only_noted: bool = False) -> None:
         """Repaint the timeline and the status bar from the session (`only_noted`: see `Timeline.sync`)."""

@@ -9,10 +9,12 @@ from pilot import header_text, main_screen, shown_text, status_text, wait_until
 from textual.command import CommandList
 
 from tcdebug.dump.loader import load_dump
+from tcdebug.model.events import CompileStart
 from tcdebug.screens.app import READ_ONLY_MESSAGE, TcdebugApp
 from tcdebug.screens.help_screen import HelpScreen, keys_table
+from tcdebug.screens.messages import TargetEvent
 from tcdebug.screens.output_screen import OutputScreen
-from tcdebug.screens.widgets.timeline import Ref
+from tcdebug.screens.widgets.timeline import Ref, Timeline
 
 MLP_DUMP = DATA / "mlp_cpu"
 
@@ -252,3 +254,21 @@ async def test_ir_after_fusion_shows_inductors_fusion_log():
         assert text.startswith("AFTER FUSION")
         assert "# ===== Inductor fusion log =====" in text and "fuse_nodes_once" in text
         assert "fusion log from line" in header_text(app)
+
+
+async def test_a_repaint_queued_while_the_app_shuts_down_paints_nothing():
+    """An app ending removes its screens' widgets while its message loop may still run a queued
+    repaint or target event (`run_test` ends the app from outside its loop): they paint nothing,
+    where the timeline's query once raised NoMatches."""
+    app = open_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        main = main_screen(app)
+        assert main.can_paint
+    with app._context():  # as the app's loop runs a call (`run_test` ends the app from outside it)
+        assert main.is_mounted and not main.query(Timeline)  # the widgets are gone, the flag stays
+        assert not main.can_paint
+        main._refresh_pending = True
+        main._refresh_if_pending()  # a repaint queued before the end, run late
+        app.on_target_event(TargetEvent(CompileStart(compile_id="9/0", function="late")))
+    assert app.session.compiles["9/0"].function == "late"  # the session still takes the event

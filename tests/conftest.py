@@ -36,6 +36,7 @@ def pytest_configure(config: pytest.Config) -> None:
     # empty Inductor cache of its own, so a test sees what a first run compiles, whichever ran
     # before it. Tests of warm runs fill their own. This one is for session-scoped fixtures.
     os.environ[INDUCTOR_CACHE_ENV] = tempfile.mkdtemp(prefix="tct-inductor-")
+    _SESSION_ENV.update(os.environ)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -43,6 +44,10 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 INDUCTOR_CACHE_ENV = "TORCHINDUCTOR_CACHE_DIR"  # also where automatic-dynamic PGO keeps its profiles
+# The environment the shared runs start from, as the session began: a run starts between tests or
+# while a test waits, when that test's own settings (monkeypatch.setenv for its children) are in
+# `os.environ`, and must not inherit them.
+_SESSION_ENV: dict[str, str] = {}
 
 
 @pytest.fixture(autouse=True)
@@ -178,8 +183,8 @@ ONE_TORCH_MODULES = frozenset(
         # hostile and bad input: files, dumps and logs from others
         "test_bad_input", "test_hostile_files", "test_hostile_fuzz", "test_hostile_sinks",
         "test_hostile_sweep", "test_hostile_ui", "test_textsafe", "test_schema", "test_rerun_spec",
-        # the docs, the README's flows, the Dockerfile and the benchmarks' harness
-        "test_docs", "test_readme_flows", "test_readme_tables", "test_dockerfile", "test_benchmarks_smoke",
+        # the docs, the README's flows, the Dockerfile, the benchmarks' harness and the suite's own
+        "test_docs", "test_shared_runs", "test_readme_flows", "test_readme_tables", "test_dockerfile", "test_benchmarks_smoke",
         # recorded logs read without torch
         "test_trace_fast_paths", "test_trace_format", "test_trace_reader_runs", "test_trace_screen",
         "test_ui_status_bar", "test_ui_trace_logs",
@@ -220,7 +225,7 @@ class _Running:
     def __init__(self, run: SharedRun, where: Path, nice: int) -> None:
         self.run, self.where = run, where
         argv = [a.replace("{dir}", str(where)) for a in run.argv]
-        env = dict(os.environ)
+        env = dict(_SESSION_ENV or os.environ)
         env[INDUCTOR_CACHE_ENV] = str(where / "inductor-cache")  # empty: see `pytest_configure`
         for key, value in run.env.items():
             env.pop(key, None)

@@ -33,7 +33,10 @@ async def test_help_offers_the_doctors_report(monkeypatch: pytest.MonkeyPatch) -
         text = _report(app)
         assert "not on this torch: `_compile:code` missing" in text
         assert "result: core stages unavailable on this torch: source, bytecode_before" in text
-        assert any("capture units:" in line for line in screen_lines(app))
+        # the screen shows it once repainted (the text is set before the next paint)
+        await wait_until(
+            pilot, lambda: any("capture units:" in line for line in screen_lines(app)), 30, "the report on screen"
+        )
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)

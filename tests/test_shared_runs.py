@@ -1,7 +1,7 @@
 """The suite's shared background runs (`conftest.SharedDumps`) start from the session's
 environment, never from a test's: a run starts between tests or while a test waits, and a test's
-`monkeypatch.setenv` for its own children (`TCDEBUG_TREAT_AS_MISSING`, say) once reached the
-graph-break zoo's run and left every compile unnamed."""
+`monkeypatch.setenv` for its own children (`TCDEBUG_TREAT_AS_MISSING`, say) reaching the
+graph-break zoo's run would leave every compile unnamed."""
 
 from __future__ import annotations
 

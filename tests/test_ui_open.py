@@ -259,7 +259,7 @@ async def test_ir_after_fusion_shows_inductors_fusion_log():
 async def test_a_repaint_queued_while_the_app_shuts_down_paints_nothing():
     """An app ending removes its screens' widgets while its message loop may still run a queued
     repaint or target event (`run_test` ends the app from outside its loop): they paint nothing,
-    where the timeline's query once raised NoMatches."""
+    rather than query a timeline that is gone (NoMatches)."""
     app = open_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()

@@ -17,7 +17,7 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from tcdebug import __version__
 from tcdebug.textsafe import print_safe
@@ -166,7 +166,11 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         if argv and argv[0] == "open":
-            return cmd_open(build_open_parser().parse_args(argv[1:]))
+            options = build_open_parser().parse_args(argv[1:])
+            code = cmd_open(options)
+            if _PROCESS_ENTRY and options.dump:
+                _exit_now(code)
+            return code
         if argv and argv[0] == "doctor":
             return cmd_doctor(build_doctor_parser().parse_args(argv[1:]))
         return cmd_run(build_parser(), argv)
@@ -180,6 +184,20 @@ def main(argv: list[str] | None = None) -> int:
         with contextlib.suppress(OSError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+
+
+def _exit_now(code: int) -> NoReturn:
+    """End the process once its output is flushed, without tearing the interpreter down.
+
+    `open --dump` has written and closed every file when it returns, and registers no exit
+    handler; what is left is freeing the session object by object, a tenth of the run on a small
+    log and seconds on a log of many compiles."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a reader that left (`| head`), or a closed stream
+            code = code or 1
+    os._exit(code)
 
 
 def build_doctor_parser() -> argparse.ArgumentParser:

@@ -200,7 +200,10 @@ def write_dump(
     return out_path
 
 
-PARALLEL_MIN_STAGES = 1000  # below this, a second process costs more than it saves
+# Below this many stage files, a second process costs more than it saves. Creating a file or a
+# folder is the dump's largest cost (0.2-0.4 ms of system time each on a small VM), and the forked
+# writer pays from about 30 stages there: a 175-stage rank log's `open --dump` is about 10% faster.
+PARALLEL_MIN_STAGES = 64
 
 
 class _ChildFailed(Exception):

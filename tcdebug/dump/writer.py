@@ -201,8 +201,9 @@ def write_dump(
 
 
 # Below this many stage files, a second process costs more than it saves. Creating a file or a
-# folder is the dump's largest cost (0.2-0.4 ms of system time each on a small VM), and the forked
-# writer pays from about 30 stages there: a 175-stage rank log's `open --dump` is about 10% faster.
+# folder is much of a dump's cost (from 0.03 ms on a quiet disk to 0.9 ms on a busy one, on a small
+# VM), and the forked writer pays from about 30 stages there: a 175-stage rank log's
+# `open --dump` is about 10% faster.
 PARALLEL_MIN_STAGES = 64
 
 

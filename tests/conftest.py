@@ -98,6 +98,21 @@ def path_report(text: str) -> dict:
     return json.loads(line.split(" ", 1)[1])
 
 
+def processes_naming(*parts: str) -> list[int]:
+    """The processes whose command line holds every one of `parts` (Linux: read from /proc; a
+    forked process keeps its parent's command line)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cmdline = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if all(part.encode() in cmdline for part in parts):
+                found.append(int(entry.name))
+    return found
+
+
 def dump_run(tmp_path_factory: pytest.TempPathFactory, name: str, *script: str) -> DumpRun:
     out = tmp_path_factory.mktemp(name) / "out"
     return _dump(out, script)

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import processes_naming
 
 TRACES = Path(__file__).parent / "data" / "traces"
 
@@ -86,8 +87,8 @@ def test_an_error_keeps_its_status_and_its_line(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="lists processes through /proc")
 def test_no_process_of_it_outlives_it(tmp_path: Path) -> None:
-    """The log read in child processes, the dump written on two: when `open --dump` has ended,
-    none of its processes is left (each is waited for, or dies with its parent)."""
+    """With the log read in child processes: when `open --dump` has ended, none of its processes
+    is left (each is waited for, or dies with its parent)."""
     out = tmp_path / "out"
     env = {**_buffered(), "TCDEBUG_TRACE_CHILDREN": "1"}
     printed = tmp_path / "printed.txt"
@@ -102,20 +103,7 @@ def test_no_process_of_it_outlives_it(tmp_path: Path) -> None:
     assert done.returncode == 0, printed.read_text()
     assert "dump:" in printed.read_text()
     deadline = time.monotonic() + 5
-    while _processes_naming(out) and time.monotonic() < deadline:
+    while processes_naming(str(out)) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert _processes_naming(out) == []
+    assert processes_naming(str(out)) == []
 
-
-def _processes_naming(out: Path) -> list[int]:
-    """The processes whose command line names `out` (a fork keeps its parent's)."""
-    found = []
-    for proc in Path("/proc").iterdir():
-        if proc.name.isdigit():
-            try:
-                cmdline = (proc / "cmdline").read_bytes()
-            except OSError:
-                continue
-            if str(out).encode() in cmdline:
-                found.append(int(proc.name))
-    return found

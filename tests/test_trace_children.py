@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, processes_naming
 
 from tcdebug.dump.index import index_json, session_index
 from tcdebug.model.session import Session
@@ -147,16 +147,7 @@ def test_a_child_that_dies_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -
 
 
 def _processes_reading(path: Path) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                cmdline = (entry / "cmdline").read_bytes()
-            except OSError:
-                continue
-            if b"tcdebug.trace.worker" in cmdline and str(path).encode() in cmdline:
-                found.append(int(entry.name))
-    return found
+    return processes_naming("tcdebug.trace.worker", str(path))
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="lists processes through /proc")

@@ -194,7 +194,8 @@ def _exit_now(code: int) -> NoReturn:
     log and seconds on a log of many compiles."""
     for stream in (sys.stdout, sys.stderr):
         try:
-            stream.flush()
+            if stream is not None:  # None: started with the descriptor closed (`>&-`)
+                stream.flush()
         except (OSError, ValueError):  # a reader that left (`| head`), or a closed stream
             code = code or 1
     os._exit(code)

@@ -107,3 +107,17 @@ def test_no_process_of_it_outlives_it(tmp_path: Path) -> None:
         time.sleep(0.05)
     assert processes_naming(str(out)) == []
 
+
+
+def test_started_with_stdout_closed_it_writes_the_dump_and_no_traceback(tmp_path: Path) -> None:
+    """`tcdebug open LOG --dump OUT >&-`: Python starts with no `sys.stdout`."""
+    out = tmp_path / "out"
+    done = subprocess.run(
+        ["sh", "-c", 'exec "$0" "$@" >&-', sys.executable, "-m", "tcdebug", "open", str(_log()), "--dump", str(out)],
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=120,
+    )
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 0, done.stderr
+    assert (out / "session.json").is_file()

@@ -19,8 +19,7 @@ from __future__ import annotations
 import json
 import math
 import sys
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 OTHER = "other"
 
@@ -96,8 +95,7 @@ def phase_of(name: str) -> str | None:
     return None
 
 
-@dataclass(slots=True)  # a big log has hundreds of thousands, all kept until it is read
-class _Interval:
+class _Interval(NamedTuple):  # a big log has hundreds of thousands, all kept until it is read
     """One phase of a compile: a `dynamo_timed` begin and its end, in µs."""
 
     name: str
@@ -106,12 +104,14 @@ class _Interval:
     tid: Any = 0
 
 
-@dataclass
 class _CompileEvents:
     """A compile's closed phases, and the begins still waiting for their ends."""
 
-    intervals: list[_Interval] = field(default_factory=list)
-    open: dict[tuple[str, Any], list[float]] = field(default_factory=dict)  # (name, tid) -> starts
+    __slots__ = ("intervals", "open")
+
+    def __init__(self) -> None:
+        self.intervals: list[_Interval] = []
+        self.open: dict[tuple[str, Any], list[float]] = {}  # (name, tid) -> starts
 
 
 class PhaseCollector:
@@ -140,7 +140,9 @@ class PhaseCollector:
             return None
         if not math.isfinite(at):  # NaN or infinity: not a time (a phase's share would be NaN)
             return None
-        comp = self.compiles.setdefault(cid, _CompileEvents())
+        comp = self.compiles.get(cid)
+        if comp is None:
+            comp = self.compiles[cid] = _CompileEvents()
         name = sys.intern(name)  # the same few phase names, each decoded afresh from its event
         key = (name, event.get("tid", 0))
         if ph == "B":

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from tcdebug.lazy_re import lazy_re
 from tcdebug.model.session import Compile, GraphBreak, Session
@@ -20,8 +21,7 @@ _FRAME = lazy_re(r'File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<name>\S
 _LIBRARY = ("/torch/", "/site-packages/", "/dist-packages/", "/lib/python3")
 
 
-@dataclass(frozen=True)
-class HintKind:
+class HintKind(NamedTuple):
     """A kind of hint: its id, title and advice."""
 
     id: str

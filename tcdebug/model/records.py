@@ -22,7 +22,7 @@ Standard library only (plus the stage catalogue): the UI process and the trace r
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import tcdebug.model.stages as stage_catalog
 from tcdebug.model.stages import ARTIFACT, ENVELOPE, GRAPH_DUMP
@@ -68,8 +68,7 @@ INDUCTOR_PART = "inductor"  # the graph part Inductor is compiling now
 AOT_ID = "aot_id"  # its code's AOT id comment (`# AOT ID: ['1_backward']`), else the part Inductor compiles
 
 
-@dataclass(frozen=True)
-class RecordKind:
+class RecordKind(NamedTuple):
     """A kind of structured-trace record: how it is carried and recognised, and what handles it."""
 
     name: str  # the envelope key, the artifact's name, the graph_dump's name; a regex with `pattern`

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 # When a compile has a stage (`StageKind.expect`). Everything that asks "which stages should be
 # here?" reads it: the recorder (what it marks `not captured` at the end of a compile), the
@@ -32,8 +32,7 @@ GRAPH_DUMP = "graph_dump"  # a `graph_dump` record (a generated file), by its me
 CARRIERS = (ENVELOPE, ARTIFACT, GRAPH_DUMP)
 
 
-@dataclass(frozen=True)
-class StageKind:
+class StageKind(NamedTuple):
     """A stage of the pipeline: its id, title, language, dump extension and trace record."""
 
     id: str

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
 from tcdebug.model.payloads import CACHE_NAMES, CacheVerdict
 
@@ -74,16 +73,18 @@ def _part_id(name: str, h: str) -> str:
     return f"{name}]{h}"
 
 
-@dataclass(frozen=True, eq=False)
 class KeyDetails:
     """A key's hash details, parsed: name -> (hash, value), and each part as one `name]hash`
     string (a hash holds no `]`), so two keys compare at C speed (a key has hundreds of parts; a
     log, thousands of keys; a string caches its hash, a tuple does not)."""
 
-    parts: dict[str, tuple[str, str]]
-    # the part ids, or their symmetric difference with one reference key's (`LogKeys`): either
-    # way, two keys' symmetric difference is the parts that differ
-    hashes: frozenset[str]
+    __slots__ = ("parts", "hashes")
+
+    def __init__(self, parts: dict[str, tuple[str, str]], hashes: frozenset[str]) -> None:
+        self.parts = parts
+        # the part ids, or their symmetric difference with one reference key's (`LogKeys`): either
+        # way, two keys' symmetric difference is the parts that differ
+        self.hashes = hashes
 
     @classmethod
     def of(cls, parts: dict[str, tuple[str, str]]) -> KeyDetails:
@@ -147,14 +148,22 @@ def explain_details(
     return out
 
 
-@dataclass
 class Lookup:
     """What a `<cache>_cache_<result>` artifact's payload says (empty where it is not JSON)."""
 
-    key: str = ""
-    components: list[str] = field(default_factory=list)
-    reason: str = ""  # a bypass's
-    time_saved_s: float | None = None  # a hit's
+    __slots__ = ("key", "components", "reason", "time_saved_s")
+
+    def __init__(
+        self,
+        key: str = "",
+        components: list[str] | None = None,
+        reason: str = "",  # a bypass's
+        time_saved_s: float | None = None,  # a hit's
+    ) -> None:
+        self.key = key
+        self.components = components if components is not None else []
+        self.reason = reason
+        self.time_saved_s = time_saved_s
 
     @classmethod
     def read(cls, payload: str | None) -> Lookup:

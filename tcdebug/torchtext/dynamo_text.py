@@ -10,8 +10,7 @@ import ast
 import json
 import re
 import sys
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from tcdebug.errors import headline
 from tcdebug.lazy_re import lazy_re
@@ -67,9 +66,8 @@ _REASON_HEAD = re.compile(r"^(?P<entry>!?[\d/_#@!]+): (?P<text>.*)$")
 _STACK_HEAD = "User stack trace:"
 
 
-@dataclass(frozen=True)
-class RecompileReason:
-    """One failed cache entry in a compile's recompile reasons."""
+class RecompileReason(NamedTuple):
+    """One failed cache entry in a compile's recompile reasons (a tuple: cheap to define and make)."""
 
     entry: str  # the entry whose guards failed (`0/1`), "" where torch's text names none
     text: str  # torch's reason (`n == 2   # return x * n + 1  # limit.py:5 in f`)

@@ -20,7 +20,6 @@ any other exception inside one record skips (and counts) that record.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import os
 import re
@@ -30,12 +29,17 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from tcdebug.dump.safe_fs import max_file_bytes
 from tcdebug.lazy_re import lazy_re
 from tcdebug.model import records
 from tcdebug.model.trace_format import count_guards, format_compile_id
+
+try:  # Python's own md5: as fast as OpenSSL's on a log, and `hashlib` loads OpenSSL (3 ms of a small log's read)
+    from _md5 import md5 as _new_md5  # type: ignore[import-not-found]
+except ImportError:  # a Python built without it
+    from hashlib import md5 as _new_md5
 
 # `[rank0]:` only appears in text logs, but a copy-pasted trace may carry it.
 _PREFIX_RE = re.compile(
@@ -146,8 +150,7 @@ class TraceStats:
         return out
 
 
-@dataclass(frozen=True, slots=True)  # one per stage and kernel of a log: thousands
-class PayloadRef:
+class PayloadRef(NamedTuple):  # one per stage and kernel of a log: thousands
     """Where a payload lies in its log: `length` bytes of tab-prefixed lines from `offset`."""
 
     path: str
@@ -224,22 +227,41 @@ def decode_payload(data: bytes) -> str:
     return str(memoryview(content)[1:], "utf-8", "replace")
 
 
-@dataclass
 class Record:
-    """One event of the log. `payload` is the text when the key is eager, else None (see `ref`)."""
+    """One event of the log. `payload` is the text when the key is eager, else None (see `ref`).
+    A plain class with slots: a log has one per record, and a dataclass costs a module import."""
 
-    lineno: int
-    key: str  # the event key, e.g. "artifact" or "dynamo_output_graph"
-    meta: Any  # the value under the event key
-    envelope: dict[str, Any]
-    time_s: float  # seconds since the start of the month, from the glog prefix
-    ref: PayloadRef | None = None
-    payload: str | None = None
-    line_counts: int = 0  # payload lines matching the counting rule (guards)
-    pid: int = 0  # the writing process (the glog prefix); two runs appended to one log differ
-    md5_ok: bool = True  # False: the payload does not match the envelope's md5 (kept, flagged)
-    # a chromium event's payload already parsed (ph, name, ts, tid), by a child reader; payload None
-    chromium: dict[str, Any] | None = None
+    __slots__ = ("lineno", "key", "meta", "envelope", "time_s", "ref", "payload", "line_counts", "pid", "md5_ok", "chromium")
+
+    def __init__(
+        self,
+        lineno: int,
+        key: str,  # the event key, e.g. "artifact" or "dynamo_output_graph"
+        meta: Any,  # the value under the event key
+        envelope: dict[str, Any],
+        time_s: float,  # seconds since the start of the month, from the glog prefix
+        ref: PayloadRef | None = None,
+        payload: str | None = None,
+        line_counts: int = 0,  # payload lines matching the counting rule (guards)
+        pid: int = 0,  # the writing process (the glog prefix); two runs appended to one log differ
+        md5_ok: bool = True,  # False: the payload does not match the envelope's md5 (kept, flagged)
+        # a chromium event's payload already parsed (ph, name, ts, tid), by a child reader; payload None
+        chromium: dict[str, Any] | None = None,
+    ) -> None:
+        self.lineno = lineno
+        self.key = key
+        self.meta = meta
+        self.envelope = envelope
+        self.time_s = time_s
+        self.ref = ref
+        self.payload = payload
+        self.line_counts = line_counts
+        self.pid = pid
+        self.md5_ok = md5_ok
+        self.chromium = chromium
+
+    def __repr__(self) -> str:
+        return f"Record(lineno={self.lineno}, key={self.key!r}, meta={self.meta!r})"
 
     @property
     def name(self) -> str:
@@ -277,7 +299,7 @@ class _Pending:
         self.path = path
         self.record = record
         self.expect = expect
-        self.md5 = hashlib.md5(usedforsecurity=False)
+        self.md5 = _new_md5(usedforsecurity=False)
         self.first = True
         self.start = start
         self.end = start

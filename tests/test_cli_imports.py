@@ -5,6 +5,7 @@ the capture, the channel's socket)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -23,7 +24,7 @@ NOT_IMPORTED = (
     "tcdebug.model.commands",
     "tcdebug.model.rerun_spec",
     "socket",
-    # the child-process reader's: a log below `tcdebug.trace.worker.MIN_BYTES` is read in process
+    # the child-process reader's: a log below `tcdebug.trace.worker.FORK_MIN_BYTES` is read in process
     "pickle",
     "subprocess",
 )
@@ -53,6 +54,32 @@ def test_open_dump_of_a_log_imports_only_what_it_needs(tmp_path: Path) -> None:
     unneeded = [m for m in modules if any(m == n or m.startswith(n + ".") for n in NOT_IMPORTED)]
     assert unneeded == []
     assert "tcdebug.trace.to_session" in modules and "tcdebug.dump.writer" in modules
+
+
+# Standard modules a small log's `open --dump` does without, each a few milliseconds of its start:
+# hashlib loads OpenSSL (the reader checks md5s with Python's own), tempfile and shutil come with a
+# named temporary file (the writer's spool has no name) and with argparse measuring the terminal.
+NOT_IMPORTED_STDLIB = ("hashlib", "_hashlib", "tempfile", "shutil", "base64")
+
+
+def test_open_dump_of_a_small_log_skips_costly_standard_modules(tmp_path: Path) -> None:
+    """Run without `site` (whose `.pth` hooks may import them first), tcdebug found by path. The
+    log has enough stages for the dump to be written on two processes, through the spool."""
+    import tcdebug
+
+    log = next((TRACES / "two_runs").glob("*.log"))
+    env = {**os.environ, "PYTHONPATH": str(Path(tcdebug.__file__).resolve().parent.parent)}
+
+    def modules(code: str, *args: str) -> set[str]:
+        done = subprocess.run(
+            [sys.executable, "-S", "-c", code, *args], capture_output=True, text=True, check=True, env=env
+        )
+        return set(json.loads(done.stdout.splitlines()[-1])["modules"])
+
+    at_start = modules("import json, sys; print(json.dumps({'modules': sorted(sys.modules)}))")
+    used = modules(_RUN, str(log), str(tmp_path / "out")) - at_start
+    assert "tcdebug.dump.writer" in used and (tmp_path / "out" / "session.json").exists()
+    assert sorted(used & set(NOT_IMPORTED_STDLIB)) == []
 
 
 def test_cli_module_imports_no_command(tmp_path: Path) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import itertools
 import json
 import os
@@ -16,6 +15,7 @@ import stat
 import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import IO
 
 from tcdebug.lazy_re import lazy_re
 
@@ -48,6 +48,8 @@ def safe_name(name: object, *, hashed: bool = False, max_len: int = 100) -> str:
     clean = _SAFE_CHARS_RE.sub("-", text)
     if not hashed and clean == text and text and not text.startswith(".") and len(text) <= max_len:
         return text
+    import hashlib  # here: most dumps never need it, and it loads OpenSSL
+
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
     return f"{clean.lstrip('.')[: max_len - 13]}~{digest}"
 
@@ -354,6 +356,39 @@ class AppendFile:
         if fd >= 0:
             with contextlib.suppress(OSError):
                 os.close(fd)
+
+
+class UnnamedFile:
+    """A read-write file with no name in `folder`, gone once closed (`with`): `O_TMPFILE` where
+    the system has it (no name is ever made, and `tempfile` is not imported), else
+    `tempfile.TemporaryFile`'s. `fd` is its descriptor."""
+
+    def __init__(self, folder: str | os.PathLike[str]) -> None:
+        self._file: IO[bytes] | None = None
+        flag = getattr(os, "O_TMPFILE", 0)
+        if flag:
+            try:
+                self.fd = os.open(folder, flag | os.O_RDWR | os.O_CLOEXEC, 0o600)
+                return
+            except OSError:  # a file system without it: a named one, removed at once
+                pass
+        import tempfile
+
+        self._file = tempfile.TemporaryFile(dir=folder)  # noqa: SIM115 (closed by `close`)
+        self.fd = self._file.fileno()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+        elif self.fd >= 0:
+            os.close(self.fd)
+        self.fd = -1
+
+    def __enter__(self) -> UnnamedFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def make_dirs(root: str | os.PathLike[str], rel: str) -> Path:

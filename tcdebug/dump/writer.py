@@ -6,8 +6,6 @@ with its escapes made visible (`tcdebug.textsafe.safe_text`), and so does why.md
 
 from __future__ import annotations
 
-import base64
-import binascii
 import contextlib
 import gc
 import os
@@ -33,6 +31,7 @@ from tcdebug.dump.safe_fs import (
     AppendFile,
     DirCache,
     DumpError,
+    UnnamedFile,
     compile_dir,
     drop_aside,
     file_loader,
@@ -237,8 +236,6 @@ def _write_in_two(
         or threading.active_count() > 1
     ):
         return None
-    import tempfile
-
     compiles = session.ordered_compiles()
     stages: dict[str, list[Stage]] = {}
     for comp, stage in pending:
@@ -255,7 +252,7 @@ def _write_in_two(
     cache = cache if cache is not None else IndexCache(session)
     hints = cache.hints()  # worked out once, before the fork: the child's cache shares them
     try:
-        spool = tempfile.TemporaryFile(dir=out)  # the child's index lines; nameless where it can be
+        spool = UnnamedFile(out)  # the child's index lines
     except OSError:
         return None
     with spool:
@@ -273,12 +270,12 @@ def _write_in_two(
                     provenance_written,
                     fresh=fresh,
                 )
-                write_pieces(spool.fileno(), (",\n  " + line for line in share))
+                write_pieces(spool.fd, (",\n  " + line for line in share))
                 code = 0
             finally:
                 os._exit(code)
         return _write_mine(
-            out, session, pending, mine, theirs, stages, cache, provenance_written, complete, fresh, pid, spool.fileno()
+            out, session, pending, mine, theirs, stages, cache, provenance_written, complete, fresh, pid, spool.fd
         )
 
 
@@ -404,6 +401,9 @@ def write_accuracy_files(out: Path, comp: Compile, *, dirs: DirCache | None = No
     write_file(out, f"{folder}/{accuracy_report.REPORT_FILE}", accuracy_report.report_markdown(comp), dirs=dirs)
     if not acc.repro:
         return
+    import base64  # here: only an accuracy comparison's repro has inputs to decode
+    import binascii
+
     for rel, data in acc.repro_inputs.items():
         if not _REPRO_INPUT().fullmatch(rel) or any(part in (".", "..") for part in rel.split("/")):
             continue  # only torch's content-store names, inside repro_inputs/

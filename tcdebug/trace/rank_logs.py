@@ -8,7 +8,6 @@ second log of one rank (a restarted rank, two jobs into one folder) is labelled 
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import stat
@@ -124,6 +123,8 @@ Settled = Callable[[str, str], bool]  # (rank label, compile id) -> no more stag
 
 
 def _digest(stage: Stage) -> str:
+    import hashlib  # here: a single log never compares graphs, and hashlib loads OpenSSL
+
     text = stage.get_text()
     return hashlib.md5(normalise(text).encode(), usedforsecurity=False).hexdigest()
 

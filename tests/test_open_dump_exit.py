@@ -108,7 +108,6 @@ def test_no_process_of_it_outlives_it(tmp_path: Path) -> None:
     assert processes_naming(str(out)) == []
 
 
-
 def test_started_with_stdout_closed_it_writes_the_dump_and_no_traceback(tmp_path: Path) -> None:
     """`tcdebug open LOG --dump OUT >&-`: Python starts with no `sys.stdout`."""
     out = tmp_path / "out"

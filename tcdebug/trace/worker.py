@@ -73,11 +73,16 @@ def use_children(path: str | Path) -> bool:
     choice = os.environ.get(CHILDREN_ENV, "")
     if choice in ("0", "1"):
         return choice == "1"
-    forked = hasattr(os, "fork") and threading.active_count() == 1  # as `ChildStream` starts it
     try:
-        return os.path.getsize(path) >= (FORK_MIN_BYTES if forked else MIN_BYTES) and (os.cpu_count() or 1) > 1
+        return os.path.getsize(path) >= (FORK_MIN_BYTES if can_fork() else MIN_BYTES) and (os.cpu_count() or 1) > 1
     except OSError:
         return False
+
+
+def can_fork() -> bool:
+    """Whether a child reader can be forked here (no threads to break), as `ChildStream` forks it
+    with a spool; otherwise it is started with `python -m`."""
+    return hasattr(os, "fork") and threading.active_count() == 1
 
 
 class _Forked:
@@ -136,7 +141,7 @@ class ChildStream:
         _open_log(path_str).close()  # the serial reader's one-line errors, before a process starts
         self._closed = False
         self._spool = spool
-        if spool is not None and hasattr(os, "fork") and threading.active_count() == 1:
+        if spool is not None and can_fork():
             # forked (no threads to break): starts at once, with everything imported already
             out = spool
 

@@ -413,8 +413,14 @@ class TcdebugApp(App[int]):
             if use_children(path):
                 try:
                     events = self._trace_children = events_in_child(path, stats)
-                except OSError:  # no process could start: this one reads it, as it always did
+                except OSError as exc:  # no process could start: this one reads it, and says so
                     events = None
+                    self.notify(
+                        f"reading the log in this process (slower): its reader processes could not start: "
+                        f"{exc.strerror or exc}",
+                        severity="warning",
+                        timeout=8,
+                    )
             if events is None:
                 events = iter_trace_events(path, stats, children=False)
             for n, event in enumerate(events):
@@ -946,7 +952,7 @@ class TcdebugApp(App[int]):
         if ref is None or comp is None or not ref.key:
             self.notify("select a stage: f follows an op of it through the compile", severity="warning")
             return
-        ensure_trace_provenance(self.session)
+        ensure_trace_provenance(self.session, [comp])
         if not comp.provenance.items:
             self.notify(f"no provenance recorded for compile {comp.compile_id}", severity="warning")
             return

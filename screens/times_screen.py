@@ -10,7 +10,7 @@ screen (and `escape`, `q`) answers at once.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -65,7 +65,7 @@ class TimesScreen(Screen[None]):
         stops at `cancelled()`: the screen closed or the app quit)."""
         compiles = list(self.session.compiles.values())
         keys: list[tuple[Any, ...]] = []
-        times: list[dict[str, Any]] = []
+        times: list[Mapping[str, Any]] = []
         for i, comp in enumerate(compiles):
             if not i % 2_000 and cancelled():
                 return
@@ -176,7 +176,7 @@ class TimesScreen(Screen[None]):
         self.call_after_refresh(self._scroll_to_compile, self.page_compiles()[0].compile_id)
 
 
-def _paused(times: dict[str, Any]) -> str:
+def _paused(times: Mapping[str, Any]) -> str:
     """` · paused 28.9 s (not counted)`: time stopped at pause points, left out of every phase."""
     note = paused_note(times)
     return f" · {note} (not counted)" if note else ""

@@ -324,6 +324,19 @@ def test_trace_log_builds_the_trail_it_can_and_says_what_it_lacks():
     assert backward.names("source") == ["mlp.py:18"]  # through Inductor's kernel stack traces
 
 
+def test_following_an_op_of_a_log_reads_the_provenance_of_that_compile_alone():
+    """`f` in the app asks for the compile it follows: the others' stages stay unread (a log of
+    100,000 compiles would otherwise be read whole at the first `f`)."""
+    from tcdebug.analysis.provenance_from_log import ensure_trace_provenance
+    from tcdebug.trace import load_trace_session
+
+    session = load_trace_session(TRACE)
+    followed, *others = session.compiles.values()
+    ensure_trace_provenance(session, [followed])
+    assert followed.provenance_index is not None and followed.provenance_index.items
+    assert others and all(c.provenance_index is None for c in others)  # made at first use, not before
+
+
 def test_trace_dump_writes_provenance_json(tmp_path):
     out = tmp_path / "out"
     proc = run_tcdebug("open", str(TRACE), "--dump", str(out))

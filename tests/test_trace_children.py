@@ -197,6 +197,31 @@ async def test_the_app_reads_a_big_log_in_children_that_end_when_it_quits(
     log.unlink()  # pytest keeps the last runs' folders: not a third of a gigabyte of them
 
 
+async def test_the_app_says_it_reads_a_log_itself_when_no_reader_process_can_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Starting the reader processes fails for real (no Python to start them with): the app reads
+    the log itself, whole, and says why it is slower."""
+    import sys
+
+    from tcdebug.screens.app import TcdebugApp
+    from tcdebug.trace import new_trace_session
+
+    log = next((TRACES / "graph_breaks").glob("*.log"))
+    monkeypatch.setenv(worker.CHILDREN_ENV, "1")
+    monkeypatch.setattr(sys, "executable", str(Path(tempfile.gettempdir()) / "no-such-python"))
+    app = TcdebugApp(new_trace_session(log), read_only=True, stream_trace=str(log))
+    async with app.run_test(size=(100, 30)) as pilot:
+        deadline = time.monotonic() + 30
+        while app.session.extra.get("recorded_state") and time.monotonic() < deadline:
+            await pilot.pause(0.05)
+        messages = [n.message for n in app._notifications]
+        assert any("reader processes could not start" in m for m in messages), messages
+        assert app._trace_children is None
+        assert len(app.session.compiles) == len(load(log, False, monkeypatch).compiles) >= 4
+        await pilot.press("q")
+
+
 def _tree(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 

@@ -5,6 +5,7 @@ The numbers come from `tcdebug.analysis.compile_phases` (measured phases; "other
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rich.text import Text
@@ -35,7 +36,7 @@ PHASE_COLORS = dict(
 )
 
 
-def chart_text(times: dict[str, Any], *, width: int = 30) -> Text:
+def chart_text(times: Mapping[str, Any], *, width: int = 30) -> Text:
     """One line per phase: label, bar, seconds, share of the wall time."""
     phases: dict[str, float] = times.get("phases") or {}
     wall = float(times.get("wall_s") or 0.0) or sum(phases.values())
@@ -61,7 +62,7 @@ def chart_text(times: dict[str, Any], *, width: int = 30) -> Text:
     return text
 
 
-def mini_bar(times: dict[str, Any], *, width: int = 8) -> Text:
+def mini_bar(times: Mapping[str, Any], *, width: int = 8) -> Text:
     """A stacked bar of `width` cells, each phase coloured, then the wall time."""
     phases: dict[str, float] = times.get("phases") or {}
     wall = float(times.get("wall_s") or 0.0) or sum(phases.values())

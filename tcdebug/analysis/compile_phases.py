@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 OTHER = "other"
@@ -240,11 +241,16 @@ PHASE_LETTERS = {
 }
 
 
-def timeline_rows(compiles: list[tuple[str, dict[str, Any]]], width: int = 60) -> tuple[float, list[tuple[str, str]]]:
+def is_timed(times: Mapping[str, Any]) -> bool:
+    """Whether phase times come from torch's timed events (a place on the timeline), not metrics."""
+    return isinstance(times.get("start_us"), (int, float)) and bool(times.get("segments"))
+
+
+def timeline_rows(compiles: Sequence[tuple[str, Mapping[str, Any]]], width: int = 60) -> tuple[float, list[tuple[str, str]]]:
     """Every compile's phases on one time axis of `width` cells: (the axis' span in s, [(compile id,
     cells)]). A cell shows the phase that took most of its time (`PHASE_LETTERS`), `‖` a pause,
     `·` time the compile did not run. Compiles without timed events (`start_us`) are left out."""
-    timed = [(cid, t) for cid, t in compiles if isinstance(t.get("start_us"), (int, float)) and t.get("segments")]
+    timed = [(cid, t) for cid, t in compiles if is_timed(t)]
     if not timed:
         return 0.0, []
     t0 = min(float(t["start_us"]) for _, t in timed)
@@ -271,7 +277,7 @@ def timeline_rows(compiles: list[tuple[str, dict[str, Any]]], width: int = 60) -
     return span / 1e6, rows
 
 
-def timeline_lines(compiles: list[tuple[str, dict[str, Any]]], width: int = 60, indent: str = "  ") -> list[str]:
+def timeline_lines(compiles: Sequence[tuple[str, Mapping[str, Any]]], width: int = 60, indent: str = "  ") -> list[str]:
     """The compile-time timeline as text: a time axis, one row per compile, and the legend."""
     span, rows = timeline_rows(compiles, width)
     if not rows:
@@ -297,7 +303,7 @@ def _overlap(spans: list[tuple[float, float]], roots: list[tuple[float, float]])
     return out
 
 
-def paused_note(times: dict[str, Any]) -> str:
+def paused_note(times: Mapping[str, Any]) -> str:
     """`paused 28.9 s` where time spent paused in tcdebug was left out of the phases, else ""."""
     paused = float(times.get("paused_s") or 0.0)
     return f"paused {paused:.1f} s" if paused > 0 else ""
@@ -359,7 +365,7 @@ def phases_from_metrics(metrics: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def run_totals(times: list[dict[str, Any]]) -> dict[str, Any]:
+def run_totals(times: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """The whole run: each phase summed over compiles."""
     phases: dict[str, float] = {}
     wall = paused = 0.0
@@ -376,7 +382,7 @@ def run_totals(times: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def bar_lines(times: dict[str, Any], *, width: int = 30, indent: str = "  ") -> list[str]:
+def bar_lines(times: Mapping[str, Any], *, width: int = 30, indent: str = "  ") -> list[str]:
     """Text bars: one line per phase, `label  ████▌  1.23s  45%`."""
     phases: dict[str, float] = times.get("phases") or {}
     wall = float(times.get("wall_s") or 0.0) or sum(phases.values())

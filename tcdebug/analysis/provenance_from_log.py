@@ -8,8 +8,9 @@ tracking was on (`INDUCTOR_PROVENANCE=1`, or `TORCH_COMPILE_DEBUG=1`), its
 nodes) and `..._kernel_stack_traces` (kernel -> source lines) artifacts, which are torch's own
 links. The index's notes say which links the log lacks.
 
-`ensure_trace_provenance(session)` fills every compile of a trace session that has no index yet;
-the app calls it before following, `--dump` before writing `provenance.json`.
+`ensure_trace_provenance(session, compiles)` fills the compiles of a trace session that have no
+index yet; the app calls it for the compile it follows. `--dump` reads each compile's with
+`provenance_from_log` as it writes its `provenance.json`, and keeps none of them.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from tcdebug.analysis.provenance_index import (
@@ -55,10 +57,13 @@ MAPPINGS = "artifact_inductor_provenance_tracking_node_mappings"
 STACKS = "artifact_inductor_provenance_tracking_kernel_stack_traces"
 
 
-def ensure_trace_provenance(session: Session) -> None:
+def ensure_trace_provenance(session: Session, compiles: Iterable[Compile] | None = None) -> None:
+    """Read the provenance of a TORCH_TRACE session's compiles (those of `compiles`; None: all)
+    from their stages, where they have none yet. The app asks for the compile it follows: a log
+    of 100,000 compiles is not read whole for one."""
     if session.origin != "trace":
         return
-    for comp in session.compiles.values():
+    for comp in session.compiles.values() if compiles is None else compiles:
         if not comp.provenance.items and not comp.provenance.notes:
             comp.provenance = provenance_from_log(comp)
 

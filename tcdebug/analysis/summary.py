@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 from tcdebug.analysis import accuracy_report
-from tcdebug.analysis.compile_phases import bar_lines, paused_note, run_totals, timeline_lines
+from tcdebug.analysis.compile_phases import bar_lines, is_timed, paused_note, run_totals, timeline_lines
 from tcdebug.analysis.hints import break_where, hint_lines, readable_cause
 from tcdebug.analysis.stack_trie import trie_lines
 from tcdebug.analysis.why import times_of, top_reasons
@@ -64,15 +66,31 @@ def _cudagraph_lines(compiles: list[Compile]) -> list[str]:
     return lines
 
 
-def _time_lines(session: Session, compiles: list[Compile]) -> list[str]:
-    """Where compile time went: the whole run, as text bars (per compile: why.md)."""
-    times = [times_of(c) for c in compiles]
-    total = run_totals([t for t in times if t])
+def _time_lines(compiles: list[Compile], total: dict[str, Any]) -> list[str]:
+    """Where compile time went: the whole run (`run_totals`), as text bars (per compile: why.md)."""
     if not total["phases"]:
         return []
     paused = paused_note(total)
     head = f"compile time: {total['wall_s']:.2f}s over {len(compiles)} compiles"
     return [head + (f" ({paused} at pause points, not counted)" if paused else ""), *bar_lines(total)]
+
+
+def _phase_pass(compiles: list[Compile]) -> tuple[list[tuple[str, Mapping[str, Any]]], dict[str, Any]]:
+    """One pass over the compiles' phase times: those torch timed (the timeline's rows), and the
+    run's totals. Times inferred from metrics are made and dropped one at a time: a log of
+    100,000 compiles would otherwise hold them all at once."""
+    timed: list[tuple[str, Mapping[str, Any]]] = []
+
+    def each() -> Iterator[Mapping[str, Any]]:
+        for c in compiles:
+            t = times_of(c)
+            if is_timed(t):
+                timed.append((c.compile_id, t))
+            if t:
+                yield t
+
+    total = run_totals(each())
+    return timed, total
 
 
 def summary_text(session: Session, *, out: str | None = None) -> str:
@@ -135,8 +153,9 @@ def summary_text(session: Session, *, out: str | None = None) -> str:
     if out:
         files = sum(1 for c in compiles for s in c.stages.values() if s.file)
         lines.append(f"dump: {out}/ (session.json, output.txt, {files} stage files, why.md per compile)")
-    lines.extend(timeline_and_call_sites(compiles))
-    lines.extend(_time_lines(session, compiles))
+    timed, total = _phase_pass(compiles)
+    lines.extend(timeline_and_call_sites(compiles, timed))
+    lines.extend(_time_lines(compiles, total))
     lines.extend(top_reasons(session))
     lines.extend(hint_lines(session))  # the summary ends with the top reasons and the hints
     # Names, reasons and notes come from scripts, logs and dumps: one sanitizer for all of it.
@@ -147,11 +166,16 @@ TIMELINE_WIDTH = 60
 MAX_TRIE_LINES = 40
 
 
-def timeline_and_call_sites(compiles: list[Compile]) -> list[str]:
+def timeline_and_call_sites(
+    compiles: list[Compile], timed: Sequence[tuple[str, Mapping[str, Any]]] | None = None
+) -> list[str]:
     """The compile-time timeline (each compile's phases on one time axis, from torch's timed
-    events) and the stack trie of the compiles' call sites, where the session has them."""
+    events) and the stack trie of the compiles' call sites, where the session has them.
+    `timed`: the compiles' (id, phase times) that torch timed, where the caller has them."""
     lines: list[str] = []
-    timeline = timeline_lines([(c.compile_id, times_of(c)) for c in compiles], TIMELINE_WIDTH)
+    if timed is None:
+        timed = [(c.compile_id, t) for c in compiles if is_timed(t := times_of(c))]
+    timeline = timeline_lines(timed, TIMELINE_WIDTH)
     if timeline:
         lines.append("compile-time timeline:")
         lines += timeline

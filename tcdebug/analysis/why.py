@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -774,16 +775,17 @@ def choice_parts(comp: Compile) -> list[WhyPart]:
 
 
 # ----- compile time ----------------------------------------------------------------------------
-def times_of(comp: Compile) -> dict[str, Any]:
+def times_of(comp: Compile) -> Mapping[str, Any]:
     """The compile's phase times: measured from torch's timers, else inferred from its metrics."""
     return comp.times or compile_times.phases_from_metrics(comp.metrics)
 
 
-def first_call_note(comp: Compile) -> str:
+def first_call_note(comp: Compile, times: Mapping[str, Any] | None = None) -> str:
     """How much of a compile's measured time passed before its first call returned, when torch
     timed more under its id afterwards: a training compile's backward, compiled at `.backward()`.
-    The compile list shows the first number (the frame's compile), the compile times the second."""
-    wall = float(times_of(comp).get("wall_s") or 0.0)
+    The compile list shows the first number (the frame's compile), the compile times the second.
+    `times`: its `times_of`, where the caller has it."""
+    wall = float((times if times is not None else times_of(comp)).get("wall_s") or 0.0)
     if comp.elapsed_s <= 0 or wall < comp.elapsed_s + 0.05:
         return ""
     later = "its backward, compiled at .backward()" if _has_backward(comp) else "compiled after it"
@@ -806,7 +808,7 @@ def time_parts(comp: Compile) -> list[WhyPart]:
     if note:
         lines.append(f"({note})")
     lines += compile_times.bar_lines(times, width=24)
-    return [WhyPart(TIME, "Compile time", lines, comp.compile_id, "", times)]
+    return [WhyPart(TIME, "Compile time", lines, comp.compile_id, "", dict(times))]
 
 
 def cache_lines(comp: Compile) -> list[str]:
@@ -959,9 +961,10 @@ def overview(session: Session, n: int | None = 3) -> list[OverviewSection]:
     if timed:
         rows = []
         for secs, c in timed if n is None else timed[:n]:
-            phases = times_of(c).get("phases") or {}
+            times = times_of(c)
+            phases = times.get("phases") or {}
             top = f"  mostly {max(phases.items(), key=lambda kv: kv[1])[0]}" if phases else ""
-            note = first_call_note(c)
+            note = first_call_note(c, times)
             text = f"{c.compile_id:<6} {c.shown_name:<24} {secs:7.2f}s{top}" + (f" ({note})" if note else "")
             rows.append(OverviewRow(text, [c.compile_id], 1, secs))
         sections.append(OverviewSection("expensive", "most expensive compiles", rows))

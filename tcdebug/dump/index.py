@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -237,6 +237,9 @@ class IndexCache:
 
     def _entry(self, c: Compile) -> dict[str, Any]:
         copied: dict[str, Any] = {name: getattr(c, name) for name in COPIED_FIELDS}
+        for name, value in copied.items():  # a compile's shared empty mapping (`session.NOTHING`)
+            if isinstance(value, Mapping) and not isinstance(value, dict):
+                copied[name] = dict(value)
         copied["elapsed_s"] = round(c.elapsed_s, 6)
         entry = schema.to_json(
             CompileEntry(

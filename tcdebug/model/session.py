@@ -8,11 +8,11 @@ The UI and `--dump` render only from it.
 from __future__ import annotations
 
 import copy
-import functools
 import itertools
 import os
+import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
@@ -48,7 +48,32 @@ STOPPED = "stopped"  # the user stopped the run
 LOADED = "loaded"  # opened from a dump or a trace: nothing to step
 
 
-@dataclass(eq=False, repr=False)
+class _Nothing(Mapping[str, Any]):
+    """The empty mapping compiles share (see `Compile`): read-only, and one instance, which
+    copies and pickles of it are too."""
+
+    __slots__ = ()
+
+    def __getitem__(self, key: str) -> Any:
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
+
+    def __reduce__(self) -> str:
+        return "NOTHING"
+
+    def __repr__(self) -> str:
+        return "{}"
+
+
+NOTHING: Mapping[str, Any] = _Nothing()
+
+
+@dataclass(eq=False, repr=False, slots=True)
 class Stage(Plain):
     """A stage of a compile. session.json holds it as it is (`tcdebug.model.schema`): `stage_id`
     as `id`, plus its `key`; `loader` never (it reads the text from a dump file or a log). Slots:
@@ -107,9 +132,10 @@ EXECUTION_ORDER = "execution_order"
 EXECUTION_ORDER_BY_RANK = "execution_order_by_rank"  # a live torchrun job: each rank's, by rank
 
 
-@dataclass(eq=False, repr=False)
+@dataclass(eq=False, repr=False, slots=True)
 class Compile(Plain):
-    """One compile (Dynamo's frame/compile id): its function, status, stages and findings."""
+    """One compile (Dynamo's frame/compile id): its function, status, stages and findings.
+    Slotted, its provenance index made at first use: a log of 100,000 compiles holds them all."""
 
     compile_id: str  # Dynamo's "frame/compile", e.g. "0/1"
     function: str = ""
@@ -118,39 +144,47 @@ class Compile(Plain):
     status: str = "compiling"  # "compiling", "ok" or "failed"
     error: str = ""
     recompile_reason: str = ""
-    graph_breaks: list[GraphBreak] = field(default_factory=list)
+    graph_breaks: Sequence[GraphBreak] = ()
     stages: dict[str, Stage] = field(default_factory=dict)
     elapsed_s: float = 0.0
     metrics: dict[str, Any] = field(default_factory=dict)
     rank: int | None = None
     process: str = ""  # the process that compiled it, readable: "main", "worker 1", "pid 1234"
     pid: int | None = None  # its pid (live runs and dumps of them)
-    times: dict[str, Any] = field(default_factory=dict)  # phase times, see tcdebug.analysis.compile_phases
-    autotune_tables: list[AutotuneTable] = field(default_factory=list)  # max-autotune choices
-    guard_provenance: list[GuardOrigin] = field(default_factory=list)  # user frame per guard
-    stack: list[Frame] = field(default_factory=list)  # the user's frames that led to it (call sites)
+    # What most compiles lack starts as a shared empty tuple or mapping, replaced (never changed in
+    # place) by what the session learns: a log of 100,000 compiles holds them all.
+    times: Mapping[str, Any] = field(default_factory=lambda: NOTHING)  # phase times, see tcdebug.analysis.compile_phases
+    autotune_tables: Sequence[AutotuneTable] = ()  # max-autotune choices
+    guard_provenance: Sequence[GuardOrigin] = ()  # user frame per guard
+    stack: Sequence[Frame] = ()  # the user's frames that led to it (call sites)
     accuracy: Accuracy | None = None  # the comparison with eager (`A`, `--accuracy`), when asked
-    symbol_chains: dict[str, list[ChainStep]] = field(default_factory=dict)  # per symbol, its specialization
-    caches: list[CacheVerdict] = field(default_factory=list)  # each compile cache's answer, in order
-    provenance_index: ProvenanceIndex = field(default_factory=ProvenanceIndex, repr=False)  # tcdebug.analysis.provenance_index
+    symbol_chains: Mapping[str, list[ChainStep]] = field(default_factory=lambda: NOTHING)  # per symbol, its specialization
+    caches: Sequence[CacheVerdict] = ()  # each compile cache's answer, in order
+    provenance_index: ProvenanceIndex | None = field(default=None, repr=False)  # made by `provenance`
     # A dump's provenance.json, read into `provenance_index` at the first use of `provenance`:
     # opening a dump of a big model does not parse every compile's index up front.
     provenance_loader: Callable[[ProvenanceIndex], None] | None = field(
         default=None, repr=False, compare=False
     )
+    # run, frame, frame compile and attempt numbers, read from `compile_id` at the first ask
+    _numbers: tuple[int, int, int, int] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def provenance(self) -> ProvenanceIndex:
         """Which lines of every stage hold the same op (`tcdebug.analysis.provenance_index`)."""
-        if self.provenance_loader is not None:
+        index = self.provenance_index
+        if index is None or self.provenance_loader is not None:
             with _PROVENANCE_LOAD:  # highlight workers and the UI thread may ask at once
+                index = self.provenance_index
+                if index is None:
+                    index = self.provenance_index = ProvenanceIndex()
                 loader = self.provenance_loader
                 if loader is not None:
                     try:
-                        loader(self.provenance_index)
+                        loader(index)
                     finally:
                         self.provenance_loader = None
-        return self.provenance_index
+        return index
 
     @provenance.setter
     def provenance(self, index: ProvenanceIndex) -> None:
@@ -172,25 +206,32 @@ class Compile(Plain):
         return self.function
 
     @property
+    def numbers(self) -> tuple[int, int, int, int]:
+        """The run, frame, frame compile and attempt numbers of `compile_id` (see below)."""
+        numbers = self._numbers
+        if numbers is None:
+            numbers = self._numbers = id_numbers(self.compile_id)
+        return numbers
+
+    @property
     def frame_id(self) -> int:
-        return _id_part(self.compile_id, 0)
+        """The frame number; `-` (export, AOTInductor) and bad ids give -1."""
+        return self.numbers[1]
 
     @property
     def frame_compile_id(self) -> int:
-        return _id_part(self.compile_id, 1)
+        """The compile's number in its frame; -1 as `frame_id`."""
+        return self.numbers[2]
 
     @property
     def attempt(self) -> int:
         """Dynamo's restart attempt: 1 for `0/0_1`, 0 for `0/0`."""
-        _, _, attempt = _id_core(self.compile_id).rpartition("/")[2].partition("_")
-        return int(attempt) if attempt.isdigit() else 0
+        return self.numbers[3]
 
     @property
     def run(self) -> int:
         """The run of this id in one TORCH_TRACE log: 2 for `0/0#2`, else 1."""
-        _, _, run = self.compile_id.partition("#")
-        run = run.partition("@")[0]
-        return int(run) if run.isdigit() else 1
+        return self.numbers[0]
 
     def ordered_stages(self) -> list[Stage]:
         return sorted(self.stages.values(), key=lambda s: stage_catalog.sort_key(s.key))
@@ -294,7 +335,7 @@ class Session(Plain):
 
     def order_key(self, c: Compile) -> tuple[Any, ...]:
         """A compile's place in `ordered_compiles`."""
-        run, frame_id, frame_compile_id, attempt = _id_order(c.compile_id)
+        run, frame_id, frame_compile_id, attempt = c.numbers
         return (c.rank or 0, run, self.is_child(c), c.pid or 0, frame_id, frame_compile_id, attempt, c.compile_id)
 
     def is_child(self, comp: Compile) -> bool:
@@ -357,8 +398,8 @@ class Session(Plain):
             self._frame_index, indexed = {}, 0
         if indexed < len(compiles):
             index = self._frame_index
-            for cid in itertools.islice(compiles, indexed, None):
-                index.setdefault((_id_part(cid, 0), cid[:1]), []).append(cid)
+            for cid, indexed_comp in itertools.islice(compiles.items(), indexed, None):
+                index.setdefault((indexed_comp.frame_id, cid[:1]), []).append(cid)
             self._frame_indexed = (id(compiles), len(compiles))
         same = []
         for cid in self._frame_index.get((comp.frame_id, compile_id[:1]), ()):
@@ -485,10 +526,11 @@ class Session(Plain):
 
     def _on_compile_start(self, ev: ev_types.CompileStart) -> Change:
         comp, added = self._compile_change(ev, ev.compile_id)
+        # interned: a frame compiles several times, and a file holds many frames
         if ev.function is not None:
-            comp.function = ev.function
+            comp.function = sys.intern(ev.function)
         if ev.filename is not None:
-            comp.filename = ev.filename
+            comp.filename = sys.intern(ev.filename)
         if ev.firstlineno is not None:
             comp.firstlineno = ev.firstlineno
         if ev.stack is not None:
@@ -577,7 +619,7 @@ class Session(Plain):
         comp, added = self._compile_change(ev, ev.compile_id)
         gb = GraphBreak(ev.compile_id, ev.reason, list(ev.user_stack))
         if gb not in comp.graph_breaks:
-            comp.graph_breaks.append(gb)
+            _grown(comp, "graph_breaks").append(gb)
         return Change(ev, compile_id=comp.compile_id, added=added, rank=ev.rank)
 
     def _on_recompile(self, ev: ev_types.Recompile) -> Change:
@@ -601,12 +643,12 @@ class Session(Plain):
 
     def _on_autotune(self, ev: ev_types.Autotune) -> Change:
         comp, added = self._compile_change(ev, ev.compile_id)
-        comp.autotune_tables.append(ev.table)
+        _grown(comp, "autotune_tables").append(ev.table)
         return Change(ev, compile_id=comp.compile_id, added=added, rank=ev.rank)
 
     def _on_cache_result(self, ev: ev_types.CacheResult) -> Change:
         comp, added = self._compile_change(ev, ev.compile_id)
-        comp.caches.append(ev.verdict)
+        _grown(comp, "caches").append(ev.verdict)
         for stage in comp.stages.values():
             mark_skipped(comp, stage)
         return Change(ev, compile_id=comp.compile_id, added=added, rank=ev.rank)
@@ -822,23 +864,37 @@ def _id_core(compile_id: str) -> str:
     return compile_id.partition("@")[0].partition("#")[0]
 
 
-@functools.lru_cache(maxsize=1 << 18)  # one per compile: each sort of a big session asks for all of them
-def _id_order(compile_id: str) -> tuple[int, int, int, int]:
-    """The run, frame, frame compile and attempt numbers of `compile_id`, as `Compile` reads them."""
-    comp = Compile(compile_id)
-    return comp.run, comp.frame_id, comp.frame_compile_id, comp.attempt
+def _grown(comp: Compile, name: str) -> list[Any]:
+    """The compile's list `name`, made its own list first where it is still the shared empty one."""
+    items = getattr(comp, name)
+    if not isinstance(items, list):
+        items = list(items)
+        setattr(comp, name, items)
+    return items
 
 
-@functools.lru_cache(maxsize=65536)  # sorting and grouping hundreds of compiles asks again and again
-def _id_part(compile_id: str, index: int) -> int:
-    """Frame (0) or frame compile (1) number; `-` (export, AOTInductor) and bad ids give -1."""
-    parts = _id_core(compile_id).lstrip("!").split("/")
+def id_numbers(compile_id: str) -> tuple[int, int, int, int]:
+    """The run, frame, frame compile and attempt numbers of a session key: (2, 0, 1, 1) for
+    `0/1_1#2`. A `-` part (export, AOTInductor) or a bad one gives -1; no `#run` gives run 1."""
+    _, _, run_text = compile_id.partition("#")
+    run_text = run_text.partition("@")[0]
+    core = _id_core(compile_id)
+    parts = core.lstrip("!").split("/")
     if compile_id.startswith("!") and len(parts) == 3:
         parts = parts[1:]  # !ca/frame/compile
-    try:
-        return int(parts[index].partition("_")[0])
-    except (IndexError, ValueError):
-        return -1
+    numbers = []
+    for index in (0, 1):
+        try:
+            numbers.append(int(parts[index].partition("_")[0]))
+        except (IndexError, ValueError):
+            numbers.append(-1)
+    _, _, attempt = core.rpartition("/")[2].partition("_")
+    return (
+        int(run_text) if run_text.isdigit() else 1,
+        numbers[0],
+        numbers[1],
+        int(attempt) if attempt.isdigit() else 0,
+    )
 
 
 # ----- stages to and from events and session.json ----------------------------------------

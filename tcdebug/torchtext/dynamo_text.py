@@ -180,6 +180,12 @@ def symbol_created(info: dict[str, Any]) -> str:
     return f"{info.get('source', '?')} = {info.get('val', '?')}, range {info.get('vr', '?')}"
 
 
+# Frames shared by every compile that logs them: a frame recompiles several times, and a model
+# calls its layers from few lines. Never changed in place; bounded, as what a log holds is not.
+_FRAMES: dict[tuple[str, int, str, str], Frame] = {}
+_MAX_FRAMES = 1 << 16
+
+
 def user_frames(stack: Any) -> list[Frame]:
     """The frames of a logged `dynamo_start` stack outside torch, outermost first: the compile's
     call sites, for the stack trie."""
@@ -192,14 +198,13 @@ def user_frames(stack: Any) -> list[Frame]:
         file = str(f.get("filename", ""))
         if is_torch_file(file):
             continue
-        frames.append(  # interned: every compile of a frame, and often of a model, shares them
-            Frame(
-                file=sys.intern(file),
-                line=int(f.get("line") or 0),
-                name=sys.intern(str(f.get("name", ""))),
-                code=sys.intern(str(f.get("loc") or "")),
-            )
-        )
+        key = (file, int(f.get("line") or 0), str(f.get("name", "")), str(f.get("loc") or ""))
+        frame = _FRAMES.get(key)
+        if frame is None:
+            frame = Frame(file=sys.intern(key[0]), line=key[1], name=sys.intern(key[2]), code=sys.intern(key[3]))
+            if len(_FRAMES) < _MAX_FRAMES:
+                _FRAMES[key] = frame
+        frames.append(frame)
     return frames
 
 

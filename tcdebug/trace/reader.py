@@ -160,6 +160,11 @@ class PayloadRef(NamedTuple):  # one per stage and kernel of a log: thousands
     def read(self) -> str:
         return _read_payload(self.path, self.offset, self.length)
 
+    def read_from_first_line(self) -> str:
+        """`read` without the blank lines before the first line (a guards stage's text). A
+        method, so a stage's loader is a bound method: smaller than a partial, and pickled."""
+        return self.read().lstrip("\n")
+
 
 @functools.lru_cache(maxsize=16)
 def _read_payload(path: str, offset: int, length: int) -> str:

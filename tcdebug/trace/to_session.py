@@ -12,14 +12,12 @@ form compiles `-/-`, `-/-#2`, ... as tlparse lists them under `[-/-]`.
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 from tcdebug.analysis.compile_phases import PhaseCollector, parse_event
 from tcdebug.model import records
@@ -37,7 +35,7 @@ from tcdebug.model.events import (
     SymbolChains,
     TraceInfo,
 )
-from tcdebug.model.payloads import ChainStep, Plain
+from tcdebug.model.payloads import ChainStep
 from tcdebug.model.session import LOADED, Change, Frame, Kernel, Session
 from tcdebug.model.trace_format import (
     AOT_MODES,
@@ -157,30 +155,83 @@ def _split_cached(ref: PayloadRef, splitter: Callable[[str], list[Kernel]]) -> l
     return _split_memo[(ref, splitter)]
 
 
-@dataclass(eq=False, repr=False)
-class _CompileState(Plain):
+_T = TypeVar("_T")
+
+
+class _MadeAtFirstUse(Generic[_T]):
+    """A container attribute made at its first use, its value in the slot `_<name>`: most
+    compiles never use most of `_CompileState`'s, and a log of 100,000 compiles holds a state
+    per compile."""
+
+    def __init__(self, factory: Callable[[], _T]) -> None:
+        self.factory = factory
+        self.slot = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.slot = "_" + name
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> _MadeAtFirstUse[_T]: ...
+
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> _T: ...
+
+    def __get__(self, obj: object | None, owner: type | None = None) -> _T | _MadeAtFirstUse[_T]:
+        if obj is None:
+            return self
+        value: _T | None = getattr(obj, self.slot)
+        if value is None:
+            value = self.factory()
+            setattr(obj, self.slot, value)
+        return value
+
+    def __set__(self, obj: object, value: _T) -> None:
+        setattr(obj, self.slot, value)
+
+
+class _CompileState:
     """What the converter tracks of one compile while it reads the log."""
 
-    started_s: float
-    aot_mode: str = ""  # "inference" or "training"
-    keys: set[str] = field(default_factory=set)
-    key_attempts: dict[str, int] = field(default_factory=dict)  # artifact stage key -> attempt
-    artifact_counts: dict[str, int] = field(default_factory=dict)
-    cache: dict[str, dict[str, int]] = field(default_factory=dict)
-    inductor_part: str | None = None  # the graph Inductor is compiling now, None between compiles
-    subgraphs: Subgraphs = field(default_factory=Subgraphs)  # its AOTAutograd graphs (DDP's bucket split)
-    pending: list[StageEvent] = field(default_factory=list)  # stages of a backward not placed yet
-    status: str = "compiling"
-    error: str = ""
-    elapsed_s: float = 0.0
-    ended: bool = False
-    base: str = ""  # Dynamo's id with the attempt, without the run (`0/0_1`); "" for `-/-`
-    attempt: int = 0
-    break_reasons: list[str] = field(default_factory=list)
-    shapes: list[str] = field(default_factory=list)  # symbolic-shapes lines (`records.SHAPES`)
-    shape_records: int = 0
-    problems: list[tuple[str, str]] = field(default_factory=list)  # draft export's (kind, text)
-    chains: dict[str, list[ChainStep]] = field(default_factory=dict)  # per symbol: its specialization chain
+    __slots__ = (
+        "started_s", "aot_mode", "keys", "inductor_part", "status", "error", "elapsed_s", "ended",
+        "base", "attempt", "shape_records", "_key_attempts", "_artifact_counts", "_cache",
+        "_subgraphs", "_pending", "_break_reasons", "_shapes", "_problems", "_chains",
+    )  # fmt: skip
+
+    key_attempts = _MadeAtFirstUse[dict[str, int]](dict)  # artifact stage key -> attempt
+    artifact_counts = _MadeAtFirstUse[dict[str, int]](dict)
+    cache = _MadeAtFirstUse[dict[str, dict[str, int]]](dict)  # cache -> result -> count
+    subgraphs = _MadeAtFirstUse[Subgraphs](Subgraphs)  # its AOTAutograd graphs (DDP's bucket split)
+    pending = _MadeAtFirstUse[list[StageEvent]](list)  # stages of a backward not placed yet
+    break_reasons = _MadeAtFirstUse[list[str]](list)
+    shapes = _MadeAtFirstUse[list[str]](list)  # symbolic-shapes lines (`records.SHAPES`)
+    problems = _MadeAtFirstUse[list[tuple[str, str]]](list)  # draft export's (kind, text)
+    chains = _MadeAtFirstUse[dict[str, list[ChainStep]]](dict)  # per symbol: its specialization chain
+
+    def __init__(self, started_s: float) -> None:
+        self.started_s = started_s
+        self.aot_mode = ""  # "inference" or "training"
+        self.keys: set[str] = set()
+        self.inductor_part: str | None = None  # the graph Inductor is compiling now, None between compiles
+        self.status = "compiling"
+        self.error = ""
+        self.elapsed_s = 0.0
+        self.ended = False
+        self.base = ""  # Dynamo's id with the attempt, without the run (`0/0_1`); "" for `-/-`
+        self.attempt = 0
+        self.shape_records = 0
+        self._key_attempts = self._artifact_counts = self._cache = self._subgraphs = None
+        self._pending = self._break_reasons = self._shapes = self._problems = self._chains = None
+
+    @property
+    def cached(self) -> bool:
+        """Whether a compile cache answered for it (without making `cache`)."""
+        return bool(self._cache)
+
+    def take_pending(self) -> list[StageEvent]:
+        """The backward's stages held so far, none held after."""
+        pending, self._pending = self._pending, None
+        return pending or []
 
 
 class TraceConverter:
@@ -347,7 +398,7 @@ class TraceConverter:
             ev = self._stage(cid, st, kind.stage, record, meta={"guard_count": record.line_counts})
             ref = record.ref
             if ref is not None:  # as the live capture shows it: without the leading blank line
-                ev.loader = functools.partial(_read_guards, ref)
+                ev.loader = ref.read_from_first_line
             yield ev
         elif handler == records.COMPILE_END:
             yield from self._metrics(cid, st, record)
@@ -667,7 +718,7 @@ class TraceConverter:
 
     def _end(self, cid: str, st: _CompileState, metrics: dict[str, Any]) -> CompileEnd:
         st.ended = True
-        if st.cache:
+        if st.cached:
             metrics["cache"] = {k: dict(v) for k, v in st.cache.items()}
         return CompileEnd(compile_id=cid, status=st.status, error=st.error, elapsed_s=st.elapsed_s, metrics=metrics)
 
@@ -760,8 +811,10 @@ class TraceConverter:
     def _not_captured(self, cid: str, st: _CompileState) -> Iterator[Event]:
         if is_compiled_autograd_capture(cid):
             return  # compiled autograd's capture: no frame, so no source, bytecode or IR
+        logged = {stage_catalog.split_key(k)[0] for k in st.keys}
         for stage_id in MAYBE_MISSING:
-            if not any(stage_catalog.split_key(k)[0] == stage_id for k in st.keys):
+            if stage_id not in logged:
+                logged.add(stage_id)
                 st.keys.add(stage_id)
                 yield StageEvent(
                     compile_id=cid,
@@ -805,7 +858,7 @@ class TraceConverter:
     def _place_pending(self, st: _CompileState, part: str | None = None) -> Iterator[StageEvent]:
         """The held stages of a backward, now that its part is known (`part`), or, at the end of
         its compile without output code, the inferred one (said so in each stage's meta)."""
-        pending, st.pending = st.pending, []
+        pending = st.take_pending()
         if not pending:
             return
         inferred = part is None or part == _UNPLACED
@@ -873,11 +926,6 @@ class TraceConverter:
 
 
 # ----- payload parsing ---------------------------------------------------------------
-def _read_guards(ref: PayloadRef) -> str:
-    """The guards stage's text (a module-level loader: events cross to the UI process pickled)."""
-    return ref.read().lstrip("\n")
-
-
 def _caller(record: Record) -> tuple[str, str, int]:
     """(what compiled, file, line) for an id-less record: the user's call from its stack."""
     stack = record.envelope.get("stack")
@@ -927,13 +975,32 @@ def _chain_user(stack: Any) -> Frame | None:
     return found[-1] if found else None
 
 
+# A graph's node sizes repeat across its nodes and its frame's compiles: one tuple per shape.
+_SHAPES: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+_MAX_SHAPES = 1 << 16
+
+
 def _graph_meta(record: Record) -> dict[str, Any]:
-    """The graph's node sizes, their names interned (kept per compile, repeated across them)."""
+    """The graph's node sizes, their names interned and their shapes shared (kept per compile,
+    repeated across them)."""
     md = record.meta if isinstance(record.meta, dict) else {}
     sizes = md.get("sizes")
     if not isinstance(sizes, dict):
         return {}
-    return {"sizes": {sys.intern(k) if type(k) is str else k: v for k, v in sizes.items()}}
+    return {"sizes": {sys.intern(k) if type(k) is str else k: _shape(v) for k, v in sizes.items()}}
+
+
+def _shape(value: Any) -> Any:
+    """A list of sizes as a shared tuple (session.json writes it as the list); anything else as it is."""
+    if type(value) is not list or not all(type(v) in (int, str) for v in value):
+        return value
+    shape = tuple(value)
+    shared = _SHAPES.get(shape)
+    if shared is None:
+        shared = shape
+        if len(_SHAPES) < _MAX_SHAPES:
+            _SHAPES[shape] = shape
+    return shared
 
 
 def _frame_id(compile_id: str) -> str:

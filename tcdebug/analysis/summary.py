@@ -166,15 +166,11 @@ TIMELINE_WIDTH = 60
 MAX_TRIE_LINES = 40
 
 
-def timeline_and_call_sites(
-    compiles: list[Compile], timed: Sequence[tuple[str, Mapping[str, Any]]] | None = None
-) -> list[str]:
+def timeline_and_call_sites(compiles: list[Compile], timed: Sequence[tuple[str, Mapping[str, Any]]]) -> list[str]:
     """The compile-time timeline (each compile's phases on one time axis, from torch's timed
     events) and the stack trie of the compiles' call sites, where the session has them.
-    `timed`: the compiles' (id, phase times) that torch timed, where the caller has them."""
+    `timed`: the compiles' (id, phase times) that torch timed (`_phase_pass`)."""
     lines: list[str] = []
-    if timed is None:
-        timed = [(c.compile_id, t) for c in compiles if is_timed(t := times_of(c))]
     timeline = timeline_lines(timed, TIMELINE_WIDTH)
     if timeline:
         lines.append("compile-time timeline:")

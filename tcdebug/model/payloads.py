@@ -13,8 +13,32 @@ Standard library only: both sides of the channel load it.
 from __future__ import annotations
 
 import reprlib
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
+
+_K = TypeVar("_K", bound=Hashable)
+_V = TypeVar("_V")
+
+
+class SharedValues(Generic[_K, _V]):
+    """One instance per key of a value many compiles hold alike (a stack frame, a shape) and none
+    changes in place. Bounded: past `limit` keys a value is made and not kept, as what a log holds
+    is not bounded."""
+
+    def __init__(self, make: Callable[[_K], _V], limit: int = 1 << 16) -> None:
+        self.make = make
+        self.limit = limit
+        self._values: dict[_K, _V] = {}
+
+    def get(self, key: _K) -> _V:
+        value = self._values.get(key)
+        if value is None:
+            value = self.make(key)
+            if len(self._values) < self.limit:
+                self._values[key] = value
+        return value
+
 
 _COMPARED: dict[type, tuple[str, ...]] = {}
 _SHOWN: dict[type, tuple[str, ...]] = {}

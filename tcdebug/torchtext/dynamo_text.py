@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from tcdebug.errors import headline
 from tcdebug.lazy_re import lazy_re
-from tcdebug.model.payloads import Frame
+from tcdebug.model.payloads import Frame, SharedValues
 
 _BREAK_AT = "Graph break in user code at "
 
@@ -180,10 +180,13 @@ def symbol_created(info: dict[str, Any]) -> str:
     return f"{info.get('source', '?')} = {info.get('val', '?')}, range {info.get('vr', '?')}"
 
 
+def _frame(key: tuple[str, int, str, str]) -> Frame:
+    return Frame(file=sys.intern(key[0]), line=key[1], name=sys.intern(key[2]), code=sys.intern(key[3]))
+
+
 # Frames shared by every compile that logs them: a frame recompiles several times, and a model
-# calls its layers from few lines. Never changed in place; bounded, as what a log holds is not.
-_FRAMES: dict[tuple[str, int, str, str], Frame] = {}
-_MAX_FRAMES = 1 << 16
+# calls its layers from few lines.
+_FRAMES = SharedValues(_frame)
 
 
 def user_frames(stack: Any) -> list[Frame]:
@@ -198,13 +201,7 @@ def user_frames(stack: Any) -> list[Frame]:
         file = str(f.get("filename", ""))
         if is_torch_file(file):
             continue
-        key = (file, int(f.get("line") or 0), str(f.get("name", "")), str(f.get("loc") or ""))
-        frame = _FRAMES.get(key)
-        if frame is None:
-            frame = Frame(file=sys.intern(key[0]), line=key[1], name=sys.intern(key[2]), code=sys.intern(key[3]))
-            if len(_FRAMES) < _MAX_FRAMES:
-                _FRAMES[key] = frame
-        frames.append(frame)
+        frames.append(_FRAMES.get((file, int(f.get("line") or 0), str(f.get("name", "")), str(f.get("loc") or ""))))
     return frames
 
 

@@ -35,7 +35,7 @@ from tcdebug.model.events import (
     SymbolChains,
     TraceInfo,
 )
-from tcdebug.model.payloads import ChainStep
+from tcdebug.model.payloads import ChainStep, SharedValues
 from tcdebug.model.session import LOADED, Change, Frame, Kernel, Session
 from tcdebug.model.trace_format import (
     AOT_MODES,
@@ -976,8 +976,7 @@ def _chain_user(stack: Any) -> Frame | None:
 
 
 # A graph's node sizes repeat across its nodes and its frame's compiles: one tuple per shape.
-_SHAPES: dict[tuple[Any, ...], tuple[Any, ...]] = {}
-_MAX_SHAPES = 1 << 16
+_SHAPES: SharedValues[tuple[Any, ...], tuple[Any, ...]] = SharedValues(lambda shape: shape)
 
 
 def _graph_meta(record: Record) -> dict[str, Any]:
@@ -994,13 +993,7 @@ def _shape(value: Any) -> Any:
     """A list of sizes as a shared tuple (session.json writes it as the list); anything else as it is."""
     if type(value) is not list or not all(type(v) in (int, str) for v in value):
         return value
-    shape = tuple(value)
-    shared = _SHAPES.get(shape)
-    if shared is None:
-        shared = shape
-        if len(_SHAPES) < _MAX_SHAPES:
-            _SHAPES[shape] = shape
-    return shared
+    return _SHAPES.get(tuple(value))
 
 
 def _frame_id(compile_id: str) -> str:

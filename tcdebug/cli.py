@@ -558,13 +558,14 @@ def cmd_open(ns: argparse.Namespace) -> int:
         prepare_out(ns.dump, force=ns.force)
     except DumpError as exc:
         raise CliError(str(exc)) from exc
+    summary: list[str] = []  # made while the dump's forked writer writes its share
     try:
-        write_dump(session, ns.dump)
+        write_dump(session, ns.dump, meanwhile=lambda: summary.append(summary_text(session, out=ns.dump)))
         for label, rank_session in ranks.items():  # every rank log, beside the one OUT/ itself holds
             write_dump(rank_session, make_dirs(ns.dump, f"ranks/{_rank_folder(label)}"))
     except DumpError as exc:
         raise CliError(f"{exc} (OUT holds what was written before; it opens as a dump)") from exc
-    print_safe(summary_text(session, out=ns.dump))
+    print_safe(summary[0])
     if ranks:
         folders = ", ".join(f"{label} in ranks/{_rank_folder(label)}/" for label in ranks)
         print_safe(f"ranks: {folders} (under {ns.dump}/)", one_line=True)

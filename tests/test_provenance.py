@@ -337,11 +337,24 @@ def test_following_an_op_of_a_log_reads_the_provenance_of_that_compile_alone():
     assert others and all(c.provenance_index is None for c in others)  # made at first use, not before
 
 
-def test_trace_dump_writes_provenance_json(tmp_path):
+def test_a_log_dump_has_no_provenance_json_and_opening_it_reads_the_provenance_of_the_log(tmp_path):
+    """A log's provenance is read from its graphs' text, which the dump's stage files hold: the
+    dump writes no provenance.json, and `load_dump` reads each compile's from its stage files at
+    the first use, the same index the log itself gives."""
+    from tcdebug.analysis.provenance_from_log import provenance_from_log
+    from tcdebug.trace import load_trace_session
+
     out = tmp_path / "out"
     proc = run_tcdebug("open", str(TRACE), "--dump", str(out))
     assert proc.returncode == 0, proc.stderr
-    data = json.loads((out / "compiles" / "0-1" / "provenance.json").read_text())
+    assert not list(out.rglob("provenance.json"))
+    dumped = load_dump(out)
+    assert all(c.provenance_index is None for c in dumped.compiles.values())  # read at the first use
+    log = load_trace_session(TRACE)
+    assert dumped.compiles.keys() == log.compiles.keys()
+    for cid, comp in log.compiles.items():
+        assert prov.index_to_dict(dumped.compiles[cid].provenance) == prov.index_to_dict(provenance_from_log(comp))
+    data = prov.index_to_dict(dumped.compiles["0/1"].provenance)
     assert data["nodes"]["relu"]["stages"]["kernel_source.forward"]["items"] == ["cpp_fused_relu_0"]
     assert any("no Inductor IR" in note for note in data["notes"])
 

@@ -244,8 +244,7 @@ def test_a_dump_written_by_two_processes_is_the_serial_dump(
     tree = _tree(tmp_path / "two")
     assert tree == _tree(tmp_path / "serial")
     assert any(name.endswith("why.md") for name in tree)
-    if trace == "mlp_provenance":
-        assert any(name.endswith("provenance.json") for name in tree)
+    assert not any(name.endswith("provenance.json") for name in tree)  # read from the stage files
 
 
 def test_when_the_writing_child_fails_the_dump_is_written_serially_as_always(
@@ -270,9 +269,44 @@ def test_when_the_writing_child_fails_the_dump_is_written_serially_as_always(
 
     monkeypatch.setattr(dump, "_write_share", failing_in_the_child)
     monkeypatch.setattr(dump, "PARALLEL_MIN_STAGES", 1)
-    dump.write_dump(session, tmp_path / "two")
+    calls: list[int] = []
+    dump.write_dump(session, tmp_path / "two", meanwhile=lambda: calls.append(1))
     assert shares == [1]  # this process's share ran (the child's ran in the child), then the fallback
+    assert calls == [1]  # the summary's work, once, though the files were then written again
     assert _tree(tmp_path / "two") == _tree(tmp_path / "serial")
+
+
+def test_the_summary_is_made_while_the_child_writes_with_every_stage_file_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`open --dump` makes its summary while the forked writer writes its share: before the index
+    is in place, in this process, with every stage file named as the serial dump names it, so
+    the summary is the serial one."""
+    import json
+
+    from tcdebug.analysis.summary import summary_text
+    from tcdebug.dump import writer as dump
+
+    log = next((TRACES / "graph_breaks").glob("*.log"))
+    serial = load(log, False, monkeypatch)
+    dump.write_dump(serial, tmp_path / "serial")
+    expected = summary_text(serial, out="OUT")
+    session = load(log, True, monkeypatch)
+    monkeypatch.setattr(dump, "PARALLEL_MIN_STAGES", 1)
+    seen: list[tuple[int, str, list[object]]] = []
+
+    def meanwhile() -> None:
+        index = json.loads((tmp_path / "two" / "session.json").read_text())
+        seen.append((os.getpid(), summary_text(session, out="OUT"), index["compiles"]))
+
+    forks: list[int] = []
+    real_fork = os.fork
+    monkeypatch.setattr(dump.os, "fork", lambda: forks.append(1) or real_fork())
+    dump.write_dump(session, tmp_path / "two", meanwhile=meanwhile)
+    assert forks == [1]
+    assert [(pid, text) for pid, text, _ in seen] == [(os.getpid(), expected)]
+    assert seen[0][2] == []  # the index named no compile yet: the dump was not finished
+    assert "stage files" in expected and _tree(tmp_path / "two") == _tree(tmp_path / "serial")
 
 
 def _children_of(pid: int) -> list[int]:

@@ -9,8 +9,8 @@ nodes) and `..._kernel_stack_traces` (kernel -> source lines) artifacts, which a
 links. The index's notes say which links the log lacks.
 
 `ensure_trace_provenance(session, compiles)` fills the compiles of a trace session that have no
-index yet; the app calls it for the compile it follows. `--dump` reads each compile's with
-`provenance_from_log` as it writes its `provenance.json`, and keeps none of them.
+index yet; the app calls it for the compile it follows. A log's `--dump` writes no
+`provenance.json`: `load_dump` reads each compile's from the dump's stage files at its first use.
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ Layout::
     OUT/compiles/0-0/kernel_source.forward.py         named by the stage key only: a new stage renames no file
     OUT/compiles/0-0/kernels/forward/cpp_fused_relu_0.cpp   one folder per part: a forward and a
                                                             backward kernel of one name never share a file
-    OUT/compiles/0-0/provenance.json    which lines of every stage hold the same op
+    OUT/compiles/0-0/provenance.json    which lines of every stage hold the same op (not in a
+                                        log's dump: read from its stage files when used)
 
 `DumpWriter` writes stage files as events arrive, so a crash keeps what came before.
 

@@ -1,5 +1,6 @@
 """Reading a dump: `validate_index` checks session.json field by field, `load_dump` rebuilds the
-session (stage texts read when first shown), `load_provenance` a compile's provenance.json."""
+session (stage texts read when first shown), `load_provenance` a compile's provenance.json (or,
+in a dump of a TORCH_TRACE log, which has none, the provenance read from its stage files)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from tcdebug.analysis import provenance_index as provenance
+from tcdebug.analysis.provenance_from_log import provenance_from_log
 from tcdebug.dump.index import COPIED_FIELDS, FORMAT, FORMAT_VERSION, SessionIndex
 from tcdebug.dump.safe_fs import (
     MAX_FILE_BYTES_ENV,
@@ -31,13 +33,20 @@ from tcdebug.model.payloads import PhaseTimes
 from tcdebug.model.session import LOADED, Compile, GraphBreak, OutputChunk, Session, Stage
 
 
-def load_provenance(root: Path, compile_id: str, index: provenance.ProvenanceIndex) -> None:
+def load_provenance(
+    root: Path, compile_id: str, index: provenance.ProvenanceIndex, *, of_log: Compile | None = None
+) -> None:
     """A compile's `provenance.json` into `index` (`Compile.provenance_loader` calls it when the
     index is first used), every field checked by the codec; a bad file leaves one line in the
-    index's notes (`provenance.json unreadable: items[3].lines: expected a list, got 7`), nothing else."""
+    index's notes (`provenance.json unreadable: items[3].lines: expected a list, got 7`), nothing else.
+    `of_log`: the compile, in a dump of a TORCH_TRACE log. Such a dump has no provenance.json: what
+    a log gives is read from the graphs' text, so it is read from the stage files, as for the log."""
     try:
         data = json.loads(read_confined(root, f"{compile_dir(compile_id)}/provenance.json"))
     except Unreadable:
+        if of_log is not None:
+            derived = provenance_from_log(of_log)
+            index.add(derived.items.values(), derived.links, derived.notes, derived.symbols)
         return  # none written (or not a plain file of the dump)
     except (ValueError, RecursionError) as exc:
         index.notes.append(f"provenance.json unreadable: {exc}")
@@ -149,6 +158,7 @@ def load_dump(path: str | os.PathLike[str]) -> Session:
         p.stepping = False  # a dump steps nothing
         p.pg_timeout_s = _seconds_or_none(p.pg_timeout_s)
         session.processes[p.pid] = p
+    of_log = index.origin == "trace"  # its compiles' provenance is read from their stage files
     for i, c in enumerate(index.compiles):
         comp = Compile(**{name: getattr(c, name) for name in COPIED_FIELDS})
         comp.graph_breaks = [GraphBreak(comp.compile_id, gb.reason, gb.user_stack) for gb in c.graph_breaks]
@@ -166,7 +176,9 @@ def load_dump(path: str | os.PathLike[str]) -> Session:
                     except Unreadable as exc:
                         kernel.source = f"not readable: {exc}"
             comp.stages[stage.key] = stage
-        comp.provenance_loader = functools.partial(load_provenance, root, comp.compile_id)
+        comp.provenance_loader = functools.partial(
+            load_provenance, root, comp.compile_id, of_log=comp if of_log else None
+        )
         session.compiles[comp.compile_id] = comp
     session.reruns = index.reruns
     session.calls = index.calls

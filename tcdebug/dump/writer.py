@@ -12,12 +12,11 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from tcdebug.analysis import accuracy_report
 from tcdebug.analysis import provenance_index as provenance
-from tcdebug.analysis.provenance_from_log import provenance_from_log
 from tcdebug.dump.index import (
     IndexCache,
     changed_compile,
@@ -136,11 +135,14 @@ def write_dump(
     provenance_written: frozenset[str] = frozenset(),
     cache: IndexCache | None = None,
     output_written: bool = False,
+    meanwhile: Callable[[], object] | None = None,
 ) -> Path:
     """Write the whole session to `out` (stage files, output.txt, session.json). The compiles of
     `provenance_written` already have their provenance.json as the session holds it; `cache`
     holds what is known of the compiles (see `IndexCache`), where a live dump kept it;
-    `output_written`: output.txt already holds the session's output (a live dump appends it)."""
+    `output_written`: output.txt already holds the session's output (a live dump appends it).
+    `meanwhile`: work on the session (the summary) called once every file is named: while the
+    forked writer writes its share, whose cut leaves this process room for it, else at the end."""
     out_path = Path(out)
     out_path.mkdir(parents=True, exist_ok=True)
     # the index names no compile until the end: each compile's files can be written in place
@@ -162,6 +164,7 @@ def write_dump(
     cache = cache if cache is not None else IndexCache(session, keep=False)
     named = {comp.compile_id for comp, _ in pending}  # their stages get file names now
     cache.forget_entries(named)
+    meanwhile = _once(meanwhile) if meanwhile is not None else None  # the writing child may fail after
     aside = _write_in_two(
         out_path,
         session,
@@ -170,6 +173,7 @@ def write_dump(
         cache=cache,
         provenance_written=provenance_written,
         fresh=fresh,
+        meanwhile=meanwhile,
     )
     if aside is not None:  # all written but the index, put in place last as always (see `write_index`)
         try:
@@ -196,7 +200,20 @@ def write_dump(
                 write_provenance(out_path, comp, dirs=dirs, origin=session.origin)
             write_accuracy_files(out_path, comp, dirs=dirs)
         write_index(session, out_path, complete=complete, dirs=dirs, cache=cache, output=not output_written)
+    if meanwhile is not None:
+        meanwhile()
     return out_path
+
+
+def _once(work: Callable[[], object]) -> Callable[[], None]:
+    called: list[bool] = []
+
+    def call() -> None:
+        if not called:
+            called.append(True)
+            work()
+
+    return call
 
 
 # Below this many stage files, a second process costs more than it saves. Creating a file or a
@@ -204,6 +221,9 @@ def write_dump(
 # VM), and the forked writer pays from about 30 stages there: a 175-stage rank log's
 # `open --dump` is about 10% faster.
 PARALLEL_MIN_STAGES = 64
+# What `write_dump`'s `meanwhile` (the summary) weighs, in the compiles' own units of work (a
+# compile's why and index line, or one stage file): about a third of a unit per compile.
+MEANWHILE_UNITS_PER_COMPILE = 1 / 3
 
 
 class _ChildFailed(Exception):
@@ -219,16 +239,17 @@ def _write_in_two(
     cache: IndexCache | None = None,
     provenance_written: frozenset[str] = frozenset(),
     fresh: bool = False,
+    meanwhile: Callable[[], object] | None = None,
 ) -> str | None:
     """Write the dump's files on two cores: this process the compiles up to a cut in index order
-    (about half the work), a forked child the rest, each writing a compile's files and its index
-    line together (`_write_share`). The child's lines go to a spool file, appended to this
-    process's own into session.json's text beside its place (`write_aside`), whose name is
-    returned. This process also names the child's stage files as the child does (the same code,
-    without writing). `fresh`: the index on disk names no compile yet (`write_file`'s `fresh`).
-    None (nothing done) where that cannot be: few stages or one compile, one core, no fork,
-    threads running (forking them is unsafe), or an error in either process: the caller then
-    writes them all itself."""
+    (about half the work, less `meanwhile`'s, which it does while the child writes), a forked
+    child the rest, each writing a compile's files and its index line together (`_write_share`).
+    The child's lines go to a spool file, appended to this process's own into session.json's text
+    beside its place (`write_aside`), whose name is returned. This process also names the child's
+    stage files as the child does (the same code, without writing). `fresh`: the index on disk
+    names no compile yet (`write_file`'s `fresh`). None (nothing done) where that cannot be: few
+    stages or one compile, one core, no fork, threads running (forking them is unsafe), or an
+    error in either process: the caller then writes them all itself."""
     if (
         len(pending) < PARALLEL_MIN_STAGES
         or (os.cpu_count() or 1) < 2
@@ -241,8 +262,9 @@ def _write_in_two(
     for comp, stage in pending:
         stages.setdefault(comp.compile_id, []).append(stage)
     total = len(compiles) + len(pending)  # the work: a compile's why and files, and each stage's file
+    extra = len(compiles) * MEANWHILE_UNITS_PER_COMPILE if meanwhile is not None else 0
     cut, done = 0, 0
-    while cut < len(compiles) and done * 2 < total:
+    while cut < len(compiles) and (done + extra) * 2 < total + extra:
         done += 1 + len(stages.get(compiles[cut].compile_id, ()))
         cut += 1
     cut = min(cut, len(compiles) - 1)  # the child's share is never empty
@@ -275,7 +297,19 @@ def _write_in_two(
             finally:
                 os._exit(code)
         return _write_mine(
-            out, session, pending, mine, theirs, stages, cache, provenance_written, complete, fresh, pid, spool.fd
+            out,
+            session,
+            pending,
+            mine,
+            theirs,
+            stages,
+            cache,
+            provenance_written,
+            complete,
+            fresh,
+            pid,
+            spool.fd,
+            meanwhile,
         )
 
 
@@ -292,11 +326,18 @@ def _write_mine(
     fresh: bool,
     pid: int,
     spool: int,
+    meanwhile: Callable[[], object] | None = None,
 ) -> str | None:
-    """The parent's side of `_write_in_two`: its share, session.json beside its place (its own
-    lines, then the child's from `spool`), the child waited for; None where anything failed,
-    every stage then named as it was."""
-    names = [(stage, stage.file, [k.meta.get("file") for k in stage.kernels]) for _, stage in pending]
+    """The parent's side of `_write_in_two`: its share, `meanwhile`, session.json beside its place
+    (its own lines, then the child's from `spool`), the child waited for; None where anything
+    failed, every stage then named as it was."""
+    # how the stages were named, to name them so again if anything fails; most have no name yet
+    # and no kernels (a log's), and are kept as none: a list of 200,000 stages is 24 MB
+    names = [
+        (stage, stage.file, [k.meta.get("file") for k in stage.kernels])
+        for _, stage in pending
+        if stage.file or stage.kernels
+    ]
     reaped: list[int] = []
 
     def child_ended() -> bool:
@@ -309,6 +350,8 @@ def _write_mine(
         yield index_json(head).removesuffix("[]\n}").removesuffix("[]}") + "[\n  "
         for n, line in enumerate(_write_share(out, session, mine, stages, cache, provenance_written, fresh=fresh)):
             yield line if n == 0 else ",\n  " + line
+        if meanwhile is not None:  # every stage file is named: the child's were before this share
+            meanwhile()
         if not child_ended():
             raise _ChildFailed
         at = 0
@@ -330,6 +373,8 @@ def _write_mine(
         child_ended()
     if aside is not None:
         return aside
+    for _, stage in pending:
+        stage.file = ""
     for stage, file, kernel_files in names:  # as they were: the caller names them afresh
         stage.file = file
         for kernel, kernel_file in zip(stage.kernels, kernel_files, strict=True):
@@ -419,11 +464,12 @@ def write_provenance(
     out: Path, comp: Compile, *, dirs: DirCache | None = None, fresh: bool = False, origin: str = ""
 ) -> None:
     """`compiles/F-C/provenance.json`: the compile's provenance index (see
-    tcdebug.analysis.provenance_index). A compile of a TORCH_TRACE log (`origin` "trace") without
-    one gets it read from its stages (`provenance_from_log`), written, and not kept."""
+    tcdebug.analysis.provenance_index). None for a compile of a TORCH_TRACE log (`origin`
+    "trace"): what a log gives is read from the graphs' text, which the stage files hold, so
+    `load_dump` reads it from them when it is first used, as the app does for the log."""
+    if origin == "trace":
+        return
     index = comp.provenance
-    if origin == "trace" and not index.items and not index.notes:
-        index = provenance_from_log(comp)
     if index.items:
         text = entries_json(provenance.index_to_dict(index, comp.compile_id))
         write_file(out, f"{compile_dir(comp.compile_id)}/provenance.json", text, dirs=dirs, fresh=fresh)

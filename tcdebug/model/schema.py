@@ -239,27 +239,41 @@ def to_json(obj: Any, omit: Collection[str] = ()) -> Any:
     A field whose type hint holds no dataclass and no tuple (`str`, `dict[str, Any]`, ...) is
     taken as it is, not walked: a stage's metadata or a call's inputs are already JSON values,
     and copying them would cost as much as encoding them."""
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        cls = type(obj)
-        field_hints = hints(cls)
-        if getattr(cls, "JSON_LIST", False):
-            return [
-                getattr(obj, f.name) if _plain(field_hints[f.name]) else to_json(getattr(obj, f.name))
-                for f, _key in json_fields(cls)
-            ]
-        out = {}
-        for f, key in json_fields(cls):
-            if f.name not in omit:
-                value = getattr(obj, f.name)
-                out[key] = value if _plain(field_hints[f.name]) else to_json(value)
-        for key in getattr(obj, "JSON_EXTRA", ()):
-            out[key] = to_json(getattr(obj, key))
-        return out
-    if isinstance(obj, (list, tuple)):
-        return [to_json(v) for v in obj]
-    if isinstance(obj, dict):
-        return {k: to_json(v) for k, v in obj.items()}
-    return obj
+    plan = _ENCODING.get(type(obj))
+    if plan is None:
+        if not dataclasses.is_dataclass(obj) or isinstance(obj, type):
+            if isinstance(obj, (list, tuple)):
+                return [to_json(v) for v in obj]
+            if isinstance(obj, dict):
+                return {k: to_json(v) for k, v in obj.items()}
+            return obj
+        plan = _encoding(type(obj))
+    as_list, fields = plan
+    if as_list:
+        return [getattr(obj, name) if plain else to_json(getattr(obj, name)) for name, _key, plain in fields]
+    out = {}
+    for name, key, plain in fields:
+        if name not in omit:
+            value = getattr(obj, name)
+            out[key] = value if plain else to_json(value)
+    for key in getattr(obj, "JSON_EXTRA", ()):
+        out[key] = to_json(getattr(obj, key))
+    return out
+
+
+# per dataclass: whether it is a JSON list, and each JSON field's name, key and `_plain`
+_ENCODING: dict[type, tuple[bool, tuple[tuple[str, str, bool], ...]]] = {}
+
+
+def _encoding(cls: type) -> tuple[bool, tuple[tuple[str, str, bool], ...]]:
+    """How `to_json` writes a dataclass, worked out once per class: a session.json line encodes
+    thousands of stages and kernels."""
+    field_hints = hints(cls)
+    plan = _ENCODING[cls] = (
+        bool(getattr(cls, "JSON_LIST", False)),
+        tuple((f.name, key, _plain(field_hints[f.name])) for f, key in json_fields(cls)),
+    )
+    return plan
 
 
 _PLAIN: dict[Any, bool] = {}

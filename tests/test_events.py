@@ -67,6 +67,7 @@ def test_every_protocol_event_has_a_class_and_every_class_round_trips() -> None:
         ({"type": "launch_missiles"}, "unknown event type 'launch_missiles'"),
         ({"compile_id": "0/0"}, "unknown event type None"),
         ({"type": "trace_info", "torch_version": "2.13"}, "unknown event type 'trace_info'"),
+        ({"type": "stages_not_logged", "compile_id": "0/0"}, "unknown event type 'stages_not_logged'"),
         ({"type": "stage", "compile_id": "0/0"}, "stage event: missing 'stage'"),
         ({"type": "stage", "compile_id": 7, "stage": "guards"}, "field 'compile_id' is int, expected str"),
         ({"type": "output", "text": ["a"]}, "output event: field 'text' is list, expected str"),

@@ -726,6 +726,20 @@ class Session(Plain):
     def _on_note(self, ev: ev_types.Note) -> None:
         self.notes.append(ev.text)
 
+    def _on_stages_not_logged(self, ev: ev_types.StagesNotLogged) -> Change:
+        """Each stage a shared not-captured one, as a not-captured `StageEvent` of it would add."""
+        comp, added = self._compile_change(ev, ev.compile_id)
+        for stage_id, reason in ev.reasons.items():
+            stage = _shared_not_captured(stage_id or "unknown", "", "not_captured", reason)
+            if stage is None:  # the table of shared ones is full
+                kind = stage_catalog.kind(stage_id or "unknown")
+                stage = Stage(stage_id=stage_id or "unknown", title=kind.title, language=kind.language,
+                              status="not_captured", reason=reason)  # fmt: skip
+            added = stage.key not in comp.stages or added
+            comp.stages[stage.key] = stage
+            mark_skipped(comp, stage)
+        return Change(ev, compile_id=comp.compile_id, added=added, rank=ev.rank)
+
     def _on_trace_info(self, ev: ev_types.TraceInfo) -> None:
         if ev.torch_version:
             self.torch_version = ev.torch_version
@@ -825,6 +839,7 @@ _HANDLERS: dict[type[ev_types.Event], _Handler] = {
     ev_types.Provenance: Session._on_provenance,
     ev_types.Note: Session._on_note,
     ev_types.TraceInfo: Session._on_trace_info,
+    ev_types.StagesNotLogged: Session._on_stages_not_logged,
     ev_types.ExecutionOrder: Session._on_execution_order,
 }
 
@@ -925,14 +940,18 @@ def _placeholder(ev: ev_types.StageEvent) -> Stage | None:
         or ev.lazy_kernels is not None
     ):
         return None
-    stage_id = ev.stage or "unknown"
-    key = (stage_id, ev.part, ev.reason)
+    return _shared_not_captured(ev.stage or "unknown", ev.part, ev.status, ev.reason)
+
+
+def _shared_not_captured(stage_id: str, part: str, status: str, reason: str) -> Stage | None:
+    """The shared stage of this id, part and reason (None when the table is full)."""
+    key = (stage_id, part, reason)
     stage = _PLACEHOLDERS.get(key)
     if stage is None and len(_PLACEHOLDERS) < _MAX_PLACEHOLDERS:
         kind = stage_catalog.kind(stage_id)
         stage = _PLACEHOLDERS[key] = Stage(
-            stage_id=stage_id, part=ev.part, title=kind.title, language=kind.language,
-            status=ev.status, reason=ev.reason,
+            stage_id=stage_id, part=part, title=kind.title, language=kind.language,
+            status=status, reason=reason,
         )  # fmt: skip
     return stage
 

@@ -32,6 +32,7 @@ from tcdebug.model.events import (
     Note,
     Recompile,
     StageEvent,
+    StagesNotLogged,
     SymbolChains,
     TraceInfo,
 )
@@ -812,16 +813,14 @@ class TraceConverter:
         if is_compiled_autograd_capture(cid):
             return  # compiled autograd's capture: no frame, so no source, bytecode or IR
         logged = {stage_catalog.split_key(k)[0] for k in st.keys}
+        reasons: dict[str, str] = {}
         for stage_id in MAYBE_MISSING:
             if stage_id not in logged:
                 logged.add(stage_id)
                 st.keys.add(stage_id)
-                yield StageEvent(
-                    compile_id=cid,
-                    stage=stage_id,
-                    status="not_captured",
-                    reason=self._in_earlier_attempt(st, stage_id) or NOT_IN_TRACE,
-                )
+                reasons[stage_id] = self._in_earlier_attempt(st, stage_id) or NOT_IN_TRACE
+        if reasons:
+            yield StagesNotLogged(compile_id=cid, reasons=reasons)
 
     def _in_earlier_attempt(self, st: _CompileState, stage_id: str) -> str:
         """Where an earlier attempt of this compile logged `stage_id` (the original bytecode)."""
@@ -1007,13 +1006,34 @@ def _metrics_dict(md: Any) -> dict[str, Any]:
         return {}
     out: dict[str, Any] = {}
     for k, v in md.items():
-        if v is None or v == [] or v == "" or k.endswith("_config") or k in _METRICS_LEFT_OUT:
+        name = _METRIC_NAMES.get(k, _UNSEEN)
+        if name is _UNSEEN:
+            name = _metric_name(k)
+        if name is None or v is None:
             continue
-        if isinstance(v, str) and len(v) > _BIG_METRIC:
-            continue
-        if isinstance(v, (int, float, str, bool)) or k == "restart_reasons":
-            out[sys.intern(k) if type(k) is str else k] = v  # every compile has these keys: one copy
+        kind = type(v)
+        if kind is str:
+            if not v or len(v) > _BIG_METRIC:
+                continue
+        elif kind is not int and kind is not float and kind is not bool:
+            if name != "restart_reasons" or v == []:
+                continue
+        out[name] = v
     return out
+
+
+_UNSEEN = object()
+# metric key -> the key kept (one copy: every compile has these keys), None where left out
+_METRIC_NAMES: dict[object, Any] = {}
+
+
+def _metric_name(key: object) -> str | None:
+    name = None
+    if isinstance(key, str) and not key.endswith("_config") and key not in _METRICS_LEFT_OUT:
+        name = sys.intern(key) if type(key) is str else key
+    if len(_METRIC_NAMES) < 4096:  # a log's keys are a few hundred: a hostile one is not kept whole
+        _METRIC_NAMES[key] = name
+    return name
 
 
 # ----- public API ----------------------------------------------------------------------

@@ -234,7 +234,8 @@ class Compile(Plain):
         return self.numbers[0]
 
     def ordered_stages(self) -> list[Stage]:
-        return sorted(self.stages.values(), key=lambda s: stage_catalog.sort_key(s.key))
+        sort_key = stage_catalog.sort_key
+        return [stage for _, stage in sorted(self.stages.items(), key=lambda item: sort_key(item[0]))]
 
     @property
     def label(self) -> str:

@@ -32,12 +32,15 @@ class SharedValues(Generic[_K, _V]):
         self._values: dict[_K, _V] = {}
 
     def get(self, key: _K) -> _V:
-        value = self._values.get(key)
-        if value is None:
+        value = self._values.get(key, _UNMADE)
+        if value is _UNMADE:
             value = self.make(key)
             if len(self._values) < self.limit:
                 self._values[key] = value
         return value
+
+
+_UNMADE: Any = object()  # a key `SharedValues` has no value for yet (None is a value)
 
 
 _COMPARED: dict[type, tuple[str, ...]] = {}

@@ -731,11 +731,7 @@ class Session(Plain):
         """Each stage a shared not-captured one, as a not-captured `StageEvent` of it would add."""
         comp, added = self._compile_change(ev, ev.compile_id)
         for stage_id, reason in ev.reasons.items():
-            stage = _shared_not_captured(stage_id or "unknown", "", "not_captured", reason)
-            if stage is None:  # the table of shared ones is full
-                kind = stage_catalog.kind(stage_id or "unknown")
-                stage = Stage(stage_id=stage_id or "unknown", title=kind.title, language=kind.language,
-                              status="not_captured", reason=reason)  # fmt: skip
+            stage = _not_captured_stage(stage_id or "unknown", "", "not_captured", reason)
             added = stage.key not in comp.stages or added
             comp.stages[stage.key] = stage
             mark_skipped(comp, stage)
@@ -927,7 +923,8 @@ def is_placeholder(stage: Stage) -> bool:
 
 
 def _placeholder(ev: ev_types.StageEvent) -> Stage | None:
-    """The shared stage for a not-captured event that carries only its reason, else None."""
+    """The not-captured stage of an event that carries only its reason (shared, see
+    `_not_captured_stage`), else None."""
     if (
         ev.status == "captured"
         or ev.text is not None
@@ -941,19 +938,21 @@ def _placeholder(ev: ev_types.StageEvent) -> Stage | None:
         or ev.lazy_kernels is not None
     ):
         return None
-    return _shared_not_captured(ev.stage or "unknown", ev.part, ev.status, ev.reason)
+    return _not_captured_stage(ev.stage or "unknown", ev.part, ev.status, ev.reason)
 
 
-def _shared_not_captured(stage_id: str, part: str, status: str, reason: str) -> Stage | None:
-    """The shared stage of this id, part and reason (None when the table is full)."""
+def _not_captured_stage(stage_id: str, part: str, status: str, reason: str) -> Stage:
+    """The shared stage of this id, part and reason; once the table is full, one of its own."""
     key = (stage_id, part, reason)
     stage = _PLACEHOLDERS.get(key)
-    if stage is None and len(_PLACEHOLDERS) < _MAX_PLACEHOLDERS:
+    if stage is None:
         kind = stage_catalog.kind(stage_id)
-        stage = _PLACEHOLDERS[key] = Stage(
+        stage = Stage(
             stage_id=stage_id, part=part, title=kind.title, language=kind.language,
             status=status, reason=reason,
         )  # fmt: skip
+        if len(_PLACEHOLDERS) < _MAX_PLACEHOLDERS:
+            _PLACEHOLDERS[key] = stage
     return stage
 
 

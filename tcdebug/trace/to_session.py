@@ -1006,9 +1006,7 @@ def _metrics_dict(md: Any) -> dict[str, Any]:
         return {}
     out: dict[str, Any] = {}
     for k, v in md.items():
-        name = _METRIC_NAMES.get(k, _UNSEEN)
-        if name is _UNSEEN:
-            name = _metric_name(k)
+        name = _METRIC_NAMES.get(k)
         if name is None or v is None:
             continue
         kind = type(v)
@@ -1022,18 +1020,15 @@ def _metrics_dict(md: Any) -> dict[str, Any]:
     return out
 
 
-_UNSEEN = object()
-# metric key -> the key kept (one copy: every compile has these keys), None where left out
-_METRIC_NAMES: dict[object, Any] = {}
+def _metric_name(key: str) -> str | None:
+    """The key kept (one copy: every compile has these keys), None where it is left out."""
+    if not isinstance(key, str) or key.endswith("_config") or key in _METRICS_LEFT_OUT:
+        return None
+    return sys.intern(key) if type(key) is str else key
 
 
-def _metric_name(key: object) -> str | None:
-    name = None
-    if isinstance(key, str) and not key.endswith("_config") and key not in _METRICS_LEFT_OUT:
-        name = sys.intern(key) if type(key) is str else key
-    if len(_METRIC_NAMES) < 4096:  # a log's keys are a few hundred: a hostile one is not kept whole
-        _METRIC_NAMES[key] = name
-    return name
+# a log's keys are a few hundred: a hostile one is not kept whole
+_METRIC_NAMES: SharedValues[str, str | None] = SharedValues(_metric_name, limit=4096)
 
 
 # ----- public API ----------------------------------------------------------------------

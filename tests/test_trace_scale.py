@@ -5,14 +5,18 @@ compile's index entry after writing it (`benchmarks/scale_compiles.py` measures 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, run_tcdebug
 
+from tcdebug import cli
 from tcdebug.analysis import hints, why
+from tcdebug.dump.early_folders import EarlyFolders
 from tcdebug.dump.index import IndexCache, index_chunks, index_text
+from tcdebug.dump.safe_fs import compile_dir_name
 from tcdebug.dump.writer import write_dump
 from tcdebug.trace import load_trace_session
 
@@ -63,3 +67,70 @@ def test_overview_counts_each_compile_once(scale_log: Path) -> None:
     assert sum(row.count for row in causes) == COMPILES * 4 // 5
     sizes = COMPILES * 4 // 5 * 9 // 10  # the recompiles for a size: all but every tenth frame's
     assert causes[0].count == len(causes[0].compile_ids) == len(set(causes[0].compile_ids)) == sizes
+
+
+def test_the_compile_folders_are_made_while_the_log_loads(scale_log: Path, tmp_path: Path) -> None:
+    """What `open LOG --dump OUT` does for a new OUT: a forked process makes each compile's
+    folder as the load reports it, before anything is written."""
+    out = tmp_path / "out"
+    out.mkdir()
+    early = EarlyFolders.start(out)
+    assert early is not None
+    seen: list[str] = []
+
+    def new_compile(compile_id: str) -> None:
+        seen.append(compile_id)
+        early.add(compile_id)
+
+    session = load_trace_session(scale_log, new_compile=new_compile)
+    early.finish()
+    early.reap()
+    assert seen == list(session.compiles)  # each once, as the session got it
+    made = sorted(os.listdir(out / "compiles"))
+    assert made == sorted(compile_dir_name(c) for c in session.compiles)
+    assert not any(os.listdir(out / "compiles" / name) for name in made)
+    early.undo()  # what a failed load does: OUT as it was
+    assert os.listdir(out) == []
+
+
+_TWO_CORES = {"TCDEBUG_TRACE_CHILDREN": "1"}  # a log this small is read on two cores, folders made early
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_open_dump_of_a_log_writes_what_the_writer_alone_writes(scale_log: Path, tmp_path: Path) -> None:
+    proc = run_tcdebug("open", str(scale_log), "--dump", str(tmp_path / "cli"), env=_TWO_CORES)
+    assert proc.returncode == 0, proc.stderr
+    write_dump(load_trace_session(scale_log), tmp_path / "alone")
+    cli, alone = _tree(tmp_path / "cli"), _tree(tmp_path / "alone")
+    assert len(cli) > COMPILES * 3 and cli == alone
+    assert sorted(os.listdir(tmp_path / "cli" / "compiles")) == sorted(os.listdir(tmp_path / "alone" / "compiles"))
+
+
+@pytest.mark.parametrize("existing", [False, True])
+def test_a_log_that_fails_to_load_leaves_out_as_it_was(scale_log: Path, tmp_path: Path, existing: bool) -> None:
+    out = tmp_path / "out"
+    if existing:
+        out.mkdir()
+    proc = run_tcdebug("open", str(scale_log), "--dump", str(out), "--rank", "5", env=_TWO_CORES)  # read, refused
+    assert proc.returncode == 2 and "no rank 5" in proc.stderr and "Traceback" not in proc.stderr
+    assert (os.listdir(out) == []) if existing else not out.exists()
+
+
+def test_open_dump_hands_each_compile_to_the_folder_maker_as_it_loads(
+    scale_log: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TCDEBUG_TRACE_CHILDREN", "1")
+    added: list[str] = []
+    real_add = EarlyFolders.add
+
+    def add(self: EarlyFolders, compile_id: str) -> None:
+        added.append(compile_id)
+        real_add(self, compile_id)
+
+    monkeypatch.setattr(EarlyFolders, "add", add)
+    assert cli.main(["open", str(scale_log), "--dump", str(tmp_path / "out")]) == 0
+    assert len(added) == len(set(added)) == COMPILES
+    assert sorted(os.listdir(tmp_path / "out" / "compiles")) == sorted(map(compile_dir_name, added))

@@ -11,7 +11,13 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from pilot import main_screen, wait_until
 
-from tcdebug.analysis.compile_phases import OTHER, PhaseCollector, bar_lines, phases_from_metrics
+from tcdebug.analysis.compile_phases import (
+    OTHER,
+    PhaseCollector,
+    bar_lines,
+    phases_from_metrics,
+    wall_from_metrics,
+)
 from tcdebug.analysis.why import (
     FUSION,
     TIME,
@@ -139,6 +145,18 @@ def test_metrics_alone_give_inferred_phases():
     assert times["wall_s"] == 1.0 and "inferred" in times["source"]
     assert times["phases"]["C++/Triton compile"] == 0.4
     assert sum(times["phases"].values()) == pytest.approx(1.0)
+
+
+_WALL_VALUE = st.one_of(
+    st.none(), st.booleans(), st.integers(min_value=-(10**9), max_value=10**12), st.floats(allow_nan=False), st.text(max_size=2)
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.fixed_dictionaries({}, optional={"dynamo_cumulative_compile_time_us": _WALL_VALUE, "duration_us": _WALL_VALUE}))
+def test_the_wall_time_alone_is_the_wall_time_of_the_inferred_phases(metrics):
+    """The summary ranks compiles by `wall_of`, which skips inferring every phase."""
+    assert wall_from_metrics(metrics) == phases_from_metrics(metrics).get("wall_s", 0.0)
 
 
 def test_a_torch_trace_log_gives_phase_times_per_compile():

@@ -330,6 +330,15 @@ def parse_event(payload: str | None) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
+def wall_from_metrics(metrics: dict[str, Any]) -> float:
+    """`phases_from_metrics(metrics)["wall_s"]` (0.0 where it is empty), without the phases."""
+    for key in ("dynamo_cumulative_compile_time_us", "duration_us"):
+        value = metrics.get(key)
+        if isinstance(value, (int, float)) and value:
+            return round(float(value) / 1e6, 6)
+    return 0.0
+
+
 def phases_from_metrics(metrics: dict[str, Any]) -> dict[str, Any]:
     """Coarser phases inferred from a compile's `compilation_metrics` (cumulative, nested times).
 

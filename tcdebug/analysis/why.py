@@ -780,6 +780,13 @@ def times_of(comp: Compile) -> Mapping[str, Any]:
     return comp.times or compile_times.phases_from_metrics(comp.metrics)
 
 
+def wall_of(comp: Compile) -> float:
+    """`times_of(comp)`'s wall time (0.0 for none), without inferring its phases."""
+    if comp.times:
+        return float(comp.times.get("wall_s") or 0.0)
+    return compile_times.wall_from_metrics(comp.metrics)
+
+
 def first_call_note(comp: Compile, times: Mapping[str, Any] | None = None) -> str:
     """How much of a compile's measured time passed before its first call returned, when torch
     timed more under its id afterwards: a training compile's backward, compiled at `.backward()`.
@@ -804,7 +811,7 @@ def time_parts(comp: Compile) -> list[WhyPart]:
     paused = compile_times.paused_note(times)
     if paused:
         lines.append(f"({paused} at tcdebug's pause points, not counted in any phase)")
-    note = first_call_note(comp)
+    note = first_call_note(comp, times)
     if note:
         lines.append(f"({note})")
     lines += compile_times.bar_lines(times, width=24)
@@ -956,7 +963,7 @@ def overview(session: Session, n: int | None = 3) -> list[OverviewSection]:
     sections: list[OverviewSection] = []
     comps = session.ordered_compiles()
     timed = sorted(
-        ((float(times_of(c).get("wall_s") or c.elapsed_s or 0.0), c) for c in comps), key=lambda t: -t[0]
+        ((wall_of(c) or c.elapsed_s or 0.0, c) for c in comps), key=lambda t: -t[0]
     )
     if timed:
         rows = []

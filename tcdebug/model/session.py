@@ -761,6 +761,8 @@ SKIPPED = "skipped: "  # a stage's reason where a cache hit skipped the work tha
 def skipping_hit(comp: Compile, stage: Stage) -> CacheVerdict | None:
     """The cache hit that skipped this stage of the compile: an AOTAutograd hit skips every
     Inductor stage but the output code it loads; an FX graph hit those of its part."""
+    if not comp.caches:  # most compiles: nothing to look up
+        return None
     kind = stage_catalog.kind(stage.stage_id) if stage.stage_id in stage_catalog.STAGE_IDS else None
     if kind is None or not kind.inductor or stage.stage_id == stage_catalog.OUTPUT_CODE:
         return None

@@ -5,6 +5,8 @@ Stdlib only: the UI process reads traces without importing torch.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable
 from pathlib import Path
 
 from tcdebug.model.session import Session
@@ -48,12 +50,19 @@ __all__ = [
 ]
 
 
-def load_log(path: str | Path) -> Session:
-    """One log file, read in one streaming pass (payloads stay in the file)."""
+def load_log(path: str | Path, new_compile: Callable[[str], object] | None = None) -> Session:
+    """One log file, read in one streaming pass (payloads stay in the file). `new_compile` is
+    called with each compile's id as the session gets it."""
     session = new_trace_session(path)
     stats = TraceStats()
+    compiles = session.compiles
+    count = 0
     for ev in iter_trace_events(path, stats):
         apply_event(session, ev)
+        if new_compile is not None and len(compiles) != count:
+            for compile_id in itertools.islice(reversed(compiles), len(compiles) - count):
+                new_compile(compile_id)  # (an event adds one compile: this is the one just added)
+            count = len(compiles)
     named = rank_of_file(Path(path))
     if named is not None:  # the file's name gives the rank, as tlparse reads it
         if session.rank is not None and session.rank != named:
@@ -69,14 +78,15 @@ def load_log(path: str | Path) -> Session:
     return session
 
 
-def load_rank_sessions(path: str | Path) -> dict[str, Session]:
+def load_rank_sessions(path: str | Path, new_compile: Callable[[str], object] | None = None) -> dict[str, Session]:
     """Every log at `path`, keyed by its entry label (see `rank_label`), in rank order.
 
     Each log is its own entry: a second log of rank 1 (a restarted rank, two jobs into one folder)
     is "1 (2)", ordered by when its log starts. Logs without a rank get 0, 1, ... in name order.
+    `new_compile`: see `load_log`, where `path` holds one log (else not called).
     """
     logs, skipped = scan_trace_logs(path)
-    loaded = [(log, load_log(log)) for log in logs]
+    loaded = [(log, load_log(log, new_compile if len(logs) == 1 else None)) for log in logs]
     for _, session in loaded:
         session.notes.extend(skipped)
     used = {s.rank for _, s in loaded if s.rank is not None}
@@ -106,14 +116,16 @@ def load_rank_sessions(path: str | Path) -> dict[str, Session]:
     return sessions
 
 
-def load_trace_session(path: str | Path, rank: int | str | None = None) -> Session:
+def load_trace_session(
+    path: str | Path, rank: int | str | None = None, new_compile: Callable[[str], object] | None = None
+) -> Session:
     """The session of `rank` (a rank or an entry label like "1 (2)"; default: the first) of the
-    TORCH_TRACE log(s) at `path`.
+    TORCH_TRACE log(s) at `path`. `new_compile`: see `load_rank_sessions`.
 
     With several logs, every returned session shares `ranks` (label -> Session) and
     `divergences`, so a UI can switch ranks and show where they differ.
     """
-    sessions = load_rank_sessions(path)
+    sessions = load_rank_sessions(path, new_compile)
     if rank is not None and str(rank) not in sessions:
         raise ValueError(f"no rank {rank} here (ranks: {', '.join(sessions)})")
     found = divergences(sessions)

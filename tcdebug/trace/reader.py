@@ -236,7 +236,10 @@ class Record:
     """One event of the log. `payload` is the text when the key is eager, else None (see `ref`).
     A plain class with slots: a log has one per record, and a dataclass costs a module import."""
 
-    __slots__ = ("lineno", "key", "meta", "envelope", "time_s", "ref", "payload", "line_counts", "pid", "md5_ok", "chromium")
+    __slots__ = (
+        "lineno", "key", "meta", "envelope", "time_s", "ref", "payload", "line_counts", "pid", "md5_ok", "chromium",
+        "interned_before", "_compile_id",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -264,6 +267,9 @@ class Record:
         self.pid = pid
         self.md5_ok = md5_ok
         self.chromium = chromium
+        # a stack frame still names its file by an index the spans before this one's interned
+        self.interned_before = False
+        self._compile_id: Any = ...  # made at first use (str or None): read several times
 
     def __repr__(self) -> str:
         return f"Record(lineno={self.lineno}, key={self.key!r}, meta={self.meta!r})"
@@ -283,8 +289,13 @@ class Record:
     @property
     def compile_id(self) -> str | None:
         """Dynamo's compile id string ("0/1", "!0/1/2"), without the attempt; None if global."""
-        env = self.envelope
-        return format_compile_id(env.get("frame_id"), env.get("frame_compile_id"), env.get("compiled_autograd_id"))
+        cid = self._compile_id
+        if cid is ...:
+            env = self.envelope
+            cid = self._compile_id = format_compile_id(
+                env.get("frame_id"), env.get("frame_compile_id"), env.get("compiled_autograd_id")
+            )
+        return cid
 
     @property
     def attempt(self) -> int:
@@ -660,7 +671,8 @@ def _intern(value: Any, table: dict[int, str], stats: TraceStats) -> None:
 
 
 def _resolve_interned(record: Record, table: dict[int, str], unresolved: Any = None) -> None:
-    """Stack frames name their file by an interned index; put the string back."""
+    """Stack frames name their file by an interned index; put the string back. `unresolved`
+    `...`: an index not in `table` is kept, and the record marked `interned_before`."""
     stacks: list[Any] = []
     if isinstance(record.meta, dict):
         stacks.extend(record.meta[k] for k in ("stack", "user_stack") if isinstance(record.meta.get(k), list))
@@ -670,8 +682,10 @@ def _resolve_interned(record: Record, table: dict[int, str], unresolved: Any = N
         for frame in stack:
             if isinstance(frame, dict) and isinstance(frame.get("filename"), int):
                 name = table.get(frame["filename"], unresolved)
-                if name is not ...:  # `...`: left for the spans before (see `read_records`)
+                if name is not ...:
                     frame["filename"] = name if name is not None else f"<interned {frame['filename']}>"
+                else:  # left for the spans before (see `read_records`)
+                    record.interned_before = True
 
 
 def _add_payload_line(p: _Pending, raw: bytes, end: int) -> None:

@@ -7,6 +7,7 @@ with its escapes made visible (`tcdebug.textsafe.safe_text`), and so does why.md
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import os
 import signal
@@ -55,7 +56,13 @@ def stage_relpath(compile_id: str, stage: Stage) -> str:
     """`compiles/0-0/kernel_source.forward.py`: the stage's own name, never its position, so a
     stage added to the catalogue renames no file. Dumps written before this (`02_dynamo_graph.py`)
     load all the same: the index names each stage's file."""
-    return f"{compile_dir(compile_id)}/{safe_name(stage_catalog.kind(stage.stage_id).file_name(stage.part))}"
+    return f"{compile_dir(compile_id)}/{_stage_file_name(stage.stage_id, stage.part)}"
+
+
+@functools.lru_cache(maxsize=1024)
+def _stage_file_name(stage_id: str, part: str) -> str:
+    """A stage's file name in its compile's folder: the same for every compile of a big log."""
+    return safe_name(stage_catalog.kind(stage_id).file_name(part))
 
 
 def write_stage_files(
@@ -79,6 +86,8 @@ def write_stage_files(
     if write:
         write_file(out, rel, safe_text(full_text(stage)), dirs=dirs, fresh=True)
     stage.file = rel
+    if not stage.kernels:
+        return
     used = {u.lower() for u in (taken or ())}
     folder = f"{compile_dir(compile_id)}/kernels/{kernel_folder(stage)}"
     for kernel in stage.kernels:
@@ -98,6 +107,11 @@ def kernel_folder(stage: Stage) -> str:
     """`forward`, `backward`, `inference` for kernel_source; the stage key for other stages with
     kernels: a forward and a backward kernel of one name never share a file."""
     return safe_name(stage.part or "all" if stage.stage_id == "kernel_source" else stage.key)
+
+
+def _taken(comp: Compile, stage: Stage) -> set[str] | None:
+    """`write_stage_files`'s `taken` for `stage` (None for a stage without kernels: most)."""
+    return _kernel_files(comp, but=stage) if stage.kernels else None
 
 
 def _kernel_files(comp: Compile, but: Stage | None = None) -> set[str]:
@@ -187,7 +201,7 @@ def write_dump(
     with DirCache(out_path) as dirs:
         try:
             for comp, stage in pending:
-                write_stage_files(out_path, comp.compile_id, stage, _kernel_files(comp, but=stage), dirs=dirs)
+                write_stage_files(out_path, comp.compile_id, stage, _taken(comp, stage), dirs=dirs)
                 done += 1
         except DumpError:
             for _comp, stage in pending[done:]:  # the index must not name files that are not there
@@ -364,7 +378,7 @@ def _write_mine(
     try:
         for comp in theirs:  # named as the child names them
             for stage in stages.get(comp.compile_id, ()):
-                write_stage_files(out, comp.compile_id, stage, _kernel_files(comp, but=stage), write=False)
+                write_stage_files(out, comp.compile_id, stage, _taken(comp, stage), write=False)
         aside = write_aside(out, "session.json", chunks())
     except (DumpError, _ChildFailed):
         if not reaped:
@@ -402,7 +416,7 @@ def _write_share(
         for comp in compiles:
             cid = comp.compile_id
             for stage in stages.get(cid, ()):
-                write_stage_files(out, cid, stage, _kernel_files(comp, but=stage), dirs=dirs)
+                write_stage_files(out, cid, stage, _taken(comp, stage), dirs=dirs)
             why = safe_text(cache.markdown(cid))
             write_file(out, f"{compile_dir(cid)}/why.md", why, dirs=dirs, fresh=fresh)
             if cid not in provenance_written:
@@ -529,7 +543,7 @@ class DumpWriter:
             if stage is not None:
                 comp = self.session.compiles[event.compile_id]
                 try:
-                    write_stage_files(self.out, event.compile_id, stage, _kernel_files(comp, but=stage))
+                    write_stage_files(self.out, event.compile_id, stage, _taken(comp, stage))
                 except DumpError:
                     stage.file = ""
                     _try_write_index(self.session, self.out, complete=False)

@@ -30,6 +30,9 @@ class SharedValues(Generic[_K, _V]):
         self.make = make
         self.limit = limit
         self._values: dict[_K, _V] = {}
+        # `known(key, default)`: the value kept for `key`, else `default`, without a call of
+        # `make`: for a loop that looks up many keys (one method call fewer per key)
+        self.known = self._values.get
 
     def get(self, key: _K) -> _V:
         value = self._values.get(key, _UNMADE)

@@ -1005,8 +1005,11 @@ def _metrics_dict(md: Any) -> dict[str, Any]:
     if not isinstance(md, dict):
         return {}
     out: dict[str, Any] = {}
+    known = _METRIC_NAMES.known  # the shared table's own lookup: this runs for 30 keys a compile
     for k, v in md.items():
-        name = _METRIC_NAMES.get(k)
+        name = known(k, _NOT_KEPT)
+        if name is _NOT_KEPT:
+            name = _METRIC_NAMES.get(k)
         if name is None or v is None:
             continue
         kind = type(v)
@@ -1028,6 +1031,7 @@ def _metric_name(key: str) -> str | None:
 
 
 # a log's keys are a few hundred: a hostile one is not kept whole
+_NOT_KEPT: Any = object()
 _METRIC_NAMES: SharedValues[str, str | None] = SharedValues(_metric_name, limit=4096)
 
 

@@ -561,17 +561,13 @@ def _open_dump(ns: argparse.Namespace, path: Path) -> int:
     For one log read on two cores (`worker.use_children`) and a new or empty OUT, the compiles'
     folders are made while the log loads (`EarlyFolders`); if the load fails, OUT is left as it was."""
     from tcdebug.dump.early_folders import EarlyFolders
-    from tcdebug.dump.safe_fs import DumpError, prepare_out
 
     out = Path(ns.dump)
     early: EarlyFolders | None = None
     prepared = made_out = False
     if _big_single_log(path) and (not os.path.lexists(out) or _empty_folder(out)):
         made_out = not os.path.lexists(out)
-        try:
-            prepare_out(out, force=ns.force)
-        except DumpError as exc:
-            raise CliError(str(exc)) from exc
+        _prepare_out(ns)
         prepared = True
         early = EarlyFolders.start(out)
     try:
@@ -596,15 +592,12 @@ def _write_opened(ns: argparse.Namespace, session: Session, *, prepared: bool) -
     """Write the loaded session to OUT (`prepared`: `prepare_out` has made it ready), then print
     the summary."""
     from tcdebug.analysis.summary import summary_text
-    from tcdebug.dump.safe_fs import DumpError, make_dirs, prepare_out
+    from tcdebug.dump.safe_fs import DumpError, make_dirs
     from tcdebug.dump.writer import write_dump
 
     ranks = session.ranks if len(session.ranks) > 1 else {}
     if not prepared:
-        try:
-            prepare_out(ns.dump, force=ns.force)
-        except DumpError as exc:
-            raise CliError(str(exc)) from exc
+        _prepare_out(ns)
     summary: list[str] = []  # made while the dump's forked writer writes its share
     try:
         write_dump(session, ns.dump, meanwhile=lambda: summary.append(summary_text(session, out=ns.dump)))
@@ -617,6 +610,16 @@ def _write_opened(ns: argparse.Namespace, session: Session, *, prepared: bool) -
         folders = ", ".join(f"{label} in ranks/{_rank_folder(label)}/" for label in ranks)
         print_safe(f"ranks: {folders} (under {ns.dump}/)", one_line=True)
     return 0
+
+
+def _prepare_out(ns: argparse.Namespace) -> None:
+    """Make `--dump OUT` ready to write (`prepare_out`), or say in one line why it cannot be."""
+    from tcdebug.dump.safe_fs import DumpError, prepare_out
+
+    try:
+        prepare_out(ns.dump, force=ns.force)
+    except DumpError as exc:
+        raise CliError(str(exc)) from exc
 
 
 def _big_single_log(path: Path) -> bool:

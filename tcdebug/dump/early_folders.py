@@ -18,6 +18,7 @@ import threading
 from pathlib import Path
 
 from tcdebug.dump.safe_fs import DirCache, compile_dir_name
+from tcdebug.forked import Forked, widen_pipe
 
 _BATCH_BYTES = 3072  # below PIPE_BUF (4096): a write to the pipe is whole or nothing
 
@@ -26,9 +27,9 @@ class EarlyFolders:
     """The folder maker of one dump: `add` each compile as the load sees it, then `finish` (or
     `undo` when the load fails)."""
 
-    def __init__(self, out: Path, pid: int, pipe: int) -> None:
+    def __init__(self, out: Path, maker: Forked, pipe: int) -> None:
         self.out = out
-        self._pid = pid
+        self._maker = maker
         self._pipe = pipe
         self._batch: list[bytes] = []
         self._size = 0
@@ -46,21 +47,17 @@ class EarlyFolders:
             read_end, write_end = os.pipe()
         except OSError:
             return None
-        _widen(write_end)
-        parent = os.getpid()
-        pid = os.fork()
-        if pid == 0:  # the maker: never the parent's exit code
-            code = 1
-            try:
-                os.close(write_end)
-                _die_with(parent)
-                signal.signal(signal.SIGINT, signal.SIG_IGN)  # ended by its pipe, or with its parent
-                code = _make(path, read_end)
-            finally:
-                os._exit(code)
+        widen_pipe(write_end)
+
+        def run() -> int:
+            os.close(write_end)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # ended by its pipe, or with its parent
+            return _make(path, read_end)
+
+        maker = Forked(run)
         os.close(read_end)
         os.set_blocking(write_end, False)
-        return cls(path, pid, write_end)
+        return cls(path, maker, write_end)
 
     def add(self, compile_id: str) -> None:
         """Have the compile's folder made (see the module docstring: or left to the writer)."""
@@ -89,16 +86,14 @@ class EarlyFolders:
 
     def reap(self) -> None:
         """Wait for the maker to end (after `finish`)."""
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(self._pid, 0)
+        self._maker.wait()
 
     def undo(self) -> None:
         """End the maker, and remove the folders of `compiles/` that are empty, then `compiles/`
         itself if empty: OUT was empty when the maker started, so they are its own."""
         self._close_pipe()
-        with contextlib.suppress(ProcessLookupError, ChildProcessError):
-            os.kill(self._pid, signal.SIGKILL)
-            os.waitpid(self._pid, 0)
+        self._maker.kill()
+        self._maker.wait()
         try:
             fd = os.open(self.out / "compiles", os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
         except OSError:
@@ -138,23 +133,3 @@ def _make(out: Path, pipe: int) -> int:
                 except OSError:
                     return 1  # the writer makes the rest, and says what is wrong
     return 0
-
-
-def _widen(pipe: int) -> None:
-    """A 1 MiB pipe where Linux allows it: the load runs ahead of the maker without dropping names."""
-    try:
-        import fcntl
-
-        fcntl.fcntl(pipe, getattr(fcntl, "F_SETPIPE_SZ", 1031), 1 << 20)
-    except (ImportError, OSError):
-        pass
-
-
-def _die_with(parent: int) -> None:
-    """SIGKILL when the parent dies (Linux), so a killed tcdebug leaves no maker behind."""
-    with contextlib.suppress(OSError, AttributeError):
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    if os.getppid() != parent:
-        os._exit(1)

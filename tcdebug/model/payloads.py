@@ -30,20 +30,20 @@ class SharedValues(Generic[_K, _V]):
         self.make = make
         self.limit = limit
         self._values: dict[_K, _V] = {}
-        # `known(key, default)`: the value kept for `key`, else `default`, without a call of
+        # `known(key, UNMADE)`: the value kept for `key`, else `UNMADE`, without a call of
         # `make`: for a loop that looks up many keys (one method call fewer per key)
         self.known = self._values.get
 
     def get(self, key: _K) -> _V:
-        value = self._values.get(key, _UNMADE)
-        if value is _UNMADE:
+        value = self._values.get(key, UNMADE)
+        if value is UNMADE:
             value = self.make(key)
             if len(self._values) < self.limit:
                 self._values[key] = value
         return value
 
 
-_UNMADE: Any = object()  # a key `SharedValues` has no value for yet (None is a value)
+UNMADE: Any = object()  # a key `SharedValues` has no value for yet (None is a value)
 
 
 _COMPARED: dict[type, tuple[str, ...]] = {}

@@ -36,7 +36,7 @@ from tcdebug.model.events import (
     SymbolChains,
     TraceInfo,
 )
-from tcdebug.model.payloads import ChainStep, SharedValues
+from tcdebug.model.payloads import UNMADE, ChainStep, SharedValues
 from tcdebug.model.session import LOADED, Change, Frame, Kernel, Session
 from tcdebug.model.trace_format import (
     AOT_MODES,
@@ -1007,8 +1007,8 @@ def _metrics_dict(md: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     known = _METRIC_NAMES.known  # the shared table's own lookup: this runs for 30 keys a compile
     for k, v in md.items():
-        name = known(k, _NOT_KEPT)
-        if name is _NOT_KEPT:
+        name = known(k, UNMADE)
+        if name is UNMADE:
             name = _METRIC_NAMES.get(k)
         if name is None or v is None:
             continue
@@ -1031,7 +1031,6 @@ def _metric_name(key: str) -> str | None:
 
 
 # a log's keys are a few hundred: a hostile one is not kept whole
-_NOT_KEPT: Any = object()
 _METRIC_NAMES: SharedValues[str, str | None] = SharedValues(_metric_name, limit=4096)
 
 

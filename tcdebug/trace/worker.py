@@ -27,11 +27,12 @@ import struct
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, BinaryIO
 
 from tcdebug.analysis.compile_phases import parse_event
+from tcdebug.forked import Forked, die_with_parent, widen_pipe
 from tcdebug.trace.reader import (
     PayloadRef,
     Record,
@@ -88,42 +89,6 @@ def can_fork() -> bool:
     return hasattr(os, "fork") and threading.active_count() == 1
 
 
-class _Forked:
-    """A forked child running `run` (the parts of `subprocess.Popen` that `ChildStream` uses)."""
-
-    stdout = None
-
-    def __init__(self, run: Callable[[], int]) -> None:
-        parent = os.getpid()
-        self.returncode: int | None = None
-        pid = os.fork()
-        if pid == 0:
-            code = 1
-            try:
-                _die_with_parent(parent)
-                code = run()  # Ctrl-C: as the parent takes it (KeyboardInterrupt, or ignored)
-            finally:
-                os._exit(code)  # never the parent's exit code (atexit, finalizers)
-        self.pid = pid
-
-    def poll(self) -> int | None:
-        if self.returncode is None:
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
-            if pid:
-                self.returncode = os.waitstatus_to_exitcode(status)
-        return self.returncode
-
-    def kill(self) -> None:
-        if self.poll() is None:
-            os.kill(self.pid, signal.SIGKILL)
-
-    def wait(self) -> int:
-        if self.returncode is None:
-            _, status = os.waitpid(self.pid, 0)
-            self.returncode = os.waitstatus_to_exitcode(status)
-        return self.returncode
-
-
 class ChildStream:
     """The items one child sends (records or events), read as they come; `close()` ends it."""
 
@@ -152,7 +117,7 @@ class ChildStream:
                 with open(out.fileno(), "wb", buffering=1 << 20, closefd=False) as sink:
                     return serve(kind, path_str, sink, span)
 
-            self.proc: subprocess.Popen[bytes] | _Forked = _Forked(run)
+            self.proc: subprocess.Popen[bytes] | Forked = Forked(run)
             return
         import subprocess
 
@@ -173,7 +138,7 @@ class ChildStream:
             close_fds=True,
             pass_fds=(spool.fileno(),) if spool is not None else (),
         )
-        _widen_pipe(self.proc.stdout)
+        widen_pipe(self.proc.stdout)
 
     def __iter__(self) -> Iterator[Any]:
         pipe = self.proc.stdout
@@ -305,24 +270,6 @@ def events_in_child(path: str | Path, stats: TraceStats) -> ChildStream:
     return ChildStream("events", path, stats)
 
 
-def _widen_pipe(pipe: IO[bytes] | None) -> None:
-    """A 1 MiB pipe (Linux; 64 KiB by default): the child reads on while the parent is busy."""
-    fcntl_mod: Any
-    try:
-        import fcntl as fcntl_mod
-    except ImportError:
-        return
-    setpipe = getattr(fcntl_mod, "F_SETPIPE_SZ", None)
-    if pipe is None or setpipe is None:
-        return
-    for size in (1 << 20, 1 << 18):
-        try:
-            fcntl_mod.fcntl(pipe.fileno(), setpipe, size)
-            return
-        except OSError:
-            continue
-
-
 def _merge_stats(stats: TraceStats, other: TraceStats) -> None:
     """Fold a child's counts into `stats` (the caller may have counted too: failed conversions)."""
     for key, value in vars(other).items():
@@ -337,7 +284,7 @@ class _SpoolReader:
     own position (the child moves the file's shared offset as it writes), waiting for a message
     the child has not finished writing."""
 
-    def __init__(self, fd: int, proc: subprocess.Popen[bytes] | _Forked) -> None:
+    def __init__(self, fd: int, proc: subprocess.Popen[bytes] | Forked) -> None:
         self.fd = fd
         self.proc = proc
         self.pos = 0
@@ -393,18 +340,6 @@ def _send(out: BinaryIO, message: Any) -> None:
 
 
 # ----- the child ---------------------------------------------------------------------------
-def _die_with_parent(parent: int) -> None:
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-    if os.getppid() != parent:  # it died before the line above
-        os._exit(1)
-
-
 def serve(kind: str, path: str, out: BinaryIO, span: tuple[int, int] = (0, -1)) -> int:
     """Stream the records or events of `path` to `out` (the child's side of `ChildStream`)."""
     stats = TraceStats()
@@ -440,7 +375,7 @@ def serve(kind: str, path: str, out: BinaryIO, span: tuple[int, int] = (0, -1)) 
 
 def main(argv: list[str]) -> int:
     kind, path, parent, start, end, fd = argv
-    _die_with_parent(int(parent))
+    die_with_parent(int(parent))
     if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # ignored where the parent ignores it
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C in a terminal ends the child quietly
     out: BinaryIO = sys.stdout.buffer if fd == "-" else open(int(fd), "wb", buffering=1 << 20)  # noqa: SIM115

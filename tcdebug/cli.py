@@ -592,6 +592,7 @@ def _write_opened(ns: argparse.Namespace, session: Session, *, prepared: bool) -
     """Write the loaded session to OUT (`prepared`: `prepare_out` has made it ready), then print
     the summary."""
     from tcdebug.analysis.summary import summary_text
+    from tcdebug.dump.index import IndexCache
     from tcdebug.dump.safe_fs import DumpError, make_dirs
     from tcdebug.dump.writer import write_dump
 
@@ -599,8 +600,13 @@ def _write_opened(ns: argparse.Namespace, session: Session, *, prepared: bool) -
     if not prepared:
         _prepare_out(ns)
     summary: list[str] = []  # made while the dump's forked writer writes its share
+    cache = IndexCache(session, keep=False)  # the session's hints: worked out once, for the whys and the summary
+
+    def make_summary() -> None:
+        summary.append(summary_text(session, out=ns.dump, hints=cache.session_hints()))
+
     try:
-        write_dump(session, ns.dump, meanwhile=lambda: summary.append(summary_text(session, out=ns.dump)))
+        write_dump(session, ns.dump, cache=cache, meanwhile=make_summary)
         for label, rank_session in ranks.items():  # every rank log, beside the one OUT/ itself holds
             write_dump(rank_session, make_dirs(ns.dump, f"ranks/{_rank_folder(label)}"))
     except DumpError as exc:

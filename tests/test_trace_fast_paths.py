@@ -17,7 +17,16 @@ from hypothesis import strategies as st
 
 from tcdebug.analysis.provenance_index import ProvItem, item_to_dict
 from tcdebug.dump.index import entries_json
-from tcdebug.dump.safe_fs import DirCache, DumpError, write_file
+from tcdebug.dump.safe_fs import (
+    DEFAULT_MAX_FILE_BYTES,
+    MAX_FILE_BYTES_ENV,
+    DirCache,
+    DumpError,
+    FileCopy,
+    max_file_bytes,
+    write_file,
+    write_pieces,
+)
 from tcdebug.model.session import Kernel, Stage, stage_to_dict
 from tcdebug.trace.reader import decode_payload, decode_payload_lines
 
@@ -126,3 +135,56 @@ def test_a_folder_cache_never_follows_a_planted_symlink(tmp_path: Path) -> None:
     with DirCache(out) as dirs, pytest.raises(DumpError, match="symbolic link"):
         write_file(out, "compiles/0-0/02_dynamo_graph.py", "graph", dirs=dirs)
     assert list(outside.iterdir()) == []
+
+
+def test_a_new_folder_cache_creates_first_until_it_finds_a_folder_there(tmp_path: Path) -> None:
+    out, outside = tmp_path / "out", tmp_path / "outside"
+    out.mkdir()
+    outside.mkdir()
+    with DirCache(out, new=True) as dirs:
+        write_file(out, "compiles/0-0/guards.txt", "g0", dirs=dirs)
+        assert dirs.new  # nothing was there: each folder made before it was opened
+    (out / "compiles" / "0-1").mkdir()  # made by another process, as `EarlyFolders` makes them
+    (out / "compiles" / "0-3").symlink_to(outside)
+    with DirCache(out, new=True) as dirs:
+        write_file(out, "compiles/0-1/guards.txt", "g1", dirs=dirs)
+        assert not dirs.new  # found there: looked for first from now on
+        write_file(out, "compiles/0-2/guards.txt", "g2", dirs=dirs)  # still made where missing
+        with pytest.raises(DumpError, match="symbolic link"):
+            write_file(out, "compiles/0-3/guards.txt", "g3", dirs=dirs)
+    assert [(out / f"compiles/0-{n}/guards.txt").read_text() for n in range(3)] == ["g0", "g1", "g2"]
+    assert list(outside.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("value", "limit"),
+    [(None, DEFAULT_MAX_FILE_BYTES)]
+    + [(value, DEFAULT_MAX_FILE_BYTES) for value in ("", "many", "0", "-5")]
+    + [("123", 123)],
+)
+def test_the_most_bytes_read_of_a_file_comes_from_the_environment(
+    value: str | None, limit: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if value is None:
+        monkeypatch.delenv(MAX_FILE_BYTES_ENV, raising=False)
+    else:
+        monkeypatch.setenv(MAX_FILE_BYTES_ENV, value)
+    assert max_file_bytes() == limit
+
+
+@pytest.mark.parametrize("in_kernel", [True, False])
+def test_a_file_copy_piece_writes_the_rest_of_its_file(
+    in_kernel: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not in_kernel:  # a system without copy_file_range: read and written here
+        monkeypatch.delattr(os, "copy_file_range", raising=False)
+    data = bytes(range(256)) * 12_000  # 3 MB: more than one write batch
+    (tmp_path / "spool").write_bytes(b"skipped" + data)
+    src = os.open(tmp_path / "spool", os.O_RDONLY)
+    out = os.open(tmp_path / "out", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    try:
+        write_pieces(out, ["head ", FileCopy(src, offset=len(b"skipped")), b" tail"])
+    finally:
+        os.close(src)
+        os.close(out)
+    assert (tmp_path / "out").read_bytes() == b"head " + data + b" tail"

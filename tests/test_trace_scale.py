@@ -14,10 +14,12 @@ from conftest import ROOT, run_tcdebug
 
 from tcdebug import cli
 from tcdebug.analysis import hints, why
+from tcdebug.analysis.summary import summary_text
 from tcdebug.dump.early_folders import EarlyFolders
 from tcdebug.dump.index import IndexCache, index_chunks, index_text
 from tcdebug.dump.safe_fs import compile_dir_name
 from tcdebug.dump.writer import write_dump
+from tcdebug.model.session import is_placeholder
 from tcdebug.trace import load_trace_session
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -52,6 +54,37 @@ def test_dump_works_out_the_hints_once(scale_log: Path, tmp_path: Path, monkeypa
     hinted = [c["compile_id"] for c in index["compiles"] if any(w["kind"] == "hint" for w in c["why"])]
     assert hinted == [f"{f}/{n}" for f in range(9, COMPILES // 5, 10) for n in range(1, 5)]
     assert not list((tmp_path / "out").glob(".*.tmp"))  # the index written beside it was put in place
+
+
+def test_open_dump_works_out_the_hints_once_for_the_whys_and_the_summary(
+    scale_log: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    calls: list[int] = []
+    real = hints.session_hints
+
+    def counted(s):  # noqa: ANN001, ANN202
+        calls.append(1)
+        return real(s)
+
+    monkeypatch.setattr(hints, "session_hints", counted)
+    assert cli.main(["open", str(scale_log), "--dump", str(tmp_path / "out")]) == 0
+    printed = capsys.readouterr().out
+    assert len(calls) == 1  # the forked writer's share uses them as made before it forked
+    monkeypatch.setattr(hints, "session_hints", real)
+    session = load_trace_session(scale_log)
+    write_dump(session, tmp_path / "again")  # names the stage files the summary counts
+    assert printed.rstrip("\n") == summary_text(session, out=str(tmp_path / "out"))
+    assert "hints:" in printed
+
+
+def test_a_compile_line_is_its_entry_as_json_dumps_writes_it(scale_log: Path) -> None:
+    session = load_trace_session(scale_log)
+    shared = [s for c in session.compiles.values() for s in c.stages.values() if is_placeholder(s)]
+    assert len(shared) >= COMPILES  # the not-captured stages whose JSON each line shares
+    lines, entries = IndexCache(session), IndexCache(session)
+    for comp in session.ordered_compiles():
+        assert lines.line(comp) == json.dumps(entries.entry(comp), default=str)
+        assert lines.line(comp) == json.dumps(entries.entry(comp), default=str)  # the shared JSON, again
 
 
 def test_index_in_pieces_equals_the_whole_and_keeps_nothing(scale_log: Path) -> None:

@@ -258,9 +258,10 @@ def compile_hints(session: Session, comp: Compile, by_compile: dict[str, list[Hi
     return list(by_compile.get(comp.compile_id, ()))
 
 
-def hint_lines(session: Session) -> list[str]:
-    """The `--dump` summary's hints: each stated once."""
-    hints = session_hints(session)
+def hint_lines(session: Session, hints: list[Hint] | None = None) -> list[str]:
+    """The `--dump` summary's hints: each stated once. `hints`: `session_hints(session)`, where
+    the caller has them."""
+    hints = session_hints(session) if hints is None else hints
     if not hints:
         return []
     return ["hints:", *(f"  - {h.line}" for h in hints)]

@@ -8,7 +8,7 @@ from typing import Any
 
 from tcdebug.analysis import accuracy_report
 from tcdebug.analysis.compile_phases import bar_lines, is_timed, paused_note, run_totals, timeline_lines
-from tcdebug.analysis.hints import break_where, hint_lines, readable_cause
+from tcdebug.analysis.hints import Hint, break_where, hint_lines, readable_cause
 from tcdebug.analysis.stack_trie import trie_lines
 from tcdebug.analysis.why import times_of, top_reasons
 from tcdebug.errors import first_line
@@ -93,7 +93,9 @@ def _phase_pass(compiles: list[Compile]) -> tuple[list[tuple[str, Mapping[str, A
     return timed, total
 
 
-def summary_text(session: Session, *, out: str | None = None) -> str:
+def summary_text(session: Session, *, out: str | None = None, hints: list[Hint] | None = None) -> str:
+    """The `--dump` summary. `hints`: the session's hints (`session_hints`), where the caller
+    has them (the dump's `IndexCache` made them for the compiles' whys)."""
     lines: list[str] = []
     head = f"tcdebug: {session.script or '(trace)'}"
     if session.torch_version:
@@ -157,7 +159,7 @@ def summary_text(session: Session, *, out: str | None = None) -> str:
     lines.extend(timeline_and_call_sites(compiles, timed))
     lines.extend(_time_lines(compiles, total))
     lines.extend(top_reasons(session))
-    lines.extend(hint_lines(session))  # the summary ends with the top reasons and the hints
+    lines.extend(hint_lines(session, hints))  # the summary ends with the top reasons and the hints
     # Names, reasons and notes come from scripts, logs and dumps: one sanitizer for all of it.
     return "\n".join(safe_line(line) for line in lines)
 

@@ -180,15 +180,24 @@ class IndexCache:
         self._entries: dict[str, dict[str, Any]] = {}
         self._lines: dict[str, str] = {}
         self._hints: dict[str, list[Any]] | None = hints  # the session's hints by compile, made once
+        self._hint_list: list[Any] | None = None
 
     def hints(self) -> dict[str, list[Any]]:
         """The session's hints by compile (`hints_by_compile`): one pass over the session, kept
         until any compile changes, where each compile's why would otherwise make its own."""
-        from tcdebug.analysis.hints import hints_by_compile, session_hints
+        from tcdebug.analysis.hints import hints_by_compile
 
         if self._hints is None:
-            self._hints = hints_by_compile(session_hints(self.session))
+            self._hints = hints_by_compile(self.session_hints())
         return self._hints
+
+    def session_hints(self) -> list[Any]:
+        """The session's hints (`session_hints`), kept as `hints` is (the summary lists them)."""
+        from tcdebug.analysis.hints import session_hints
+
+        if self._hint_list is None:
+            self._hint_list = session_hints(self.session)
+        return self._hint_list
 
     def parts(self, compile_id: str) -> list[Any] | str:
         """The compile's `WhyPart`s, or the error that stopped explaining it."""
@@ -230,12 +239,21 @@ class IndexCache:
         return self._entries[c.compile_id]
 
     def line(self, c: Compile) -> str:
-        """`entry` as session.json's line of it (see `index_json`)."""
+        """`entry` as session.json's line of it (see `index_json`): `json.dumps` of it, with a
+        shared not-captured stage's JSON encoded once (`_stage_json`), not once per compile."""
         if c.compile_id not in self._lines:
-            self._lines[c.compile_id] = json.dumps(self.entry(c), default=str)
+            head = json.dumps(self._entry_head(c), default=str)
+            stages = ", ".join(_stage_json(s) for s in c.ordered_stages())
+            self._lines[c.compile_id] = f'{head[:-1]}, "stages": [{stages}]}}'
         return self._lines[c.compile_id]
 
     def _entry(self, c: Compile) -> dict[str, Any]:
+        entry = self._entry_head(c)
+        entry["stages"] = [_stage_entry(s) for s in c.ordered_stages()]  # their texts are in their files
+        return entry
+
+    def _entry_head(self, c: Compile) -> dict[str, Any]:
+        """The compile's entry without its stages (always its last key)."""
         copied: dict[str, Any] = {name: getattr(c, name) for name in COPIED_FIELDS}
         for name, value in copied.items():  # a compile's shared empty mapping (`session.NOTHING`)
             if isinstance(value, Mapping) and not isinstance(value, dict):
@@ -246,9 +264,9 @@ class IndexCache:
                 **copied,
                 why=self.as_dicts(c.compile_id),
                 graph_breaks=[BreakEntry(gb.reason, gb.user_stack) for gb in c.graph_breaks],
-            )
+            ),
+            omit=("stages",),
         )
-        entry["stages"] = [_stage_entry(s) for s in c.ordered_stages()]  # their texts are in their files
         return entry
 
     def done_with(self, compile_id: str) -> None:
@@ -269,7 +287,7 @@ class IndexCache:
         # compiled autograd's capture `!N` names the compiles Dynamo makes of its graph, later
         also = capture_of(changed) if changed else None
         if changed != "":
-            self._hints = None
+            self._hints = self._hint_list = None
         for kept in (self._parts, self._whys, self._entries, self._lines):
             if changed is None:
                 kept.clear()
@@ -280,6 +298,18 @@ class IndexCache:
 
 
 _PLACEHOLDER_ENTRIES: dict[int, tuple[Stage, dict[str, Any]]] = {}
+_PLACEHOLDER_JSON: dict[int, tuple[Stage, str]] = {}
+
+
+def _stage_json(stage: Stage) -> str:
+    """`json.dumps` of `_stage_entry(stage)`; a shared not-captured stage's is made once (most of
+    a log's compiles hold five of them)."""
+    if is_placeholder(stage):
+        made = _PLACEHOLDER_JSON.get(id(stage))
+        if made is None or made[0] is not stage:
+            made = _PLACEHOLDER_JSON[id(stage)] = (stage, json.dumps(_stage_entry(stage), default=str))
+        return made[1]
+    return json.dumps(_stage_entry(stage), default=str)
 
 
 def _stage_entry(stage: Stage) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import itertools
 import json
 import os
@@ -15,7 +16,7 @@ import stat
 import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, NamedTuple
 
 from tcdebug.lazy_re import lazy_re
 
@@ -54,6 +55,7 @@ def safe_name(name: object, *, hashed: bool = False, max_len: int = 100) -> str:
     return f"{clean.lstrip('.')[: max_len - 13]}~{digest}"
 
 
+@functools.lru_cache(maxsize=4096)  # a compile's files are written one after the other
 def compile_dir_name(compile_id: str) -> str:
     """The folder name of a compile: `0/1` -> `0-1`, `!0/1` -> `ca0-1`, `0/0@42` -> `0-0-p42`,
     `0/0#2` -> `0-0-r2`, `-/-` (export, AOTInductor) -> `---`; any other id goes through `safe_name` (hashed, so never the same)."""
@@ -63,6 +65,7 @@ def compile_dir_name(compile_id: str) -> str:
     return safe_name(compile_id, hashed=True)
 
 
+@functools.lru_cache(maxsize=4096)
 def compile_dir(compile_id: str) -> str:
     return "compiles/" + compile_dir_name(compile_id)
 
@@ -104,7 +107,7 @@ class DirCache:
 
     def __init__(self, root: str | os.PathLike[str], limit: int = 64, *, new: bool = False) -> None:
         """`new`: most folders are not there yet (a dump written afresh): each is created, then
-        opened, rather than looked for first."""
+        opened, rather than looked for first, until one is found already there."""
         self.root = root
         self.limit = limit
         self.new = new
@@ -123,7 +126,13 @@ class DirCache:
             if not parts:
                 fd = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
             else:
-                fd = _open_child(self.fd(parts[:-1]), parts[-1], new=self.new)
+                parent = self.fd(parts[:-1])
+                if self.new:
+                    try:
+                        os.mkdir(parts[-1], 0o777, dir_fd=parent)
+                    except FileExistsError:  # made by another process (`EarlyFolders`): look first from now on
+                        self.new = False
+                fd = _open_child(parent, parts[-1])
             while len(self._fds) >= self.limit:
                 os.close(self._fds.pop(next(iter(self._fds))))
         self._fds[parts] = fd  # last: the most recently used
@@ -136,13 +145,9 @@ class DirCache:
                 os.close(fd)
 
 
-def _open_child(parent: int, part: str, *, new: bool = False) -> int:
-    """A descriptor of the folder `part` in `parent` (created if missing; never a symlink).
-    `new`: created first (one system call fewer where it is not there yet)."""
+def _open_child(parent: int, part: str) -> int:
+    """A descriptor of the folder `part` in `parent` (created if missing; never a symlink)."""
     flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
-    if new:
-        with contextlib.suppress(FileExistsError):
-            os.mkdir(part, 0o777, dir_fd=parent)
     for attempt in (0, 1):
         try:
             return os.open(part, flags, dir_fd=parent)
@@ -158,7 +163,7 @@ def _open_child(parent: int, part: str, *, new: bool = False) -> int:
     raise AssertionError("unreachable")
 
 
-def _write_created(dfd: int, name: str, data: bytes | Iterable[str | bytes], flags: int) -> None:
+def _write_created(dfd: int, name: str, data: bytes | Iterable[str | bytes | FileCopy], flags: int) -> None:
     """Create `name` in `dfd` with `flags` (exclusive: FileExistsError when one is there, nothing
     done) and write `data` (bytes, or text in pieces) to it. A file this call created and could
     not finish is removed."""
@@ -186,11 +191,46 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-def write_pieces(fd: int, pieces: Iterable[str | bytes]) -> None:
-    """Write text (and bytes) pieces to `fd`, in writes of about `WRITE_BATCH_BYTES`."""
+class FileCopy(NamedTuple):
+    """A piece for `write_pieces`: the file at `fd` from `offset` to its end, copied within the
+    kernel where it can be (`os.copy_file_range`), not through this process."""
+
+    fd: int
+    offset: int = 0
+
+
+_NO_COPY_RANGE = {errno.EXDEV, errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.EBADF}
+
+
+def _copy_rest(src: FileCopy, fd: int) -> None:
+    at = src.offset
+    copy_range = getattr(os, "copy_file_range", None)
+    while copy_range is not None:
+        try:
+            copied = copy_range(src.fd, fd, 1 << 30, at)
+        except OSError as exc:
+            if exc.errno not in _NO_COPY_RANGE:
+                raise
+            break  # not between these files: read and written from here
+        if not copied:
+            return
+        at += copied
+    while chunk := os.pread(src.fd, WRITE_BATCH_BYTES, at):
+        at += len(chunk)
+        _write_all(fd, chunk)
+
+
+def write_pieces(fd: int, pieces: Iterable[str | bytes | FileCopy]) -> None:
+    """Write text (and bytes) pieces to `fd`, in writes of about `WRITE_BATCH_BYTES`; a
+    `FileCopy` piece is copied from its file."""
     batch: list[bytes] = []
     size = 0
     for piece in pieces:
+        if isinstance(piece, FileCopy):
+            _write_all(fd, b"".join(batch))
+            batch, size = [], 0
+            _copy_rest(piece, fd)
+            continue
         data = piece if isinstance(piece, bytes) else piece.encode("utf-8", errors="replace")
         batch.append(data)
         size += len(data)
@@ -245,7 +285,7 @@ def write_file(
         raise DumpError(f"{Path(root) / rel}: cannot write it: {reason}") from exc
 
 
-def write_aside(root: str | os.PathLike[str], rel: str, text: str | bytes | Iterable[str | bytes]) -> str:
+def write_aside(root: str | os.PathLike[str], rel: str, text: str | bytes | Iterable[str | bytes | FileCopy]) -> str:
     """Write what `root/rel` is to hold into a fresh hidden file beside it, and return that
     file's path under `root`: `put_in_place` then renames it over `rel`, `drop_aside` removes it.
     For a file made while other work goes on and put in place after it. Errors as `write_file`."""
@@ -510,8 +550,11 @@ def remove_dump_files(root: Path) -> None:
 # ----- reading, confined to the dump folder -------------------------------------------------
 def max_file_bytes() -> int:
     """The most bytes tcdebug reads of one file of a dump ($TCDEBUG_MAX_FILE_BYTES, default 256 MiB)."""
+    raw = os.environ.get(MAX_FILE_BYTES_ENV)
+    if not raw:  # unset, as it mostly is (read for every payload of a log)
+        return DEFAULT_MAX_FILE_BYTES
     try:
-        value = int(os.environ.get(MAX_FILE_BYTES_ENV, ""))
+        value = int(raw)
     except ValueError:
         return DEFAULT_MAX_FILE_BYTES
     return value if value > 0 else DEFAULT_MAX_FILE_BYTES

@@ -27,10 +27,10 @@ from tcdebug.dump.index import (
     session_index,
 )
 from tcdebug.dump.safe_fs import (
-    WRITE_BATCH_BYTES,
     AppendFile,
     DirCache,
     DumpError,
+    FileCopy,
     UnnamedFile,
     compile_dir,
     drop_aside,
@@ -359,7 +359,7 @@ def _write_mine(
             reaped.append(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
         return reaped[0] == 0
 
-    def chunks() -> Iterator[str | bytes]:
+    def chunks() -> Iterator[str | bytes | FileCopy]:
         head = session_index(session, complete=complete, compiles=False, cache=cache)
         yield index_json(head).removesuffix("[]\n}").removesuffix("[]}") + "[\n  "
         for n, line in enumerate(_write_share(out, session, mine, stages, cache, provenance_written, fresh=fresh)):
@@ -368,10 +368,7 @@ def _write_mine(
             meanwhile()
         if not child_ended():
             raise _ChildFailed
-        at = 0
-        while chunk := os.pread(spool, WRITE_BATCH_BYTES, at):
-            at += len(chunk)
-            yield chunk
+        yield FileCopy(spool)  # the child's lines: hundreds of megabytes for a big log
         yield "\n ]\n}"
 
     aside: str | None = None

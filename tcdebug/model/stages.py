@@ -323,6 +323,7 @@ def split_key(key: str) -> tuple[str, str]:
 
 
 @functools.lru_cache(maxsize=4096)  # few distinct keys, asked for on every sort of every compile's stages
+@functools.lru_cache(maxsize=4096)  # a session's stage keys are few; every compile's stages are sorted
 def sort_key(key: str) -> tuple[float, int, float, int]:
     """Pipeline order: per stage id, forward parts before backward parts; a compile's
     AOTAutograd graphs (subgraphs) one after the other, their backwards after every forward

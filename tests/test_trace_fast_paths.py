@@ -144,6 +144,9 @@ def test_a_new_folder_cache_creates_first_until_it_finds_a_folder_there(tmp_path
     with DirCache(out, new=True) as dirs:
         write_file(out, "compiles/0-0/guards.txt", "g0", dirs=dirs)
         assert dirs.new  # nothing was there: each folder made before it was opened
+    with DirCache(out, new=True) as dirs:
+        write_file(out, "compiles/0-4/guards.txt", "g4", dirs=dirs)
+        assert dirs.new  # `compiles/` was there (the other writer may make it), 0-4 was not
     (out / "compiles" / "0-1").mkdir()  # made by another process, as `EarlyFolders` makes them
     (out / "compiles" / "0-3").symlink_to(outside)
     with DirCache(out, new=True) as dirs:
@@ -152,7 +155,7 @@ def test_a_new_folder_cache_creates_first_until_it_finds_a_folder_there(tmp_path
         write_file(out, "compiles/0-2/guards.txt", "g2", dirs=dirs)  # still made where missing
         with pytest.raises(DumpError, match="symbolic link"):
             write_file(out, "compiles/0-3/guards.txt", "g3", dirs=dirs)
-    assert [(out / f"compiles/0-{n}/guards.txt").read_text() for n in range(3)] == ["g0", "g1", "g2"]
+    assert [(out / f"compiles/0-{n}/guards.txt").read_text() for n in (0, 1, 2, 4)] == ["g0", "g1", "g2", "g4"]
     assert list(outside.iterdir()) == []
 
 

@@ -107,7 +107,7 @@ class DirCache:
 
     def __init__(self, root: str | os.PathLike[str], limit: int = 64, *, new: bool = False) -> None:
         """`new`: most folders are not there yet (a dump written afresh): each is created, then
-        opened, rather than looked for first, until one is found already there."""
+        opened, rather than looked for first, until a folder below a top one is found there."""
         self.root = root
         self.limit = limit
         self.new = new
@@ -130,8 +130,10 @@ class DirCache:
                 if self.new:
                     try:
                         os.mkdir(parts[-1], 0o777, dir_fd=parent)
-                    except FileExistsError:  # made by another process (`EarlyFolders`): look first from now on
-                        self.new = False
+                    except FileExistsError:
+                        # a compile's folder made by another process (`EarlyFolders`): look first
+                        # from now on (a top folder, such as `compiles/`, the other writer may make)
+                        self.new = len(parts) == 1
                 fd = _open_child(parent, parts[-1])
             while len(self._fds) >= self.limit:
                 os.close(self._fds.pop(next(iter(self._fds))))

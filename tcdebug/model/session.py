@@ -234,8 +234,8 @@ class Compile(Plain):
         return self.numbers[0]
 
     def ordered_stages(self) -> list[Stage]:
-        sort_key = stage_catalog.sort_key
-        return [stage for _, stage in sorted(self.stages.items(), key=lambda item: sort_key(item[0]))]
+        stages = self.stages
+        return [stages[key] for key in sorted(stages, key=stage_catalog.sort_key)]
 
     @property
     def label(self) -> str:

@@ -19,8 +19,10 @@ from tcdebug.dump.early_folders import EarlyFolders
 from tcdebug.dump.index import IndexCache, index_chunks, index_text
 from tcdebug.dump.safe_fs import compile_dir_name
 from tcdebug.dump.writer import write_dump
+from tcdebug.model.events import CompileStart, Event
 from tcdebug.model.session import is_placeholder
-from tcdebug.trace import load_trace_session
+from tcdebug.trace import TraceStats, load_trace_session
+from tcdebug.trace.log_events import iter_trace_events
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from scale_compiles import write_log  # noqa: E402
@@ -85,6 +87,21 @@ def test_a_compile_line_is_its_entry_as_json_dumps_writes_it(scale_log: Path) ->
     for comp in session.ordered_compiles():
         assert lines.line(comp) == json.dumps(entries.entry(comp), default=str)
         assert lines.line(comp) == json.dumps(entries.entry(comp), default=str)  # the shared JSON, again
+
+
+def test_a_compile_its_dynamo_start_opens_comes_as_one_named_start(scale_log: Path) -> None:
+    first: dict[str, Event] = {}
+    starts: dict[str, int] = {}
+    for ev in iter_trace_events(scale_log, TraceStats()):
+        cid = getattr(ev, "compile_id", None)
+        if isinstance(cid, str):
+            first.setdefault(cid, ev)
+        if isinstance(ev, CompileStart):
+            starts[ev.compile_id] = starts.get(ev.compile_id, 0) + 1
+    assert len(first) == COMPILES
+    # its dynamo_start's, with the function and stack (no bare start before it), then its metrics'
+    assert all(isinstance(ev, CompileStart) and ev.function and ev.stack for ev in first.values())
+    assert set(starts.values()) == {2}
 
 
 def test_index_in_pieces_equals_the_whole_and_keeps_nothing(scale_log: Path) -> None:

@@ -355,7 +355,8 @@ class TraceConverter:
             if record.compile_id is not None:
                 st.base, st.attempt = cid.partition("#")[0], record.attempt
                 yield from self._restarted(cid, st)
-            yield self._open(cid, record)
+            if kind.handler != records.COMPILE_START:  # else its own start opens it, named
+                yield self._open(cid, record)
         if cid.startswith(GLOBAL_ID):
             yield from self._global_record(cid, st, record, kind)
             return

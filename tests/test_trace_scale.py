@@ -37,9 +37,8 @@ def scale_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return log
 
 
-def test_dump_works_out_the_hints_once(scale_log: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    session = load_trace_session(scale_log)
-    assert len(session.compiles) == COMPILES
+def _count_session_hints(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that gets an item at each call of `session_hints` from now on."""
     calls: list[int] = []
     real = hints.session_hints
 
@@ -48,6 +47,13 @@ def test_dump_works_out_the_hints_once(scale_log: Path, tmp_path: Path, monkeypa
         return real(s)
 
     monkeypatch.setattr(hints, "session_hints", counted)
+    return calls
+
+
+def test_dump_works_out_the_hints_once(scale_log: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    session = load_trace_session(scale_log)
+    assert len(session.compiles) == COMPILES
+    calls = _count_session_hints(monkeypatch)
     write_dump(session, tmp_path / "out")
     assert len(calls) == 1  # this process's share; a forked writer counts its own once
     index = json.loads((tmp_path / "out" / "session.json").read_text())
@@ -61,18 +67,11 @@ def test_dump_works_out_the_hints_once(scale_log: Path, tmp_path: Path, monkeypa
 def test_open_dump_works_out_the_hints_once_for_the_whys_and_the_summary(
     scale_log: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    calls: list[int] = []
-    real = hints.session_hints
-
-    def counted(s):  # noqa: ANN001, ANN202
-        calls.append(1)
-        return real(s)
-
-    monkeypatch.setattr(hints, "session_hints", counted)
+    calls = _count_session_hints(monkeypatch)
     assert cli.main(["open", str(scale_log), "--dump", str(tmp_path / "out")]) == 0
     printed = capsys.readouterr().out
     assert len(calls) == 1  # the forked writer's share uses them as made before it forked
-    monkeypatch.setattr(hints, "session_hints", real)
+    monkeypatch.undo()
     session = load_trace_session(scale_log)
     write_dump(session, tmp_path / "again")  # names the stage files the summary counts
     assert printed.rstrip("\n") == summary_text(session, out=str(tmp_path / "out"))

@@ -65,7 +65,6 @@ def compile_dir_name(compile_id: str) -> str:
     return safe_name(compile_id, hashed=True)
 
 
-@functools.lru_cache(maxsize=4096)
 def compile_dir(compile_id: str) -> str:
     return "compiles/" + compile_dir_name(compile_id)
 

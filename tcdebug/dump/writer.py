@@ -153,7 +153,8 @@ def write_dump(
 ) -> Path:
     """Write the whole session to `out` (stage files, output.txt, session.json). The compiles of
     `provenance_written` already have their provenance.json as the session holds it; `cache`
-    holds what is known of the compiles (see `IndexCache`), where a live dump kept it;
+    holds what is known of the compiles (see `IndexCache`), where the caller keeps one (a live
+    dump's, or `open --dump`'s, whose summary lists the hints it made);
     `output_written`: output.txt already holds the session's output (a live dump appends it).
     `meanwhile`: work on the session (the summary) called once every file is named: while the
     forked writer writes its share, whose cut leaves this process room for it, else at the end."""

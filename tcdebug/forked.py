@@ -15,16 +15,25 @@ class Forked:
     stdout = None
 
     def __init__(self, run: Callable[[], int]) -> None:
+        """Ctrl-C is the parent's to handle (it ends the child): the child ignores SIGINT, which
+        stays blocked across the fork, so it never raises KeyboardInterrupt in the child, not even
+        before `run` starts or in a finalizer (where Python prints it and goes on)."""
         parent = os.getpid()
         self.returncode: int | None = None
-        pid = os.fork()
-        if pid == 0:
-            code = 1
-            try:
-                die_with_parent(parent)
-                code = run()  # Ctrl-C: as the parent takes it (KeyboardInterrupt, or ignored)
-            finally:
-                os._exit(code)  # never the parent's exit code (atexit, finalizers)
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            pid = os.fork()
+            if pid == 0:
+                code = 1
+                try:
+                    signal.signal(signal.SIGINT, signal.SIG_IGN)
+                    signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+                    die_with_parent(parent)
+                    code = run()
+                finally:
+                    os._exit(code)  # never the parent's exit code (atexit, finalizers)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)  # a Ctrl-C meanwhile comes now
         self.pid = pid
 
     def poll(self) -> int | None:

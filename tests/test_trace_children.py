@@ -379,3 +379,18 @@ def test_without_a_temporary_file_one_process_reads_it_all(monkeypatch: pytest.M
     monkeypatch.setattr(tempfile, "TemporaryFile", no_room)  # the worker imports it where it reads in parts
     monkeypatch.setattr(worker, "ChildStream", None)  # never reached
     assert snapshot(load(log, True, monkeypatch)) == serial
+
+
+def test_a_forked_helper_leaves_ctrl_c_to_its_parent() -> None:
+    import signal
+
+    from tcdebug.forked import Forked
+
+    def run() -> int:  # exit 0 only where a Ctrl-C cannot raise KeyboardInterrupt in the child
+        ignored = signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        return 0 if ignored and signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set()) else 1
+
+    child = Forked(run)
+    assert child.wait() == 0
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # the parent's, as it was
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import threading
 from pathlib import Path
 
@@ -50,8 +49,7 @@ class EarlyFolders:
         widen_pipe(write_end)
 
         def run() -> int:
-            os.close(write_end)
-            signal.signal(signal.SIGINT, signal.SIG_IGN)  # ended by its pipe, or with its parent
+            os.close(write_end)  # ended by its pipe, or with its parent (Ctrl-C: `Forked`)
             return _make(path, read_end)
 
         maker = Forked(run)

@@ -360,13 +360,18 @@ def test_diff_lines():
 
 def test_a_rerun_that_compiles_ends_after_the_calls_name_its_compile(target):
     """The target sends the call's compiles, the new one among them, before the re-run's end: an
-    app that looks the call up when it hears the end finds the compile there."""
+    app that looks the call up when it hears the end finds the compile there. Until that end the
+    run is never `done`: it goes from `running` (the guard checks with it) to `ok`, never through
+    a check's `checked`."""
     ended = threading.Event()
     at_end: list[list[str]] = []
+    seen: list[tuple[str, int]] = []  # (status, checks) of each of its events
 
     def sink(event: Any) -> None:
         with target.lock:
             target.session.apply(event)
+            if event.type == "rerun" and event.rerun.token == "order":
+                seen.append((event.rerun.status, len(event.rerun.checks)))
             if event.type == "rerun" and event.rerun.token == "order" and event.rerun.status == "ok":
                 at_end.append(list(target.session.call_for("0/0").compile_ids))
                 at_end.append(list(event.rerun.produced))
@@ -385,6 +390,8 @@ def test_a_rerun_that_compiles_ends_after_the_calls_name_its_compile(target):
         target.sink = None
     ids, produced = at_end
     assert len(produced) == 1 and produced[0] in ids, (produced, ids)
+    assert [status for status, _ in seen] == ["running", "ok"], seen
+    assert seen[0][1] >= 1, seen  # the checks come with `running`
 
 
 async def test_backend_rerun_recompiles_under_aot_eager(target):

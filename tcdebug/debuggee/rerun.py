@@ -164,9 +164,9 @@ class RerunService:
             self.fail(rerun, str(exc))
             return
         self.check_guards(call, f_locals, rerun)
-        rerun.status = "checked"
-        self.send(rerun)
         if not run:
+            rerun.status = "checked"  # a check's end; a run goes on to `running` with the checks
+            self.send(rerun)
             return
         predicted = rerun.reused
         rerun.reused = ""

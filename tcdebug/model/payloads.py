@@ -145,7 +145,7 @@ class Rerun(Plain):
     checks: list[EntryCheck] = field(default_factory=list)
     reused: str = ""  # compile id of the entry that matched, if any
     produced: list[str] = field(default_factory=list)  # compile ids the re-run created
-    status: str = "checking"  # checking, checked, running, ok, failed
+    status: str = "checking"  # checking, then checked (a check's end) or running, ok, failed (a run's)
     error: str = ""
     token: str = ""  # the requester's own id, echoed back
     dynamic: str = ""  # the dynamic setting used: "none", "true" or "false"
@@ -153,6 +153,7 @@ class Rerun(Plain):
 
     @property
     def done(self) -> bool:
+        """Ended: a check at `checked`, a run at `ok` or `failed` (a run is never `checked`)."""
         return self.status in ("checked", "ok", "failed")
 
     @property
